@@ -1,0 +1,145 @@
+"""The shared store of Italian Lotto draws: one table that every campaign in the database reads.
+
+Draws are facts published by the operator, so the store only ever adds them: a stored result is never
+overwritten, and a source that disagrees with it is refused and reported, because a campaign's past turns
+were resolved with the stored numbers.
+
+Everything here is synchronous and works on a session the caller owns.
+"""
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlalchemy import UniqueConstraint, func
+from sqlmodel import Field, Session, SQLModel, select
+
+from engine.lotto import ArchiveEntry, Draw, Numbers, format_archive_line, format_numbers, parse_archive
+
+
+class DrawRow(SQLModel, table=True):
+    """One wheel's result on one draw day."""
+
+    __tablename__ = "draw"
+    __table_args__ = (UniqueConstraint("date", "wheel", name="uq_draw_date_wheel"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    date: dt.date = Field(index=True)
+    wheel: str = Field(max_length=2)
+    n1: int
+    n2: int
+    n3: int
+    n4: int
+    n5: int
+    source: str  # where the result came from (file name or URL), to trace a wrong number back
+    line: str  # the canonical archive line
+
+    @property
+    def numbers(self) -> Numbers:
+        return (self.n1, self.n2, self.n3, self.n4, self.n5)
+
+
+@dataclass
+class ImportReport:
+    added: int = 0  # wheel results written
+    unchanged: int = 0  # wheel results already stored with the same numbers
+    conflicts: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # lines that could not be read
+    dates: list[dt.date] = field(default_factory=list)  # draw days that gained at least one result
+
+    def summary(self) -> str:
+        return (
+            f"{_count(len(self.dates), 'draw')} ({_count(self.added, 'wheel result')}) added, "
+            f"{self.unchanged} unchanged; {_count(len(self.conflicts), 'conflict')}, "
+            f"{_count(len(self.errors), 'bad line')}"
+        )
+
+
+def import_archive(session: Session, text: str, source: str) -> ImportReport:
+    """Store every new wheel result of an archive text, in one transaction.
+
+    Commits on success. On any unexpected failure rolls the session back and re-raises, so nothing is
+    half-applied; hence the session should not hold unrelated pending changes when this is called.
+    """
+    parsed = parse_archive(text, source)
+    report = ImportReport(errors=[str(e) for e in parsed.errors])
+    if not parsed.entries:
+        return report
+    try:
+        stored = _stored_results(session, parsed.entries[0].date, parsed.entries[-1].date)
+        added_dates: set[dt.date] = set()
+        for entry in parsed.entries:
+            known = stored.get((entry.date, entry.wheel))
+            if known is None:
+                session.add(_row_for(entry, source))
+                report.added += 1
+                added_dates.add(entry.date)
+            elif known[0] == entry.numbers:
+                report.unchanged += 1
+            else:
+                report.conflicts.append(_conflict_message(entry, source, *known))
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    report.dates = sorted(added_dates)
+    return report
+
+
+def get_draw(session: Session, day: dt.date) -> Draw | None:
+    """All the stored wheels of ``day``; possibly fewer than a full draw (see ``engine.lotto.missing_wheels``)."""
+    rows = session.exec(select(DrawRow).where(DrawRow.date == day)).all()
+    if not rows:
+        return None
+    return Draw(day, {row.wheel: row.numbers for row in rows})
+
+
+def first_draw_on_or_after(session: Session, day: dt.date) -> Draw | None:
+    first = session.exec(select(func.min(DrawRow.date)).where(DrawRow.date >= day)).one()
+    return get_draw(session, first) if first is not None else None
+
+
+def draw_dates_after(session: Session, day: dt.date, limit: int) -> list[dt.date]:
+    """The next ``limit`` stored draw days strictly after ``day``, oldest first."""
+    if limit <= 0:
+        return []
+    query = select(DrawRow.date).where(DrawRow.date > day).distinct().order_by(DrawRow.date).limit(limit)
+    return list(session.exec(query).all())
+
+
+def latest_draw_date(session: Session) -> dt.date | None:
+    return session.exec(select(func.max(DrawRow.date))).one()
+
+
+_Stored = tuple[Numbers, str]  # numbers, source
+
+
+def _stored_results(session: Session, first: dt.date, last: dt.date) -> dict[tuple[dt.date, str], _Stored]:
+    # Columns, not ORM objects: a full-history import compares against ~100k rows.
+    query = select(
+        DrawRow.date, DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3, DrawRow.n4, DrawRow.n5,
+        DrawRow.source,
+    ).where(DrawRow.date >= first, DrawRow.date <= last)
+    return {
+        (day, wheel): ((n1, n2, n3, n4, n5), src)
+        for day, wheel, n1, n2, n3, n4, n5, src in session.exec(query)
+    }
+
+
+def _row_for(entry: ArchiveEntry, source: str) -> DrawRow:
+    n1, n2, n3, n4, n5 = entry.numbers
+    return DrawRow(
+        date=entry.date, wheel=entry.wheel, n1=n1, n2=n2, n3=n3, n4=n4, n5=n5,
+        source=source, line=format_archive_line(entry.date, entry.wheel, entry.numbers),
+    )
+
+
+def _conflict_message(entry: ArchiveEntry, source: str, numbers: Numbers, stored_source: str) -> str:
+    where = f"{entry.date.strftime('%Y/%m/%d')} {entry.wheel}"
+    return (
+        f"{source}:{entry.line}: '{' '.join(entry.text.split())}' contradicts the stored draw of {where}: "
+        f"stored {format_numbers(numbers)} (from {stored_source}), new {format_numbers(entry.numbers)}; "
+        f"the stored draw is kept"
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

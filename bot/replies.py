@@ -1,0 +1,47 @@
+"""What the bot answers: one answer per line of a post, plus announcements, rendered as text.
+
+Discord and the console both render a Reply; neither builds answers of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class LineAnswer:
+    line_no: int | None
+    text: str
+    ok: bool
+    message: str  # how the line was understood, or what is wrong with it
+    details: list[str] = field(default_factory=list)  # what it caused, in order
+
+
+@dataclass
+class Reply:
+    answers: list[LineAnswer] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # Users the reply may ping (the player whose turn comes); everyone else is never mentioned.
+    ping: list[str] = field(default_factory=list)
+    changed: bool = False  # whether events were appended
+
+    @property
+    def ok(self) -> bool:
+        return all(a.ok for a in self.answers)
+
+    def note(self, text: str) -> "Reply":
+        self.notes.append(text)
+        return self
+
+    def render(self) -> str:
+        out: list[str] = []
+        for a in self.answers:
+            where = f"line {a.line_no}" if a.line_no is not None else "command"
+            mark = "✓" if a.ok else "✗"
+            out.append(f"{mark} {where} \u201c{_clip(a.text)}\u201d: {a.message}")
+            out.extend(f"    {d}" for d in a.details)
+        out.extend(self.notes)
+        return "\n".join(out)
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

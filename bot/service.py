@@ -1,0 +1,460 @@
+"""The handlers every face of Legatus goes through: Discord, the console and the command line.
+
+A post is read line by line: each order or command becomes an event, which the ruleset accepts or
+refuses with its reason. Accepted events of one post are written in one transaction, after the draws
+they wait for (if the store has them) are recorded too. Nothing is half-applied: a line the rules refuse
+changes nothing, and an unexpected failure rolls the whole post back and says so without a traceback.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from bot import draw_store
+from bot.clock import Clock, scheduled_draws_after
+from bot.commands import Command, CommandError, help_text, parse_command, usage
+from bot.replies import LineAnswer, Reply
+from bot.store import CampaignRow, PostRow, append_event, export_log, find_campaign, list_campaigns, load_events
+from engine import canonical
+from engine.events import Event, Rejection
+from engine.log import CREATED, Folded, replay, start, step, undo_target
+from engine.lotto import missing_wheels
+from engine.ruleset import Proposal, Ruleset
+from engine.rulesets import load_ruleset
+
+log = logging.getLogger("legatus")
+
+DATA_DIR = Path(os.environ.get("LEGATUS_DATA", Path(__file__).resolve().parents[1] / "data"))
+BOT = "legatus"
+# How many coming draws each event offers for binding rolls.
+OFFERED_DRAWS = 3
+
+
+class CampaignNotFound(LookupError):
+    pass
+
+
+@dataclass
+class _Posting:
+    """One post being applied: the session, the campaign and its folded state, and the events so far."""
+
+    session: Session
+    campaign: CampaignRow
+    ruleset: Ruleset
+    folded: Folded
+    author: str
+    new_events: list[Event] = field(default_factory=list)
+
+
+class Legatus:
+    def __init__(self, engine: Engine, data_dir: Path = DATA_DIR, clock: Clock | None = None) -> None:
+        self.engine = engine
+        self.data_dir = data_dir
+        self.clock = clock or Clock()
+        self._folds: dict[int, Folded] = {}
+
+    # --- campaigns ---------------------------------------------------------------------------------------------------
+
+    def create_campaign(
+        self,
+        name: str,
+        ruleset_id: str,
+        gm: str,
+        players: dict[str, str],
+        clock: str = "historical",
+        guild_id: str | None = None,
+        channel_id: str | None = None,
+    ) -> Reply:
+        reply = Reply()
+        try:
+            ruleset = load_ruleset(ruleset_id, self.data_dir)
+        except KeyError as exc:
+            return reply.note(str(exc.args[0]))
+        if clock not in ("historical", "live"):
+            return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
+        with Session(self.engine) as session:
+            if find_campaign(session, name) is not None:
+                return reply.note(f"a campaign called '{name}' already exists in this database")
+            digest = getattr(getattr(ruleset, "rules", None), "digest", "")
+            data: dict[str, Any] = {"ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest}
+            event = Event(seq=1, kind=CREATED, actor=gm, data=data, at=self._now())
+            try:
+                folded, _ = start(ruleset, event)
+            except Rejection as exc:
+                return reply.note(exc.reason)
+            row = CampaignRow(name=name, ruleset=ruleset_id, gm=gm, clock=clock, guild_id=guild_id, channel_id=channel_id)
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            append_event(session, row.id, event)
+            session.commit()
+            self._folds[row.id] = folded
+            seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
+            reply.changed = True
+            return reply.note(
+                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
+                "The GM opens turn 1 with /turn open <date>."
+            )
+
+    def campaign_names(self) -> list[str]:
+        with Session(self.engine) as session:
+            return [c.name for c in list_campaigns(session)]
+
+    def _campaign(self, session: Session, name: str | None) -> CampaignRow:
+        row = find_campaign(session, name)
+        if row is None:
+            names = [c.name for c in list_campaigns(session)]
+            if name is not None:
+                raise CampaignNotFound(f"no campaign called '{name}'; campaigns here: {', '.join(names) or 'none'}")
+            if not names:
+                raise CampaignNotFound("this database holds no campaign yet: create one with `legatus new`")
+            raise CampaignNotFound(f"this database holds several campaigns ({', '.join(names)}): name one with --campaign")
+        return row
+
+    def _fold(self, session: Session, campaign: CampaignRow) -> tuple[Ruleset, Folded]:
+        ruleset = load_ruleset(campaign.ruleset, self.data_dir)
+        assert campaign.id is not None
+        cached = self._folds.get(campaign.id)
+        if cached is None:
+            folded = replay(ruleset, load_events(session, campaign.id))
+        else:
+            folded = cached
+            for event in load_events(session, campaign.id, after_seq=cached.last_seq):
+                folded, _ = step(ruleset, folded, event)
+        self._folds[campaign.id] = folded
+        return ruleset, folded
+
+    # --- reading --------------------------------------------------------------------------------------------------------
+
+    def state(self, campaign: str | None = None) -> dict[str, Any]:
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            ruleset, folded = self._fold(session, row)
+            return ruleset.public_view(folded.state)
+
+    def status(self, campaign: str | None = None) -> str:
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            ruleset, folded = self._fold(session, row)
+            return ruleset.status(folded.state)
+
+    def export(self, campaign: str | None = None) -> str:
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            assert row.id is not None
+            return export_log(session, row.id)
+
+    # --- posting --------------------------------------------------------------------------------------------------------
+
+    def post(self, author: str, text: str, campaign: str | None = None) -> Reply:
+        reply = Reply()
+        try:
+            with Session(self.engine) as session:
+                row = self._campaign(session, campaign)
+                ruleset, folded = self._fold(session, row)
+                posting = _Posting(session, row, ruleset, folded, author)
+                self._read(posting, text, reply)
+                assert row.id is not None
+                for event in posting.new_events:
+                    append_event(session, row.id, event)
+                session.add(
+                    PostRow(
+                        campaign_id=row.id, author=author, text=text, answer=reply.render(),
+                        first_seq=posting.new_events[0].seq if posting.new_events else None,
+                        last_seq=posting.new_events[-1].seq if posting.new_events else None,
+                    )
+                )
+                session.commit()
+                self._folds[row.id] = posting.folded
+                reply.changed = bool(posting.new_events)
+                reply.ping = self._to_ping(posting) if posting.new_events else []
+        except CampaignNotFound as exc:
+            return Reply().note(str(exc))
+        except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
+            log.exception("post by %s failed; nothing was changed", author)
+            return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
+        return reply
+
+    def _to_ping(self, posting: _Posting) -> list[str]:
+        users = []
+        for nation in posting.ruleset.to_act(posting.folded.state):
+            player = getattr(posting.ruleset, "player_of")(posting.folded.state, nation)
+            if player and player != posting.author:
+                users.append(player)
+        return users
+
+    def _read(self, posting: _Posting, text: str, reply: Reply) -> None:
+        lines = text.splitlines() or [text]
+        commands = {i + 1: line for i, line in enumerate(lines) if line.strip().startswith("/")}
+        proposals = {p.line_no: p for p in posting.ruleset.read_post(posting.folded.state, posting.author, text)}
+        for line_no in sorted(set(commands) | set(proposals)):
+            if line_no in commands:
+                reply.answers.append(self._command(posting, line_no, commands[line_no]))
+            else:
+                reply.answers.append(self._propose(posting, proposals[line_no]))
+        if not reply.answers:
+            reply.note("No order found in this post (table talk is left alone).")
+
+    def _propose(self, posting: _Posting, proposal: Proposal) -> LineAnswer:
+        if proposal.error is not None or proposal.kind is None:
+            return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood")
+        try:
+            messages = self._append(posting, proposal.kind, proposal.data)
+        except Rejection as exc:
+            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}")
+        return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages)
+
+    def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None) -> list[str]:
+        """Apply one event (raising Rejection if refused), then record any draw it now waits for."""
+        event = self._event(posting, kind, data, actor or posting.author)
+        folded, messages = step(posting.ruleset, posting.folded, event)
+        posting.folded = folded
+        posting.new_events.append(event)
+        return list(messages) + self._record_draws(posting)
+
+    def _event(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str) -> Event:
+        return Event(
+            seq=posting.folded.last_seq + 1, kind=kind, actor=actor, data=data, at=self._now(),
+            draws=tuple(self._offered_draws(posting)),
+        )
+
+    def _offered_draws(self, posting: _Posting) -> list[str]:
+        state = posting.folded.state
+        floor = getattr(state, "turn_draw", None)
+        if not floor:
+            return []
+        if posting.campaign.clock == "live":
+            moment = self.clock.now()
+            return [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
+        stored = draw_store.draw_dates_after(posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        return [d.isoformat() for d in stored]
+
+    def _record_draws(self, posting: _Posting) -> list[str]:
+        messages: list[str] = []
+        recorded: set[str] = set()
+        while True:
+            pending = [d for d in posting.ruleset.wanted_draws(posting.folded.state) if d not in recorded]
+            if not pending:
+                return messages
+            day = pending[0]
+            recorded.add(day)
+            draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
+            if draw is None or missing_wheels(draw):
+                continue
+            event = self._event(posting, "draw.recorded", draw.to_dict(), BOT)
+            try:
+                posting.folded, new = step(posting.ruleset, posting.folded, event)
+            except Rejection as exc:
+                messages.append(f"The draw of {day} could not be used: {exc.reason}. The GM must look into it.")
+                continue
+            posting.new_events.append(event)
+            messages.append(f"Lottery draw of {day} recorded.")
+            messages.extend(new)
+
+    def _now(self) -> str:
+        return self.clock.now().isoformat(timespec="seconds")
+
+    # --- commands -------------------------------------------------------------------------------------------------------
+
+    def _command(self, posting: _Posting, line_no: int, line: str) -> LineAnswer:
+        try:
+            command = parse_command(line)
+            return self._run(posting, line_no, command)
+        except CommandError as exc:
+            return LineAnswer(line_no, line.strip(), False, str(exc))
+        except Rejection as exc:
+            return LineAnswer(line_no, line.strip(), False, f"refused: {exc.reason}")
+
+    def _require_gm(self, posting: _Posting, command: Command) -> None:
+        if posting.author != posting.campaign.gm:
+            raise Rejection(f"/{command.name} is for the GM ({posting.campaign.gm}) only")
+
+    def _resolve(self, posting: _Posting, kind: str, text: str) -> str:
+        resolution = posting.ruleset.resolve(kind, text)  # type: ignore[attr-defined]
+        if resolution.name is None:
+            raise Rejection(resolution.error or f"unknown {kind} '{text}'")
+        return str(resolution.name)
+
+    def _run(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        name, args = command.name, command.args
+        state = posting.folded.state
+        ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
+        if name in ("turn status", "status"):
+            return ok("status", posting.ruleset.status(state).splitlines())
+        if name == "help":
+            return ok(help_text())
+        if name == "state":
+            return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
+        if name == "ledger":
+            return ok("ledger", self._ledger_lines(posting))
+        if name == "turn open":
+            self._require_gm(posting, command)
+            draw, requested = self._turn_draw(posting, args)
+            return ok(f"open the next turn on the draw of {draw}", self._append(posting, "turn.opened", {"draw": draw, "requested": requested}))
+        if name == "turn close":
+            self._require_gm(posting, command)
+            return ok("close the turn", self._append(posting, "turn.closed", {}))
+        if name == "battle":
+            province, winner = self._battle_args(posting, args, command)
+            return ok(f"battle in {province} won by {winner}", self._append(posting, "battle.reported", {"province": province, "winner": winner}))
+        if name == "order":
+            return self._order_for(posting, line_no, command)
+        if name == "gm pass":
+            self._require_gm(posting, command)
+            if not args:
+                raise CommandError(f"usage: {usage(name)}")
+            nation = self._resolve(posting, "nation", args[0])
+            return ok(f"end the turn of the {nation}", self._append(posting, "gm.pass", {"nation": nation, "reason": " ".join(args[1:])}))
+        if name == "gm undo":
+            self._require_gm(posting, command)
+            target = undo_target(posting.folded)
+            if target is None:
+                raise Rejection("there is nothing to undo")
+            data = {"target": target.seq, "reason": " ".join(args)}
+            return ok(f"undo event #{target.seq}", self._append(posting, "gm.undo", data))
+        if name == "gm set":
+            self._require_gm(posting, command)
+            return self._gm_set(posting, line_no, command)
+        if name == "campaign assign":
+            self._require_gm(posting, command)
+            if len(args) != 2:
+                raise CommandError(f"usage: {usage(name)}")
+            nation = self._resolve(posting, "nation", args[0])
+            return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}))
+        raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _turn_draw(self, posting: _Posting, args: list[str]) -> tuple[str, str]:
+        if args:
+            try:
+                requested = date.fromisoformat(args[0].replace("/", "-"))
+            except ValueError:
+                raise CommandError(f"'{args[0]}' is not a date: write /turn open YYYY-MM-DD, e.g. /turn open 2023-01-03") from None
+        else:
+            requested = None
+        if posting.campaign.clock == "live":
+            moment = self.clock.now()
+            if requested is not None:
+                moment = max(moment, datetime.combine(requested, datetime.min.time(), tzinfo=moment.tzinfo))
+            day = scheduled_draws_after(moment, 1)[0]
+            return day.isoformat(), (requested or day).isoformat()
+        if requested is None:
+            raise CommandError("this campaign plays on past draws: say which, e.g. /turn open 2023-01-03")
+        draw = draw_store.first_draw_on_or_after(posting.session, requested)
+        if draw is None:
+            latest = draw_store.latest_draw_date(posting.session)
+            raise Rejection(
+                f"no stored lottery draw on or after {requested.isoformat()} (the latest stored is "
+                f"{latest.isoformat() if latest else 'none'}): import the draws first (legatus lotto import)"
+            )
+        return draw.date.isoformat(), requested.isoformat()
+
+    def _battle_args(self, posting: _Posting, args: list[str], command: Command) -> tuple[str, str]:
+        words = [a for a in args]
+        lowered = [w.lower() for w in words]
+        for marker in ("winner", "won", "victor"):
+            if marker in lowered:
+                i = lowered.index(marker)
+                place, rest = words[:i], words[i + 1:]
+                if rest and rest[0].lower() == "by":
+                    rest = rest[1:]
+                break
+        else:
+            raise CommandError(f"usage: {usage(command.name)} (for example /battle Baetica winner Gauls)")
+        if not place or not rest:
+            raise CommandError(f"usage: {usage(command.name)} (for example /battle Baetica winner Gauls)")
+        province = self._resolve(posting, "province", " ".join(place))
+        winner_text = " ".join(rest)
+        resolved = posting.ruleset.resolve("side", winner_text)  # type: ignore[attr-defined]
+        return province, resolved.name or winner_text
+
+    def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        if len(command.args) < 2:
+            raise CommandError(f"usage: {usage(command.name)} (for example /order Romans build temple in Latium)")
+        nation = self._resolve(posting, "nation", command.args[0])
+        seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
+        if posting.author != posting.campaign.gm and seat != nation:
+            raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")
+        text = command.text.split(None, 2)[2]
+        proposals = posting.ruleset.read_post(posting.folded.state, posting.author, text, nation=nation)
+        if not proposals:
+            raise CommandError(f"'{text}' is not an order; {usage(command.name)}")
+        return self._propose(posting, replace(proposals[0], line_no=line_no, text=command.text))
+
+    def _gm_set(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        args = command.args
+        if len(args) < 3:
+            raise CommandError(f"usage: {usage(command.name)}")
+        what = args[0].lower()
+        reason = " ".join(args[3:])
+        if what in ("stability", "actions"):
+            target: str = self._resolve(posting, "nation", args[1])
+            value: Any = int(args[2]) if args[2].lstrip("-").isdigit() else None
+            if value is None:
+                raise CommandError(f"'{args[2]}' is not a number")
+        elif what == "fleets":
+            sea_nation = args[1].split("/", 1) if "/" in args[1] else None
+            if sea_nation is None:
+                raise CommandError("write the sea and the nation as <sea>/<nation>, e.g. /gm set fleets \"Mare Tyrrhenum/Romans\" 2")
+            target = f"{self._resolve(posting, 'sea', sea_nation[0])}|{self._resolve(posting, 'nation', sea_nation[1])}"
+            if not args[2].isdigit():
+                raise CommandError(f"'{args[2]}' is not a number")
+            value = int(args[2])
+        elif what == "owner":
+            target = self._resolve(posting, "province", args[1])
+            value = None if args[2].lower() in ("independent", "none", "-") else self._resolve(posting, "nation", args[2])
+        elif what in ("fortification", "suburbs", "temple"):
+            target = self._resolve(posting, "province", args[1])
+            flag = args[2].lower()
+            if flag not in ("yes", "no", "on", "off", "true", "false", "1", "0"):
+                raise CommandError(f"'{args[2]}': write yes or no")
+            value = flag in ("yes", "on", "true", "1")
+        else:
+            raise CommandError(f"usage: {usage(command.name)}")
+        data = {"what": what, "target": target, "value": value, "reason": reason}
+        messages = self._append(posting, "gm.set", data)
+        return LineAnswer(line_no, command.text, True, f"set {what} of {target.replace('|', ' / ')} to {value}", messages)
+
+    def _ledger_lines(self, posting: _Posting) -> list[str]:
+        view = posting.ruleset.public_view(posting.folded.state)
+        rolls = view.get("rolls", [])
+        if not rolls:
+            return ["No roll has been bound yet."]
+        return [
+            f"#{r['id']} turn {r['turn']} {r['purpose'].replace('_', ' ')}{' (' + r['nation'] + ')' if r['nation'] else ''}: "
+            f"draw {r['draw']} {r['wheel']} #{r['position']} -> {r['number'] if r['number'] is not None else 'pending'}"
+            f"{': ' + r['outcome'] if r['number'] is not None else ''} [{r['meaning']}]"
+            for r in rolls
+        ]
+
+    # --- lottery --------------------------------------------------------------------------------------------------------
+
+    def import_draws(self, text: str, source: str) -> tuple[draw_store.ImportReport, dict[str, list[str]]]:
+        """Store the draws, then let every campaign waiting for one of them move on."""
+        with Session(self.engine) as session:
+            report = draw_store.import_archive(session, text, source)
+        progress: dict[str, list[str]] = {}
+        for name in self.campaign_names():
+            messages = self.pump(name)
+            if messages:
+                progress[name] = messages
+        return report, progress
+
+    def pump(self, campaign: str | None = None) -> list[str]:
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            ruleset, folded = self._fold(session, row)
+            posting = _Posting(session, row, ruleset, folded, BOT)
+            messages = self._record_draws(posting)
+            assert row.id is not None
+            for event in posting.new_events:
+                append_event(session, row.id, event)
+            session.commit()
+            self._folds[row.id] = posting.folded
+            return messages

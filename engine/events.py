@@ -1,0 +1,52 @@
+"""The event envelope: one entry of a campaign's append-only log.
+
+Every order, draw, battle report and GM ruling is an Event. The rules never read ``at`` (the shell's
+clock); they read ``draws``, the future draw dates the shell offers for binding rolls, so that a replay
+binds every roll to the very same slot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import canonical
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    kind: str
+    actor: str
+    data: dict[str, Any] = field(default_factory=dict)
+    at: str = ""
+    draws: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "actor": self.actor, "data": self.data}
+        if self.at:
+            out["at"] = self.at
+        if self.draws:
+            out["draws"] = list(self.draws)
+        return out
+
+    def to_line(self) -> str:
+        return canonical.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> "Event":
+        return cls(
+            seq=int(raw["seq"]),
+            kind=str(raw["kind"]),
+            actor=str(raw.get("actor", "")),
+            data=dict(raw.get("data") or {}),
+            at=str(raw.get("at", "")),
+            draws=tuple(raw.get("draws") or ()),
+        )
+
+
+class Rejection(Exception):
+    """An event the rules refuse. The message is shown to the user as it is: it names the reason."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

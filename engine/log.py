@@ -1,0 +1,96 @@
+"""The fold over a campaign's event log: state is what the events make of it, nothing else.
+
+A GM undo is an event too: it names the event it takes back, and the fold recomputes the state without
+it. The undo itself stays in the log, so the trace is never lost.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import Event, Rejection
+from engine.ruleset import Ruleset
+
+CREATED = "campaign.created"
+UNDO = "gm.undo"
+# Events that record facts from outside (the lottery), not decisions: an undo passes over them.
+FACTS = {"draw.recorded"}
+
+
+@dataclass(frozen=True)
+class Folded:
+    state: Any
+    effective: tuple[Event, ...] = field(default=())  # the events that make the state, undone ones left out
+    last_seq: int = 0
+
+
+def start(ruleset: Ruleset, event: Event) -> tuple[Folded, tuple[str, ...]]:
+    if event.kind != CREATED:
+        raise Rejection(f"a campaign log begins with '{CREATED}', not '{event.kind}'")
+    state = ruleset.initial_state(event.data)
+    return Folded(state, (event,), event.seq), ()
+
+
+def step(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
+    if event.seq != folded.last_seq + 1:
+        raise Rejection(f"event #{event.seq} is out of order: the log ends at #{folded.last_seq}")
+    if event.kind == UNDO:
+        return _undo(ruleset, folded, event)
+    transition = ruleset.apply(folded.state, event)
+    return Folded(transition.state, folded.effective + (event,), event.seq), transition.messages
+
+
+def undo_target(folded: Folded) -> Event | None:
+    """The event a GM undo would take back: the latest decision still in effect."""
+    for event in reversed(folded.effective):
+        if event.kind == CREATED:
+            return None
+        if event.kind not in FACTS:
+            return event
+    return None
+
+
+def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
+    gm = getattr(folded.state, "gm", None)
+    if event.actor != gm:
+        raise Rejection(f"only the GM ({gm}) can undo an event")
+    target = undo_target(folded)
+    wanted = event.data.get("target")
+    if target is None:
+        raise Rejection("there is nothing to undo")
+    if wanted is not None and int(wanted) != target.seq:
+        raise Rejection(f"only the latest decision can be undone: event #{target.seq} ({target.kind}), not #{wanted}")
+    kept = tuple(e for e in folded.effective if e.seq != target.seq)
+    rebuilt = _fold_effective(ruleset, kept)
+    state = ruleset.carry_over(folded.state, rebuilt)
+    reason = event.data.get("reason") or "no reason given"
+    message = f"The GM undoes event #{target.seq} ({describe(target)}): {reason}."
+    return Folded(state, kept, event.seq), (message,)
+
+
+def _fold_effective(ruleset: Ruleset, events: tuple[Event, ...]) -> Any:
+    state = ruleset.initial_state(events[0].data)
+    for event in events[1:]:
+        state = ruleset.apply(state, event).state
+    return state
+
+
+def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
+    iterator = iter(events)
+    first = next(iterator, None)
+    if first is None:
+        raise Rejection("the log is empty")
+    folded, _ = start(ruleset, first)
+    for event in iterator:
+        folded, _ = step(ruleset, folded, event)
+    return folded
+
+
+def describe(event: Event) -> str:
+    data = event.data
+    if event.kind == "order":
+        return f"{event.actor}'s order '{data.get('text') or data.get('order', {}).get('kind')}'"
+    if event.kind == "battle.reported":
+        return f"battle in {data.get('province')} won by {data.get('winner')}"
+    return f"{event.kind} by {event.actor}"

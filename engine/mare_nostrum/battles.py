@@ -1,0 +1,176 @@
+"""Land battles: fought in Field of Glory outside the bot, reported back, then sieges and conquest."""
+from __future__ import annotations
+
+from engine.events import Rejection
+from engine.mare_nostrum.conquest import conquer
+from engine.mare_nostrum.context import Ctx
+from engine.mare_nostrum.slots import bind
+from engine.mare_nostrum.state import Battle, Roll
+
+OPEN = ("to_fight", "waiting_roll", "siege")
+
+
+def commanders_note(ctx: Ctx, battle: Battle) -> str:
+    """The events that limit Troop Commanders, which the players must set up in FoG."""
+    notes = []
+    sides = [(battle.attacker_nation, battle.defender), (battle.defender, battle.attacker_nation)]
+    for side, other in sides:
+        if side and side in ctx.state.nations:
+            effects = ctx.state.nations[side].effects
+            if "one_commander" in effects:
+                notes.append(f"the {side} fight with only 1 Troop Commander (Internal Conspiracy)")
+            if "enemies_one_commander" in effects and other:
+                notes.append(f"the {other} fight with only 1 Troop Commander (the {side}' Military Training)")
+    return ("; " + "; ".join(notes)) if notes else ""
+
+
+def announce(ctx: Ctx, battle: Battle) -> None:
+    defender = battle.defender or "independent forces"
+    ctx.say(
+        f"Battle #{battle.id} in {battle.province}: the {battle.attacker} ({battle.attacker_army}, "
+        f"{battle.attacker_player}) attack the {defender} ({battle.defender_army}, {ctx.player_of(battle.defender)})"
+        f"{commanders_note(ctx, battle)}. A 500-point DAG battle in Field of Glory."
+    )
+
+
+def find_open_battle(ctx: Ctx, province: str) -> Battle:
+    for battle in ctx.state.battles:
+        if battle.province == province and battle.status in OPEN:
+            return battle
+    fought = [b for b in ctx.state.battles if b.province == province]
+    if fought:
+        b = fought[-1]
+        raise Rejection(f"the battle for {province} is already settled ({b.status.replace('_', ' ')})")
+    raise Rejection(f"there is no battle in {province} this turn")
+
+
+def side_of(ctx: Ctx, battle: Battle, name: str) -> str | None:
+    """'attacker' or 'defender' for a name the reporter gave (a nation, an invader force, or the word)."""
+    low = name.strip().lower()
+    if low in ("attacker", "attackers"):
+        return "attacker"
+    if low in ("defender", "defenders"):
+        return "defender"
+    attackers = {battle.attacker.lower()}
+    if battle.attacker_nation:
+        attackers.add(battle.attacker_nation.lower())
+    if battle.kind == "invasion":
+        inv = ctx.rules.invasions[battle.province or ""]
+        attackers.add(inv.managed_by.lower())
+    defenders = {battle.defender.lower()} if battle.defender else {"independent", "independents", (battle.province or "").lower()}
+    if low in attackers:
+        return "attacker"
+    if low in defenders:
+        return "defender"
+    return None
+
+
+def report(ctx: Ctx, province: str, winner: str, reporter: str) -> None:
+    state = ctx.state
+    if state.phase != "battles":
+        if state.phase == "orders":
+            raise Rejection(
+                f"battles are fought once every nation has declared; the {state.acting()} are still to play"
+            )
+        raise Rejection(f"no battle can be reported in the '{state.phase}' phase")
+    battle = find_open_battle(ctx, province)
+    if battle.status == "waiting_roll":
+        raise Rejection(f"battle #{battle.id} in {province} waits for its lottery numbers first")
+    if battle.status == "siege":
+        raise Rejection(f"battle #{battle.id} in {province} is won; the siege waits for its lottery number")
+    allowed = {state.gm, battle.attacker_player, ctx.player_of(battle.defender)}
+    if reporter not in allowed:
+        raise Rejection(
+            f"only the two players of battle #{battle.id} ({battle.attacker_player}, {ctx.player_of(battle.defender)}) "
+            "or the GM can report it"
+        )
+    side = side_of(ctx, battle, winner)
+    if side is None:
+        defender = battle.defender or "independent"
+        raise Rejection(
+            f"'{winner}' did not fight in {province}: the winner is the {battle.attacker} (attacker) or {defender} (defender)"
+        )
+    battle.reported_by = reporter
+    if side == "defender":
+        battle.status = "lost"
+        battle.winner = battle.defender or "independent"
+        ctx.say(f"Battle #{battle.id}: {province} holds; the {battle.attacker} are beaten (reported by {reporter}).")
+        return
+    battle.winner = battle.attacker_nation or battle.attacker
+    ctx.say(f"Battle #{battle.id}: the {battle.attacker} win in {province} (reported by {reporter}).")
+    if _fortified(ctx, battle):
+        battle.status = "siege"
+        low, high = ctx.rules.odds["fortification_holds"]
+        bind(
+            ctx, "siege", battle.attacker_nation,
+            f"{low}-{high}: the fortification of {province} holds and the attackers retire; "
+            f"1-{low - 1}: it falls and is destroyed",
+            ref=battle.id,
+        )
+        return
+    _take(ctx, battle, destroy_fortification=ctx.state.provinces[province].fortification)
+
+
+def _fortified(ctx: Ctx, battle: Battle) -> bool:
+    assert battle.province is not None
+    ps = ctx.state.provinces[battle.province]
+    artworks = battle.defender is not None and ctx.state.nations[battle.defender].defensive_artworks == battle.province
+    if not (ps.fortification or artworks):
+        return False
+    if battle.attacker_nation and "siege_train" in ctx.state.nations[battle.attacker_nation].effects:
+        ctx.say(f"The {battle.attacker_nation}' Siege Train ignores the fortifications of {battle.province}.")
+        return False
+    return True
+
+
+def _take(ctx: Ctx, battle: Battle, destroy_fortification: bool) -> None:
+    assert battle.province is not None
+    battle.status = "won"
+    ps = ctx.state.provinces[battle.province]
+    if destroy_fortification and ps.fortification:
+        ps.fortification = False
+        ctx.say(f"The fortification of {battle.province} is destroyed.")
+    if battle.kind == "invasion":
+        conquer(ctx, battle.province, None, held_by=battle.attacker)
+    else:
+        conquer(ctx, battle.province, battle.attacker_nation)
+
+
+def resolve_siege(ctx: Ctx, roll: Roll) -> None:
+    assert roll.ref is not None and roll.number is not None
+    battle = ctx.state.battle(roll.ref)
+    low, high = ctx.rules.odds["fortification_holds"]
+    if low <= roll.number <= high:
+        battle.status = "held"
+        roll.outcome = f"the fortification of {battle.province} holds"
+        ctx.say(f"Siege of {battle.province} ({roll.draw} {roll.wheel} = {roll.number}): the fortification holds; the {battle.attacker} retire.")
+        return
+    roll.outcome = f"{battle.province} falls"
+    ctx.say(f"Siege of {battle.province} ({roll.draw} {roll.wheel} = {roll.number}): the defences fall.")
+    _take(ctx, battle, destroy_fortification=True)
+
+
+def resolve_alliance(ctx: Ctx, roll: Roll) -> None:
+    assert roll.ref is not None and roll.number is not None
+    battle = ctx.state.battle(roll.ref)
+    low, high = ctx.rules.odds["alliance"]
+    if low <= roll.number <= high:
+        roll.outcome = "alliance made"
+        battle.status = "to_fight"
+        ctx.say(f"Alliance roll {roll.number} ({roll.draw} {roll.wheel}): the {battle.attacker_army} join the {battle.attacker_nation}.")
+        announce(ctx, battle)
+    else:
+        roll.outcome = "alliance refused"
+        battle.status = "aborted"
+        ctx.say(f"Alliance roll {roll.number} ({roll.draw} {roll.wheel}): the alliance is refused; no battle in {battle.province}.")
+
+
+def resolve_peace(ctx: Ctx, roll: Roll) -> None:
+    assert roll.number is not None and roll.nation is not None and roll.target is not None
+    low, high = ctx.rules.odds["peace_treaty"]
+    if low <= roll.number <= high:
+        roll.outcome = f"peace: the {roll.target} may not attack the {roll.nation} this turn"
+        ctx.state.nations[roll.nation].peace_with.append(roll.target)
+    else:
+        roll.outcome = "no treaty"
+    ctx.say(f"Peace treaty of the {roll.nation} with the {roll.target} ({roll.draw} {roll.wheel} = {roll.number}): {roll.outcome}.")

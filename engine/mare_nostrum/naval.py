@@ -1,0 +1,140 @@
+"""Naval battles, decided by lottery numbers: between nations, against pirates, and before a landing."""
+from __future__ import annotations
+
+from engine.mare_nostrum.context import Ctx
+from engine.mare_nostrum.slots import bind
+from engine.mare_nostrum.state import Battle, Roll
+
+PIRATES = "Pirates"
+
+
+def fleets(ctx: Ctx, sea: str, side: str) -> int:
+    if side == PIRATES:
+        return 1 if sea in ctx.state.pirates else 0
+    return ctx.state.fleets.get(sea, {}).get(side, 0)
+
+
+def lose_fleets(ctx: Ctx, sea: str, side: str, count: int) -> None:
+    if side == PIRATES:
+        if sea in ctx.state.pirates:
+            ctx.state.pirates.remove(sea)
+        return
+    counts = ctx.state.fleets.setdefault(sea, {})
+    left = max(0, counts.get(side, 0) - count)
+    if left:
+        counts[side] = left
+    else:
+        counts.pop(side, None)
+
+
+def meaning(ctx: Ctx, battle: Battle) -> str:
+    margin = ctx.rules.odds["naval_margin"]
+    return (
+        f"compared with the other side's number (plus bonuses); a difference over {margin} destroys the loser, "
+        "otherwise a draw"
+    )
+
+
+def declare(ctx: Ctx, battle: Battle) -> None:
+    """Bind the two numbers of a naval battle: the attacker's first, then the defender's."""
+    assert battle.sea is not None
+    defender = battle.defender or PIRATES
+    bind(ctx, "naval_attacker", battle.attacker_nation, meaning(ctx, battle), ref=battle.id)
+    bind(ctx, "naval_defender", None if defender == PIRATES else defender, meaning(ctx, battle), ref=battle.id)
+
+
+def _bonus(ctx: Ctx, side: str, own: int, other: int) -> tuple[int, list[str]]:
+    odds = ctx.rules.odds
+    bonus, why = 0, []
+    if own == 2 and other == 1:
+        bonus += odds["naval_two_against_one"]
+        why.append(f"+{odds['naval_two_against_one']} two fleets against one")
+    if side != PIRATES and "naval_technology" in ctx.state.nations[side].effects:
+        bonus += odds["naval_technology"]
+        why.append(f"+{odds['naval_technology']} Naval Technology")
+    return bonus, why
+
+
+def resolve_roll(ctx: Ctx, roll: Roll) -> None:
+    battle = ctx.state.battle(roll.ref) if roll.ref is not None else None
+    if battle is None:
+        return
+    mine = [r for r in ctx.state.rolls if r.ref == battle.id and r.purpose in ("naval_attacker", "naval_defender")]
+    if any(r.number is None for r in mine) or len(mine) < 2:
+        roll.outcome = "waiting for the other side's number"
+        return
+    att_roll = next(r for r in mine if r.purpose == "naval_attacker")
+    def_roll = next(r for r in mine if r.purpose == "naval_defender")
+    assert att_roll.number is not None and def_roll.number is not None and battle.sea is not None
+    attacker = battle.attacker_nation or PIRATES
+    defender = battle.defender or PIRATES
+    a_bonus, a_why = _bonus(ctx, attacker, battle.attacker_fleets, battle.defender_fleets)
+    d_bonus, d_why = _bonus(ctx, defender, battle.defender_fleets, battle.attacker_fleets)
+    a_score, d_score = att_roll.number + a_bonus, def_roll.number + d_bonus
+    margin = ctx.rules.odds["naval_margin"]
+    detail = (
+        f"{attacker} {att_roll.number}{' ' + ' '.join(a_why) if a_why else ''} = {a_score} against "
+        f"{defender} {def_roll.number}{' ' + ' '.join(d_why) if d_why else ''} = {d_score}"
+    )
+    if abs(a_score - d_score) <= margin:
+        outcome = f"draw ({detail}): both fleets stay"
+        battle.status = "draw"
+        winner = None
+    else:
+        winner, loser = (attacker, defender) if a_score > d_score else (defender, attacker)
+        both_pairs = battle.attacker_fleets == 2 and battle.defender_fleets == 2
+        lost = 2 if both_pairs else 1
+        lose_fleets(ctx, battle.sea, loser, lost)
+        battle.winner = winner
+        battle.status = "won" if winner == attacker else "lost"
+        what = "the pirates are destroyed" if loser == PIRATES else f"the {loser} lose {lost} fleet{'s' if lost > 1 else ''}"
+        outcome = f"the {winner} win ({detail}): {what}"
+    att_roll.outcome = def_roll.outcome = outcome
+    ctx.say(f"Naval battle #{battle.id} in {battle.sea}: {outcome}.")
+    if battle.kind == "amphibious":
+        _after_naval_phase(ctx, battle, winner)
+
+
+def _after_naval_phase(ctx: Ctx, battle: Battle, winner: str | None) -> None:
+    assert battle.sea is not None and battle.defender is not None
+    if fleets(ctx, battle.sea, battle.defender) == 0:
+        battle.status = "to_fight"
+        battle.winner = None
+        ctx.say(
+            f"The {battle.defender} fleet in {battle.sea} is gone: the landing on {battle.province} goes ahead "
+            f"as battle #{battle.id}."
+        )
+    else:
+        battle.status = "aborted"
+        ctx.say(f"The {battle.defender} still hold {battle.sea}: the landing on {battle.province} is aborted.")
+
+
+def pirates_strike(ctx: Ctx, arrivals: list[str]) -> None:
+    """Pirates already at sea attack every fleet in their quadrant; new pirates attack the fleet they found."""
+    state = ctx.state
+    attacked: set[tuple[str, str]] = set()
+    for sea in list(state.pirates):
+        for nation in list(ctx.rules.nations):
+            if fleets(ctx, sea, nation) > 0 and state.nations[nation].alive:
+                _pirate_battle(ctx, sea, nation)
+                attacked.add((sea, nation))
+    for arrival in arrivals:
+        sea, nation = arrival.split("|")
+        if sea not in state.pirates:
+            state.pirates.append(sea)
+        if (sea, nation) not in attacked and fleets(ctx, sea, nation) > 0:
+            _pirate_battle(ctx, sea, nation)
+            attacked.add((sea, nation))
+
+
+def _pirate_battle(ctx: Ctx, sea: str, nation: str) -> None:
+    state = ctx.state
+    battle = Battle(
+        id=state.new_id(), turn=state.turn, kind="pirates", province=None, sea=sea,
+        attacker=PIRATES, attacker_nation=None, attacker_player=None, attacker_army="pirates",
+        defender=nation, defender_army="fleet", attacker_fleets=1, defender_fleets=fleets(ctx, sea, nation),
+        status="waiting_roll",
+    )
+    state.battles.append(battle)
+    ctx.say(f"Battle #{battle.id}: pirates attack the {nation} fleet{'s' if battle.defender_fleets > 1 else ''} in {sea}.")
+    declare(ctx, battle)

@@ -1,0 +1,275 @@
+"""The Mare Nostrum campaign as a Ruleset: the events it understands and what each one does."""
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.events import Event, Rejection
+from engine.lotto import Draw
+from engine.names import Resolution
+from engine.mare_nostrum import battles, naval
+from engine.mare_nostrum.actions import carry_out
+from engine.mare_nostrum.context import Ctx
+from engine.mare_nostrum.orders import order_from_dict
+from engine.mare_nostrum.parse import Vocabulary, parse_post
+from engine.mare_nostrum.rules_data import RulesData, load_rules
+from engine.mare_nostrum.slots import settle
+from engine.mare_nostrum.state import NationState, ProvinceState, State
+from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
+from engine.mare_nostrum.view import public_view, status_board
+from engine.ruleset import Proposal, Transition
+
+RESOLVERS = {
+    "peace_treaty": battles.resolve_peace,
+    "alliance": battles.resolve_alliance,
+    "siege": battles.resolve_siege,
+    "naval_attacker": naval.resolve_roll,
+    "naval_defender": naval.resolve_roll,
+}
+
+GM_SETTABLE = {"stability", "owner", "fortification", "suburbs", "temple", "fleets", "actions"}
+
+
+class MareNostrum:
+    id = "mare-nostrum"
+    title = "Mare Nostrum"
+
+    def __init__(self, rules: RulesData) -> None:
+        self.rules = rules
+        m = rules.map
+        self.vocabulary = Vocabulary.from_dicts(
+            provinces={p.name: p.aliases for p in m.provinces.values()},
+            seas={s.name: s.aliases for s in m.seas.values()},
+            nations={n.name: n.aliases for n in rules.nations.values()},
+            invaders={i.invader: i.aliases for i in rules.invasions.values()},
+        )
+        self._handlers: dict[str, Callable[[Ctx], None]] = {
+            "turn.opened": self._turn_opened,
+            "draw.recorded": self._draw_recorded,
+            "order": self._order,
+            "battle.reported": self._battle_reported,
+            "turn.closed": lambda ctx: close_turn(ctx),
+            "player.assigned": self._player_assigned,
+            "gm.pass": self._gm_pass,
+            "gm.set": self._gm_set,
+        }
+
+    @classmethod
+    def load(cls, data_dir: Path) -> "MareNostrum":
+        return cls(load_rules(data_dir / "rulesets" / "mare-nostrum.toml"))
+
+    # --- the protocol ----------------------------------------------------------------------------------------------
+
+    def initial_state(self, setup: dict[str, Any]) -> State:
+        rules = self.rules
+        players: dict[str, str] = setup.get("players", {})
+        unknown = [n for n in players if n not in rules.nations]
+        if unknown:
+            raise Rejection(f"unknown nation(s) {', '.join(unknown)}: the nations are {', '.join(rules.nations)}")
+        state = State(ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest))
+        for name in rules.nations:
+            state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
+        for prov in rules.map.provinces.values():
+            state.provinces[prov.name] = ProvinceState(owner=prov.nation)
+        return state
+
+    def apply(self, state: State, event: Event) -> Transition:
+        handler = self._handlers.get(event.kind)
+        if handler is None:
+            raise Rejection(f"the {self.title} ruleset does not know events of kind '{event.kind}'")
+        ctx = Ctx(self.rules, copy.deepcopy(state), event)
+        handler(ctx)
+        settle(ctx, RESOLVERS)
+        return Transition(ctx.state, tuple(ctx.messages))
+
+    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
+        nation = nation or self.seat_of(state, actor)
+        proposals = []
+        for line in parse_post(text, self.vocabulary):
+            if line.error is not None or line.order is None:
+                proposals.append(Proposal(line.line_no, line.text, error=line.error or "not understood"))
+                continue
+            if nation is None:
+                proposals.append(Proposal(line.line_no, line.text, error=self._no_seat(state, actor)))
+                continue
+            proposals.append(
+                Proposal(
+                    line.line_no, line.text, kind="order",
+                    data={"nation": nation, "order": line.order.to_dict(), "text": line.text},
+                    understood=f"{nation}: {line.order.describe()}",
+                )
+            )
+        return proposals
+
+    def resolve(self, kind: str, text: str) -> Resolution:
+        v = self.vocabulary
+        if kind == "side":
+            for index in (v.nations, v.invaders):
+                found = index.resolve(text)
+                if found.ok:
+                    return found
+            return Resolution(error=f"unknown side '{text}'")
+        index = {"province": v.provinces, "sea": v.seas, "nation": v.nations, "invader": v.invaders}[kind]
+        return index.resolve(text)
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        return public_view(self.rules, state)
+
+    def status(self, state: State) -> str:
+        return status_board(self.rules, state)
+
+    def wanted_draws(self, state: State) -> list[str]:
+        wanted = {r.draw for r in state.rolls if r.number is None}
+        if state.phase == "awaiting_draw" and state.turn_draw:
+            wanted.add(state.turn_draw)
+        return sorted(d for d in wanted if d not in state.draws)
+
+    def to_act(self, state: State) -> list[str]:
+        acting = state.acting()
+        return [acting] if acting else []
+
+    def seat_of(self, state: State, user: str) -> str | None:
+        for name, ns in state.nations.items():
+            if ns.player == user and ns.alive:
+                return name
+        return None
+
+    def player_of(self, state: State, nation: str) -> str | None:
+        ns = state.nations.get(nation)
+        return ns.player if ns else None
+
+    def carry_over(self, before: State, after: State) -> State:
+        # Numbers once seen stay used: an undone roll's slot is never handed out again.
+        for key in before.used_slots:
+            if key not in after.used_slots:
+                after.used_slots.append(key)
+        for date, numbers in before.draws.items():
+            after.draws.setdefault(date, numbers)
+        return after
+
+    def _no_seat(self, state: State, actor: str) -> str:
+        if actor == state.gm:
+            return "you are the GM and play no nation; to give an order for a nation write /order <nation> <order>"
+        return f"you ({actor}) play no nation in this campaign; ask the GM to assign you one"
+
+    # --- event handlers ------------------------------------------------------------------------------------------------
+
+    def _turn_opened(self, ctx: Ctx) -> None:
+        data = ctx.event.data
+        open_turn(ctx, str(data["draw"]), str(data.get("requested", data["draw"])))
+
+    def _draw_recorded(self, ctx: Ctx) -> None:
+        draw = Draw.from_dict(ctx.event.data)
+        date = draw.date.isoformat()
+        numbers = {w: list(n) for w, n in draw.numbers.items()}
+        known = ctx.state.draws.get(date)
+        if known is not None:
+            if known != numbers:
+                raise Rejection(f"the draw of {date} is already recorded with other numbers; a stored draw is never changed")
+            return
+        needed = {n.wheel for n in self.rules.nations.values()} | {r.wheel for r in ctx.state.rolls if r.draw == date}
+        missing = sorted(needed - set(numbers))
+        if missing:
+            raise Rejection(f"the draw of {date} lacks the wheels {', '.join(missing)}")
+        ctx.state.draws[date] = numbers
+        if ctx.state.phase == "awaiting_draw" and ctx.state.turn_draw == date:
+            start_turn(ctx)
+
+    def _order(self, ctx: Ctx) -> None:
+        data = ctx.event.data
+        nation = str(data["nation"])
+        actor = ctx.event.actor
+        seat = self.seat_of(ctx.state, actor)
+        if actor != ctx.state.gm and seat != nation:
+            if seat is None:
+                raise Rejection(self._no_seat(ctx.state, actor))
+            raise Rejection(f"you play the {seat}, not the {nation}")
+        try:
+            order = order_from_dict(data["order"])
+        except (KeyError, TypeError) as exc:
+            raise Rejection(f"malformed order {data.get('order')!r}") from exc
+        self._check_names(order)
+        carry_out(ctx, nation, order)
+
+    def _check_names(self, order: Any) -> None:
+        m = self.rules.map
+        for field_name in ("province", "base"):
+            value = getattr(order, field_name, None)
+            if value is not None and value not in m.provinces:
+                raise Rejection(f"unknown province '{value}'")
+        sea = getattr(order, "sea", None)
+        if sea is not None and sea not in m.seas:
+            raise Rejection(f"unknown sea '{sea}'")
+
+    def _battle_reported(self, ctx: Ctx) -> None:
+        data = ctx.event.data
+        province = str(data["province"])
+        if province not in self.rules.map.provinces:
+            raise Rejection(f"unknown province '{province}'")
+        battles.report(ctx, province, str(data["winner"]), ctx.event.actor)
+
+    def _require_gm(self, ctx: Ctx) -> None:
+        if ctx.event.actor != ctx.state.gm:
+            raise Rejection(f"only the GM ({ctx.state.gm}) can do that")
+
+    def _player_assigned(self, ctx: Ctx) -> None:
+        self._require_gm(ctx)
+        nation, player = str(ctx.event.data["nation"]), ctx.event.data.get("player")
+        if nation not in ctx.state.nations:
+            raise Rejection(f"unknown nation '{nation}': the nations are {', '.join(ctx.state.nations)}")
+        if player and any(ns.player == player and n != nation and ns.alive for n, ns in ctx.state.nations.items()):
+            raise Rejection(f"{player} already plays another nation")
+        before = ctx.state.nations[nation].player
+        ctx.state.nations[nation].player = player
+        ctx.say(f"The {nation} are now played by {player or 'nobody'} (before: {before or 'nobody'}).")
+
+    def _gm_pass(self, ctx: Ctx) -> None:
+        self._require_gm(ctx)
+        nation = str(ctx.event.data["nation"])
+        if ctx.state.acting() != nation:
+            raise Rejection(f"the {nation} are not playing now (the {ctx.state.acting() or 'no nation'} are)")
+        ctx.say(f"The GM ends the turn of the {nation}: {ctx.event.data.get('reason') or 'no reason given'}.")
+        end_player_turn(ctx, nation)
+
+    def _gm_set(self, ctx: Ctx) -> None:
+        """A GM ruling that sets one fact, with its reason; the log keeps both."""
+        self._require_gm(ctx)
+        data = ctx.event.data
+        what, target, value = str(data["what"]), str(data["target"]), data["value"]
+        reason = data.get("reason") or "no reason given"
+        state, rules = ctx.state, self.rules
+        if what not in GM_SETTABLE:
+            raise Rejection(f"the GM can set {', '.join(sorted(GM_SETTABLE))}; not '{what}'")
+        if what in ("stability", "actions"):
+            if target not in state.nations:
+                raise Rejection(f"unknown nation '{target}'")
+            number = int(value)
+            if what == "stability" and not 0 <= number <= rules.max_stability:
+                raise Rejection(f"stability runs from 0 to {rules.max_stability}")
+            setattr(state.nations[target], what, number)
+        elif what == "fleets":
+            sea, nation = target.split("|", 1)
+            if sea not in rules.map.seas or nation not in state.nations:
+                raise Rejection(f"unknown sea or nation in '{target}'")
+            count = int(value)
+            if not 0 <= count <= rules.max_fleets_per_sea:
+                raise Rejection(f"a nation has 0 to {rules.max_fleets_per_sea} fleets in a sea")
+            state.fleets.setdefault(sea, {})[nation] = count
+            if count == 0:
+                state.fleets[sea].pop(nation)
+        else:
+            if target not in state.provinces:
+                raise Rejection(f"unknown province '{target}'")
+            if what == "owner":
+                if value is not None and value not in state.nations:
+                    raise Rejection(f"unknown nation '{value}'")
+                state.provinces[target].owner = value
+            else:
+                setattr(state.provinces[target], what, bool(value))
+        ctx.say(f"GM ruling: {what} of {target.replace('|', ' / ')} set to {value} ({reason}).")
+        if what == "stability" and int(value) <= 0 and state.nations[target].alive:
+            from engine.mare_nostrum.conquest import fall
+
+            fall(ctx, target)

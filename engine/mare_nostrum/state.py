@@ -1,0 +1,136 @@
+"""The state of a Mare Nostrum campaign: what the fold over the event log produces.
+
+Plain mutable dataclasses; the rules copy the state before changing it, so ``apply`` stays pure.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class NationState:
+    name: str
+    player: str | None
+    stability: int
+    alive: bool = True
+    fate: str | None = None  # how it left the game
+    actions: int = 0  # actions left this turn
+    actions_total: int = 0
+    passed: bool = False
+    event: str | None = None  # this turn's random event's name
+    event_number: int | None = None
+    event_province: str | None = None  # the province an invasion strikes
+    # Effects of this turn's event that last the turn ("siege_train", "naval_technology", ...).
+    effects: list[str] = field(default_factory=list)
+    # Event choices still open this turn ("earthquake", "great_blaze", "defensive_artworks").
+    choices: list[str] = field(default_factory=list)
+    defensive_artworks: str | None = None  # the province that counts as fortified this turn
+    # Builds declared this turn, completed when the player ends their turn: [kind, place].
+    pending_builds: list[list[str]] = field(default_factory=list)
+    # Nations that may not attack this nation this turn (a peace treaty it imposed on them).
+    peace_with: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ProvinceState:
+    owner: str | None  # None: independent
+    fortification: bool = False
+    suburbs: bool = False
+    temple: bool = False
+    held_by: str | None = None  # the invader force holding an independent province, if it took it
+
+
+@dataclass
+class Battle:
+    id: int
+    turn: int
+    kind: str  # "land", "amphibious", "alliance", "invasion", "naval", "pirates"
+    province: str | None  # the land target; None for a purely naval battle
+    sea: str | None
+    attacker: str  # a nation, an invader force, or "Pirates"
+    attacker_nation: str | None  # the nation whose side attacks (the ally; None for invaders/pirates)
+    attacker_player: str | None  # who plays the attacking army
+    attacker_army: str
+    defender: str | None  # a nation, or None for an independent province / pirates
+    defender_army: str
+    base: str | None = None
+    # Fleets engaged, for naval battles and the naval phase of an amphibious attack.
+    attacker_fleets: int = 0
+    defender_fleets: int = 0
+    status: str = "to_fight"  # waiting_roll, to_fight, siege, won, lost, held, aborted, draw
+    winner: str | None = None
+    reported_by: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Roll:
+    id: int
+    turn: int
+    purpose: str  # "peace_treaty", "alliance", "siege", "naval_attacker", "naval_defender", ...
+    nation: str | None
+    draw: str  # YYYY-MM-DD
+    wheel: str
+    position: int
+    meaning: str  # what the ranges of numbers will mean, announced with the binding
+    ref: int | None = None  # the battle it decides
+    target: str | None = None  # the nation a peace treaty is offered to
+    number: int | None = None
+    outcome: str | None = None
+
+
+@dataclass
+class TurnRecord:
+    """A line of history per closed turn, for charts and the final reckoning."""
+
+    turn: int
+    provinces: dict[str, int]
+    stability: dict[str, int]
+
+
+@dataclass
+class State:
+    ruleset: str
+    gm: str
+    digest: str
+    turn: int = 0
+    phase: str = "setup"  # setup, awaiting_draw, orders, battles, closed, over
+    turn_draw: str | None = None
+    requested: str | None = None
+    order_of_play: list[str] = field(default_factory=list)
+    current: int = 0  # index in order_of_play of the nation to act
+    nations: dict[str, NationState] = field(default_factory=dict)
+    provinces: dict[str, ProvinceState] = field(default_factory=dict)
+    fleets: dict[str, dict[str, int]] = field(default_factory=dict)  # sea -> nation -> count
+    pirates: list[str] = field(default_factory=list)  # seas with pirates
+    attacked: list[str] = field(default_factory=list)  # provinces attacked this turn
+    naval_attacked: list[str] = field(default_factory=list)  # "sea|side" fleets attacked this turn
+    battles: list[Battle] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    used_slots: list[str] = field(default_factory=list)  # "date|wheel|position", never reused
+    draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    history: list[TurnRecord] = field(default_factory=list)
+    winner: str | None = None
+    next_id: int = 1
+
+    def new_id(self) -> int:
+        value = self.next_id
+        self.next_id += 1
+        return value
+
+    def owned(self, nation: str) -> list[str]:
+        return [name for name, p in self.provinces.items() if p.owner == nation]
+
+    def alive_nations(self) -> list[str]:
+        return [n for n, s in self.nations.items() if s.alive]
+
+    def acting(self) -> str | None:
+        if self.phase != "orders" or self.current >= len(self.order_of_play):
+            return None
+        return self.order_of_play[self.current]
+
+    def battle(self, battle_id: int) -> Battle:
+        for b in self.battles:
+            if b.id == battle_id:
+                return b
+        raise KeyError(battle_id)
