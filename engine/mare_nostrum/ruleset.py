@@ -39,7 +39,7 @@ class MareNostrum:
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
         m = rules.map
-        self.vocabulary = Vocabulary.from_dicts(
+        self.vocabulary = Vocabulary.from_names(
             provinces={p.name: p.aliases for p in m.provinces.values()},
             seas={s.name: s.aliases for s in m.seas.values()},
             nations={n.name: n.aliases for n in rules.nations.values()},

@@ -1,0 +1,1 @@
+"""The Mare Nostrum campaign (2010): the first ruleset."""
