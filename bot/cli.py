@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # no user ever sees a traceback; the log has it for the operator
+        logging.getLogger("legatus").debug("command failed", exc_info=True)
+        return fail(f"internal error ({type(exc).__name__}); run with LEGATUS_LOG=DEBUG for details", 1)
 
 
 def build_parser() -> argparse.ArgumentParser:

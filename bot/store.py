@@ -15,7 +15,7 @@ from engine.events import Event
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(timezone.utc)
 
 
 class CampaignRow(SQLModel, table=True):

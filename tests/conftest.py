@@ -1,0 +1,37 @@
+"""Shared test fixtures: the real lottery results beside the repo, and a campaign service on a real SQLite file."""
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FixedClock
+from bot.db import open_engine
+from bot.service import Legatus
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared"))
+LOTTO = SHARED / "fixtures" / "lotto"
+
+# Players of the test campaigns, one per nation.
+PLAYERS = {
+    "Carthaginians": "hanno",
+    "Gauls": "brennus",
+    "Macedonians": "philip",
+    "Ptolemaics": "ptolemy",
+    "Romans": "scipio",
+    "Seleucids": "antiochus",
+}
+
+
+@pytest.fixture
+def lotto_dir() -> Path:
+    return LOTTO
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Legatus:
+    clock = FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
+    return Legatus(open_engine(tmp_path / "campaign.db"), clock=clock)
