@@ -3,7 +3,7 @@
 Format of a `.case` file (see cases/README.md):
 
     # title
-    [draws]                    archive lines; wheels not given are filled with 1 2 3 4 5
+    [draws]                    archive lines; wheels not given are filled (see fill())
     2023/01/03 BA 90 80 70 60 50
     [script]                   NAME: TEXT posts; an indented line continues the post above
     gm: /turn open 2023-01-03
@@ -29,7 +29,15 @@ from engine.lotto import WHEELS, wheels_on
 from tests.conftest import PLAYERS
 
 CASES = Path(__file__).parent / "cases"
-FILL = "1 2 3 4 5".split()
+# Wheels a case does not give: the nations play in the seed's order (Carthaginians first) and draw
+# Internal Conspiracy (28), the one event that changes nothing in the state; other wheels read 1 2 3 4 5.
+NATION_FILL = {"BA": 60, "CA": 50, "FI": 40, "GE": 30, "MI": 20, "NA": 10}
+
+
+def fill(wheel: str) -> list[str]:
+    if wheel in NATION_FILL:
+        return [str(NATION_FILL[wheel]), "28", "1", "2", "3"]
+    return "1 2 3 4 5".split()
 
 
 @dataclass
@@ -93,7 +101,7 @@ def draws_text(lines: list[str]) -> str:
 
         y, m, d = (int(x) for x in day.split("/"))
         for wheel in wheels_on(date(y, m, d)):
-            out.append("\t".join([day, wheel, *wheels.get(wheel, FILL)]))
+            out.append("\t".join([day, wheel, *wheels.get(wheel, fill(wheel))]))
     return "\n".join(out) + "\n"
 
 
