@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/replay_and_parse.py [LOG]
 
-Without LOG it plays the 15-turn transcript of tests/bot/campaign_15_turns.txt on the real 2023 and 2026 draws
+Without LOG it plays the scripted campaign of tests/bot/campaign_play.py on the real 2023 and 2026 draws
 into a temporary database first, then exports its log.
 """
 from __future__ import annotations

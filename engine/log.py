@@ -72,7 +72,7 @@ def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple
 def _fold_effective(ruleset: Ruleset, events: tuple[Event, ...]) -> Any:
     state = ruleset.initial_state(events[0].data)
     for event in events[1:]:
-        state = ruleset.apply(state, event).state
+        state = ruleset.apply(state, event, in_place=True).state
     return state
 
 
@@ -82,9 +82,20 @@ def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
     if first is None:
         raise Rejection("the log is empty")
     folded, _ = start(ruleset, first)
+    effective = list(folded.effective)
+    state = folded.state
     for event in iterator:
-        folded, _ = step(ruleset, folded, event)
-    return folded
+        if event.seq != folded.last_seq + 1:
+            raise Rejection(f"event #{event.seq} is out of order: the log ends at #{folded.last_seq}")
+        if event.kind == UNDO:
+            folded, _ = _undo(ruleset, Folded(state, tuple(effective), folded.last_seq), event)
+            state, effective = folded.state, list(folded.effective)
+            continue
+        # The replay owns its state, and a log that does not replay is refused whole: no copy needed.
+        state = ruleset.apply(state, event, in_place=True).state
+        effective.append(event)
+        folded = Folded(state, (), event.seq)
+    return Folded(state, tuple(effective), folded.last_seq)
 
 
 def describe(event: Event) -> str:

@@ -41,8 +41,11 @@ class Ruleset(Protocol):
 
     def initial_state(self, setup: dict[str, Any]) -> Any: ...
 
-    def apply(self, state: Any, event: Event) -> Transition:
-        """Pure: returns a new state, never changes ``state``; raises Rejection with the reason."""
+    def apply(self, state: Any, event: Event, *, in_place: bool = False) -> Transition:
+        """Pure: returns a new state, never changes ``state``; raises Rejection with the reason.
+
+        ``in_place`` lets a replay, which owns its state and drops it on any error, skip the copy.
+        """
         ...
 
     def read_post(self, state: Any, actor: str, text: str, nation: str | None = None) -> list[Proposal]:

@@ -75,11 +75,11 @@ class MareNostrum:
             state.provinces[prov.name] = ProvinceState(owner=prov.nation)
         return state
 
-    def apply(self, state: State, event: Event) -> Transition:
+    def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
         handler = self._handlers.get(event.kind)
         if handler is None:
             raise Rejection(f"the {self.title} ruleset does not know events of kind '{event.kind}'")
-        ctx = Ctx(self.rules, copy.deepcopy(state), event)
+        ctx = Ctx(self.rules, state if in_place else copy.deepcopy(state), event)
         handler(ctx)
         settle(ctx, RESOLVERS)
         return Transition(ctx.state, tuple(ctx.messages))
