@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from bot import draw_store
-from bot.clock import Clock, scheduled_draws_after
+from bot.clock import Clock, draw_moment, scheduled_draws_after
 from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.replies import LineAnswer, Reply
 from bot.store import CampaignRow, PostRow, append_event, export_log, find_campaign, list_campaigns, load_events
@@ -234,6 +234,10 @@ class Legatus:
             moment = self.clock.now()
             return [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
         stored = draw_store.draw_dates_after(posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        if len(stored) < OFFERED_DRAWS:
+            # Past the end of the stored draws, a roll waits for the next draws by the schedule.
+            last = stored[-1] if stored else date.fromisoformat(floor)
+            stored += scheduled_draws_after(draw_moment(last), OFFERED_DRAWS - len(stored))
         return [d.isoformat() for d in stored]
 
     def _record_draws(self, posting: _Posting) -> list[str]:

@@ -119,11 +119,11 @@ class EventChoice(Order):
 
     def describe(self) -> str:
         what = {
-            "earthquake": "Earthquake: destroy the fortification in",
-            "great_blaze": "Great Blaze: destroy the temple in",
-            "defensive_artworks": "Defensive Artworks: fortify for this turn",
+            "earthquake": f"Earthquake: destroy the fortification of {self.province}",
+            "great_blaze": f"Great Blaze: destroy the temple of {self.province}",
+            "defensive_artworks": f"Defensive Artworks: {self.province} counts as fortified this turn",
         }[self.event]
-        return f"{what} {self.province}"
+        return what
 
 
 ORDER_TYPES: dict[str, type[Order]] = {

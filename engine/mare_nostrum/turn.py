@@ -10,15 +10,15 @@ from engine.mare_nostrum.state import Battle, TurnRecord
 
 # Effects that last the turn, by the event data's `effect` name.
 LASTING = {
-    "one_commander": "fights its battles with only 1 Troop Commander this turn",
-    "siege_train": "ignores enemy fortifications this turn",
-    "naval_technology": "adds 25 in its naval battles this turn",
-    "enemies_one_commander": "its opponents fight with only 1 Troop Commander this turn",
+    "one_commander": "their battles this turn are fought with only 1 Troop Commander",
+    "siege_train": "their victories this turn ignore enemy fortifications",
+    "naval_technology": "+25 in their naval battles this turn",
+    "enemies_one_commander": "their opponents fight with only 1 Troop Commander this turn",
 }
 CHOICES = {
-    "earthquake": "may destroy one enemy fortification (write: earthquake in <province>)",
-    "great_blaze": "may destroy one enemy temple (write: great blaze in <province>)",
-    "defensive_artworks": "may fortify one of its provinces for this turn (write: defensive artworks in <province>)",
+    "earthquake": "they may destroy one enemy fortification (write: earthquake in <province>)",
+    "great_blaze": "they may destroy one enemy temple (write: great blaze in <province>)",
+    "defensive_artworks": "one of their provinces may count as fortified this turn (write: defensive artworks in <province>)",
 }
 
 
