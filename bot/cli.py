@@ -220,7 +220,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         args.script = None
         args.author = None
         return cmd_console(args)
-    return fail("the Discord transport is not part of this build yet; unset DISCORD_TOKEN to use the offline console", 1)
+    from bot.discord_bot import run_bot
+
+    return run_bot(token, args.db)
 
 
 if __name__ == "__main__":

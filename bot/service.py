@@ -21,7 +21,9 @@ from bot import draw_store
 from bot.clock import Clock, draw_moment, scheduled_draws_after
 from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.replies import LineAnswer, Reply
-from bot.store import CampaignRow, PostRow, append_event, export_log, find_campaign, list_campaigns, load_events
+from bot.store import (
+    CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
+)
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.log import CREATED, Folded, replay, start, step, undo_target
@@ -50,7 +52,13 @@ class _Posting:
     ruleset: Ruleset
     folded: Folded
     author: str
+    is_gm: bool = False  # the transport's check said so (the campaign's GM, or a member of its GM role)
     new_events: list[Event] = field(default_factory=list)
+
+    @property
+    def gm_actor(self) -> str:
+        """Who GM decisions are recorded as: the campaign's GM identity, whoever of the GMs typed them."""
+        return self.campaign.gm if self.is_gm else self.author
 
 
 class Legatus:
@@ -71,6 +79,7 @@ class Legatus:
         clock: str = "historical",
         guild_id: str | None = None,
         channel_id: str | None = None,
+        gm_role_id: str | None = None,
     ) -> Reply:
         reply = Reply()
         try:
@@ -89,7 +98,12 @@ class Legatus:
                 folded, _ = start(ruleset, event)
             except Rejection as exc:
                 return reply.note(exc.reason)
-            row = CampaignRow(name=name, ruleset=ruleset_id, gm=gm, clock=clock, guild_id=guild_id, channel_id=channel_id)
+            if channel_id is not None and find_campaign_by_channel(session, channel_id) is not None:
+                return reply.note("this channel already hosts a campaign: use another channel or forum")
+            row = CampaignRow(
+                name=name, ruleset=ruleset_id, gm=gm, clock=clock, guild_id=guild_id, channel_id=channel_id,
+                gm_role_id=gm_role_id,
+            )
             session.add(row)
             session.flush()
             assert row.id is not None
@@ -102,6 +116,14 @@ class Legatus:
                 f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
                 "The GM opens turn 1 with /turn open <date>."
             )
+
+    def campaign_for_channel(self, channel_id: str) -> CampaignRow | None:
+        with Session(self.engine) as session:
+            return find_campaign_by_channel(session, channel_id)
+
+    def ruleset_of(self, campaign: str | None) -> Ruleset:
+        with Session(self.engine) as session:
+            return load_ruleset(self._campaign(session, campaign).ruleset, self.data_dir)
 
     def campaign_names(self) -> list[str]:
         with Session(self.engine) as session:
@@ -153,13 +175,16 @@ class Legatus:
 
     # --- posting --------------------------------------------------------------------------------------------------------
 
-    def post(self, author: str, text: str, campaign: str | None = None) -> Reply:
+    def post(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Reply:
+        """Read a post as ``author``. ``is_gm`` comes from the transport's own permission check (Discord: the
+        campaign's GM role); left out, only the campaign's GM identity itself is a GM."""
         reply = Reply()
         try:
             with Session(self.engine) as session:
                 row = self._campaign(session, campaign)
                 ruleset, folded = self._fold(session, row)
-                posting = _Posting(session, row, ruleset, folded, author)
+                gm = (author == row.gm) if is_gm is None else is_gm
+                posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)
                 self._read(posting, text, reply)
                 assert row.id is not None
                 for event in posting.new_events:
@@ -202,11 +227,11 @@ class Legatus:
         if not reply.answers:
             reply.note("No order found in this post (table talk is left alone).")
 
-    def _propose(self, posting: _Posting, proposal: Proposal) -> LineAnswer:
+    def _propose(self, posting: _Posting, proposal: Proposal, actor: str | None = None) -> LineAnswer:
         if proposal.error is not None or proposal.kind is None:
             return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood")
         try:
-            messages = self._append(posting, proposal.kind, proposal.data)
+            messages = self._append(posting, proposal.kind, proposal.data, actor)
         except Rejection as exc:
             return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}")
         return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages)
@@ -220,6 +245,8 @@ class Legatus:
         return list(messages) + self._record_draws(posting)
 
     def _event(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str) -> Event:
+        if actor != posting.author and posting.author != BOT:
+            data = {**data, "by": posting.author}  # which of the GMs it was: the trace names them
         return Event(
             seq=posting.folded.last_seq + 1, kind=kind, actor=actor, data=data, at=self._now(),
             draws=tuple(self._offered_draws(posting)),
@@ -277,7 +304,7 @@ class Legatus:
             return LineAnswer(line_no, line.strip(), False, f"refused: {exc.reason}")
 
     def _require_gm(self, posting: _Posting, command: Command) -> None:
-        if posting.author != posting.campaign.gm:
+        if not posting.is_gm:
             raise Rejection(f"/{command.name} is for the GM ({posting.campaign.gm}) only")
 
     def _resolve(self, posting: _Posting, kind: str, text: str) -> str:
@@ -301,13 +328,13 @@ class Legatus:
         if name == "turn open":
             self._require_gm(posting, command)
             draw, requested = self._turn_draw(posting, args)
-            return ok(f"open the next turn on the draw of {draw}", self._append(posting, "turn.opened", {"draw": draw, "requested": requested}))
+            return ok(f"open the next turn on the draw of {draw}", self._append(posting, "turn.opened", {"draw": draw, "requested": requested}, posting.gm_actor))
         if name == "turn close":
             self._require_gm(posting, command)
-            return ok("close the turn", self._append(posting, "turn.closed", {}))
+            return ok("close the turn", self._append(posting, "turn.closed", {}, posting.gm_actor))
         if name == "battle":
             province, winner = self._battle_args(posting, args, command)
-            return ok(f"battle in {province} won by {winner}", self._append(posting, "battle.reported", {"province": province, "winner": winner}))
+            return ok(f"battle in {province} won by {winner}", self._append(posting, "battle.reported", {"province": province, "winner": winner}, posting.gm_actor))
         if name == "order":
             return self._order_for(posting, line_no, command)
         if name == "gm pass":
@@ -315,14 +342,14 @@ class Legatus:
             if not args:
                 raise CommandError(f"usage: {usage(name)}")
             nation = self._resolve(posting, "nation", args[0])
-            return ok(f"end the turn of the {nation}", self._append(posting, "gm.pass", {"nation": nation, "reason": " ".join(args[1:])}))
+            return ok(f"end the turn of the {nation}", self._append(posting, "gm.pass", {"nation": nation, "reason": " ".join(args[1:])}, posting.gm_actor))
         if name == "gm undo":
             self._require_gm(posting, command)
             target = undo_target(posting.folded)
             if target is None:
                 raise Rejection("there is nothing to undo")
             data = {"target": target.seq, "reason": " ".join(args)}
-            return ok(f"undo event #{target.seq}", self._append(posting, "gm.undo", data))
+            return ok(f"undo event #{target.seq}", self._append(posting, "gm.undo", data, posting.gm_actor))
         if name == "gm set":
             self._require_gm(posting, command)
             return self._gm_set(posting, line_no, command)
@@ -331,7 +358,7 @@ class Legatus:
             if len(args) != 2:
                 raise CommandError(f"usage: {usage(name)}")
             nation = self._resolve(posting, "nation", args[0])
-            return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}))
+            return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
 
     def _turn_draw(self, posting: _Posting, args: list[str]) -> tuple[str, str]:
@@ -383,13 +410,14 @@ class Legatus:
             raise CommandError(f"usage: {usage(command.name)} (for example /order Romans build temple in Latium)")
         nation = self._resolve(posting, "nation", command.args[0])
         seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
-        if posting.author != posting.campaign.gm and seat != nation:
+        if not posting.is_gm and seat != nation:
             raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")
         text = command.text.split(None, 2)[2]
         proposals = posting.ruleset.read_post(posting.folded.state, posting.author, text, nation=nation)
         if not proposals:
             raise CommandError(f"'{text}' is not an order; {usage(command.name)}")
-        return self._propose(posting, replace(proposals[0], line_no=line_no, text=command.text))
+        actor = posting.gm_actor if seat != nation else posting.author
+        return self._propose(posting, replace(proposals[0], line_no=line_no, text=command.text), actor)
 
     def _gm_set(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         args = command.args
@@ -422,7 +450,7 @@ class Legatus:
         else:
             raise CommandError(f"usage: {usage(command.name)}")
         data = {"what": what, "target": target, "value": value, "reason": reason}
-        messages = self._append(posting, "gm.set", data)
+        messages = self._append(posting, "gm.set", data, posting.gm_actor)
         return LineAnswer(line_no, command.text, True, f"set {what} of {target.replace('|', ' / ')} to {value}", messages)
 
     def _ledger_lines(self, posting: _Posting) -> list[str]:

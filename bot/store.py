@@ -26,7 +26,8 @@ class CampaignRow(SQLModel, table=True):
     gm: str
     clock: str = "historical"  # "historical": rolls bind to stored draws; "live": to future scheduled draws
     guild_id: str | None = Field(default=None, index=True)
-    channel_id: str | None = Field(default=None, index=True)
+    channel_id: str | None = Field(default=None, index=True)  # the text or forum channel it lives in
+    gm_role_id: str | None = None  # Discord: members of this role are the campaign's GMs
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -60,6 +61,10 @@ def find_campaign(session: Session, name: str | None = None) -> CampaignRow | No
         return session.exec(select(CampaignRow).where(CampaignRow.name == name)).first()
     rows = session.exec(select(CampaignRow).order_by(col(CampaignRow.id))).all()
     return rows[0] if len(rows) == 1 else None
+
+
+def find_campaign_by_channel(session: Session, channel_id: str) -> CampaignRow | None:
+    return session.exec(select(CampaignRow).where(CampaignRow.channel_id == channel_id)).first()
 
 
 def list_campaigns(session: Session) -> list[CampaignRow]:

@@ -1,0 +1,265 @@
+"""The Discord face of Legatus: campaigns in channels and forum threads, slash commands and plain orders.
+
+Everything a user does goes through bot/service.py, exactly like the console. This module only adapts:
+identities (a player is stored as ``<@user id>``, a campaign's GM as ``<@&role id>``), the GM check (the
+campaign's GM role), threads and forum posts, and message limits. Mentions are off for the whole client
+and opted in per message, for the player whose turn comes and nobody else.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections import defaultdict
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_output import split_message, user_ids
+from bot.replies import Reply
+from bot.service import Legatus
+
+log = logging.getLogger("legatus.discord")
+
+API_BASE_SETTING = "DISCORD_API_BASE"
+
+
+def apply_api_base() -> None:
+    """Point discord.py at another API (the local fake Discord); production never sets it."""
+    base = os.environ.get(API_BASE_SETTING, "").strip()
+    if base:
+        discord.http.Route.BASE = base.rstrip("/")
+        log.info("Discord API base set to %s", discord.http.Route.BASE)
+
+
+def identity(user: discord.abc.User) -> str:
+    return f"<@{user.id}>"
+
+
+def campaign_channel_id(channel: Any) -> str | None:
+    """The channel that hosts a campaign: the channel itself, or the parent of a thread or forum post."""
+    if channel is None:
+        return None
+    if isinstance(channel, discord.Thread):
+        return str(channel.parent_id)
+    return str(channel.id)
+
+
+class LegatusBot(discord.Client):
+    def __init__(self, service: Legatus, *, guild_id: int | None = None) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = True  # orders come as plain messages: this privileged intent is required
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        self.service = service
+        self.tree = app_commands.CommandTree(self)
+        self.dev_guild = discord.Object(id=guild_id) if guild_id else None
+        # One post at a time per campaign: the fold and the log move in order.
+        self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        register_commands(self)
+
+    async def setup_hook(self) -> None:
+        if self.dev_guild is not None:
+            self.tree.copy_global_to(guild=self.dev_guild)
+            await self.tree.sync(guild=self.dev_guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
+
+    # --- plain messages --------------------------------------------------------------------------------------------
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.guild is None or not message.content:
+            return
+        channel_id = campaign_channel_id(message.channel)
+        campaign = self.service.campaign_for_channel(channel_id) if channel_id else None
+        if campaign is None:
+            return
+        reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
+        if not reply.answers:
+            return  # table talk is left alone
+        await self.send_reply(message.channel, reply, reference=message)
+
+    async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
+        is_gm = is_campaign_gm(user, gm_role_id)
+        async with self._locks[campaign]:
+            return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
+
+    async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
+        chunks = split_message(reply.render())
+        for i, chunk in enumerate(chunks):
+            await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False)
+        await self.ping(channel, reply)
+
+    async def ping(self, channel: discord.abc.Messageable, reply: Reply) -> None:
+        ids = user_ids(reply.ping)
+        if ids:
+            mentions = " ".join(f"<@{i}>" for i in ids)
+            await channel.send(
+                f"{mentions}: it is your turn.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
+            )
+
+
+def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
+    if gm_role_id is None or not isinstance(user, discord.Member):
+        return False
+    return any(str(role.id) == gm_role_id for role in user.roles)
+
+
+# --- slash commands ----------------------------------------------------------------------------------------------------
+
+
+async def respond(interaction: discord.Interaction, reply: Reply, bot: LegatusBot) -> None:
+    chunks = split_message(reply.render() or "Done.")
+    await interaction.response.send_message(chunks[0])
+    for chunk in chunks[1:]:
+        await interaction.followup.send(chunk)
+    if interaction.channel is not None:
+        await bot.ping(interaction.channel, reply)  # type: ignore[arg-type]
+
+
+def _campaign_here(bot: LegatusBot, interaction: discord.Interaction) -> Any:
+    channel_id = campaign_channel_id(interaction.channel)
+    return bot.service.campaign_for_channel(channel_id) if channel_id else None
+
+
+async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, text: str) -> None:
+    campaign = _campaign_here(bot, interaction)
+    if campaign is None:
+        await interaction.response.send_message(
+            "No campaign lives in this channel. A server manager can start one here with /campaign create.", ephemeral=True
+        )
+        return
+    reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
+    await respond(interaction, reply, bot)
+
+
+def _names(bot: LegatusBot, interaction: discord.Interaction, kind: str) -> list[str]:
+    campaign = _campaign_here(bot, interaction)
+    if campaign is None:
+        return []
+    ruleset = bot.service.ruleset_of(campaign.name)
+    vocabulary = getattr(ruleset, "vocabulary", None)
+    if vocabulary is None:
+        return []
+    index = {"nation": vocabulary.nations, "province": vocabulary.provinces, "sea": vocabulary.seas}[kind]
+    return list(index.names)
+
+
+def _autocomplete(kind: str):  # type: ignore[no-untyped-def]
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        bot: LegatusBot = interaction.client  # type: ignore[assignment]
+        low = current.lower()
+        names = [n for n in _names(bot, interaction, kind) if low in n.lower()]
+        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    return complete
+
+
+def quoted(text: str) -> str:
+    return '"' + text.replace('"', "'") + '"'
+
+
+def register_commands(bot: LegatusBot) -> None:
+    tree = bot.tree
+
+    campaign = app_commands.Group(name="campaign", description="Set up and staff a campaign", guild_only=True)
+
+    @campaign.command(name="create", description="Start a campaign in this channel or forum")
+    @app_commands.describe(name="A name for the campaign", gm_role="Members of this role run the campaign",
+                           clock="live: rolls bind to future draws (real campaigns)")
+    @app_commands.choices(
+        ruleset=[app_commands.Choice(name="Mare Nostrum (290 BC)", value="mare-nostrum")],
+        clock=[app_commands.Choice(name="live", value="live"), app_commands.Choice(name="historical", value="historical")],
+    )
+    async def create(interaction: discord.Interaction, name: str, gm_role: discord.Role,
+                     ruleset: app_commands.Choice[str] | None = None,
+                     clock: app_commands.Choice[str] | None = None) -> None:
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not member.guild_permissions.manage_guild:
+            await interaction.response.send_message("Only members who can manage this server can start a campaign.", ephemeral=True)
+            return
+        channel_id = campaign_channel_id(interaction.channel)
+        reply = await asyncio.to_thread(
+            bot.service.create_campaign, name, ruleset.value if ruleset else "mare-nostrum", f"<@&{gm_role.id}>", {},
+            clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
+        )
+        await respond(interaction, reply, bot)
+
+    @campaign.command(name="assign", description="Give a nation to a player (or substitute a player)")
+    @app_commands.autocomplete(nation=_autocomplete("nation"))
+    async def assign(interaction: discord.Interaction, nation: str, player: discord.Member) -> None:
+        await run_text_command(bot, interaction, f"/campaign assign {quoted(nation)} <@{player.id}>")
+
+    turn = app_commands.Group(name="turn", description="Open, close and follow the turns", guild_only=True)
+
+    @turn.command(name="open", description="Open the next turn on a lottery draw (GM)")
+    @app_commands.describe(date="YYYY-MM-DD: the first draw on or after it (default: the next draw)")
+    async def turn_open(interaction: discord.Interaction, date: str | None = None) -> None:
+        await run_text_command(bot, interaction, f"/turn open {date}" if date else "/turn open")
+
+    @turn.command(name="close", description="Close the turn once nothing is pending (GM)")
+    async def turn_close(interaction: discord.Interaction) -> None:
+        await run_text_command(bot, interaction, "/turn close")
+
+    @turn.command(name="status", description="Who has played, who is up, what is pending")
+    async def turn_status(interaction: discord.Interaction) -> None:
+        await run_text_command(bot, interaction, "/status")
+
+    @app_commands.command(name="order", description="Give one or more orders (one per line)")
+    @app_commands.guild_only()
+    async def order(interaction: discord.Interaction, orders: str) -> None:
+        await run_text_command(bot, interaction, orders.replace(" | ", "\n"))
+
+    @app_commands.command(name="battle", description="Report the winner of a land battle")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(province=_autocomplete("province"), winner=_autocomplete("nation"))
+    async def battle(interaction: discord.Interaction, province: str, winner: str) -> None:
+        await run_text_command(bot, interaction, f"/battle {quoted(province)} winner {quoted(winner)}")
+
+    @app_commands.command(name="ledger", description="The lottery bindings of the campaign and their outcomes")
+    @app_commands.guild_only()
+    async def ledger(interaction: discord.Interaction) -> None:
+        await run_text_command(bot, interaction, "/ledger")
+
+    gm = app_commands.Group(name="gm", description="GM tools; every use leaves a trace in the log", guild_only=True)
+
+    @gm.command(name="pass", description="End the turn of the nation that is playing (a late player)")
+    @app_commands.autocomplete(nation=_autocomplete("nation"))
+    async def gm_pass(interaction: discord.Interaction, nation: str, reason: str | None = None) -> None:
+        await run_text_command(bot, interaction, f"/gm pass {quoted(nation)} {reason or ''}".strip())
+
+    @gm.command(name="undo", description="Take back the last decision (shown publicly)")
+    async def gm_undo(interaction: discord.Interaction, reason: str | None = None) -> None:
+        await run_text_command(bot, interaction, f"/gm undo {reason or ''}".strip())
+
+    @gm.command(name="set", description="Rule on one fact: stability, owner, buildings, fleets, actions")
+    async def gm_set(interaction: discord.Interaction, what: str, target: str, value: str, reason: str | None = None) -> None:
+        await run_text_command(bot, interaction, f"/gm set {what} {quoted(target)} {quoted(value)} {reason or ''}".strip())
+
+    for command in (campaign, turn, order, battle, ledger, gm):
+        tree.add_command(command)
+
+
+def run_bot(token: str, db: str | None) -> int:
+    """Start the bot; a missing or refused token is one line and a non-zero exit, never a traceback."""
+    from bot.db import open_engine
+
+    apply_api_base()
+    guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
+    bot = LegatusBot(Legatus(open_engine(db)), guild_id=int(guild) if guild.isdigit() else None)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print("legatus: Discord refused the token in DISCORD_TOKEN (check the bot's token in the Developer Portal)")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("legatus: enable the Message Content intent for the bot in the Discord Developer Portal (Bot > Privileged Gateway Intents)")
+        return 1
+    except (OSError, discord.HTTPException) as exc:
+        print(f"legatus: cannot reach Discord ({type(exc).__name__}); check the network and DISCORD_API_BASE")
+        return 1
+    return 0
