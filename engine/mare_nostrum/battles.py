@@ -13,13 +13,14 @@ OPEN = ("to_fight", "waiting_roll", "siege")
 def commanders_note(ctx: Ctx, battle: Battle) -> str:
     """The events that limit Troop Commanders, which the players must set up in FoG."""
     notes = []
-    sides = [(battle.attacker_nation, battle.defender), (battle.defender, battle.attacker_nation)]
-    for side, other in sides:
-        if side and side in ctx.state.nations:
+    attacker = battle.attacker_nation or battle.attacker
+    defender = battle.defender or "independent forces"
+    for side, other in ((attacker, defender), (defender, attacker)):
+        if side in ctx.state.nations:
             effects = ctx.state.nations[side].effects
             if "one_commander" in effects:
                 notes.append(f"the {side} fight with only 1 Troop Commander (Internal Conspiracy)")
-            if "enemies_one_commander" in effects and other:
+            if "enemies_one_commander" in effects:
                 notes.append(f"the {other} fight with only 1 Troop Commander (the {side}' Military Training)")
     return ("; " + "; ".join(notes)) if notes else ""
 

@@ -36,6 +36,7 @@ def fall(ctx: Ctx, nation: str) -> None:
         ctx.state.provinces[name].owner = None
     remove_fleets(ctx, nation)
     ctx.say(f"The government of the {nation} crumbles (stability 0): they are out, and their provinces become independent.")
+    check_supremacy(ctx)
 
 
 def conquer(ctx: Ctx, province: str, new_owner: str | None, held_by: str | None = None) -> None:

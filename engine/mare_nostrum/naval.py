@@ -104,6 +104,9 @@ def _after_naval_phase(ctx: Ctx, battle: Battle, winner: str | None) -> None:
             f"The {battle.defender} fleet in {battle.sea} is gone: the landing on {battle.province} goes ahead "
             f"as battle #{battle.id}."
         )
+        from engine.mare_nostrum.battles import announce  # battles imports naval's neighbours; import late
+
+        announce(ctx, battle)
     else:
         battle.status = "aborted"
         ctx.say(f"The {battle.defender} still hold {battle.sea}: the landing on {battle.province} is aborted.")

@@ -77,6 +77,8 @@ def start_turn(ctx: Ctx) -> None:
         if state.nations[nation].stability <= 0:
             fall(ctx, nation)
     state.order_of_play = [n for n in state.order_of_play if state.nations[n].alive]
+    if state.winner:
+        return
     for nation in invasions:
         _invade(ctx, nation)
     naval.pirates_strike(ctx, pirate_seas)
