@@ -13,7 +13,7 @@ Format of a `.case` file (see cases/README.md):
     says "Turn 1"                              (some answer contains it)
     not says "falls"
     state provinces.Latium.temple = false      (a path in `legatus state --json`, a JSON value)
-    [setup]  (optional, before the script: GM rulings as `/gm set` lines, posted by gm)
+    [setup]  (optional, before the script: GM rulings as `/gm set` lines, posted by gm); see cases/README.md
 """
 from __future__ import annotations
 
