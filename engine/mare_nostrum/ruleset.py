@@ -11,6 +11,7 @@ from engine.lotto import Draw
 from engine.names import Resolution
 from engine.mare_nostrum import battles, naval
 from engine.mare_nostrum.actions import carry_out
+from engine.mare_nostrum.conquest import check_supremacy, fall
 from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
@@ -270,6 +271,5 @@ class MareNostrum:
                 setattr(state.provinces[target], what, bool(value))
         ctx.say(f"GM ruling: {what} of {target.replace('|', ' / ')} set to {value} ({reason}).")
         if what == "stability" and int(value) <= 0 and state.nations[target].alive:
-            from engine.mare_nostrum.conquest import fall
-
             fall(ctx, target)
+        check_supremacy(ctx)
