@@ -71,6 +71,9 @@ class Console:
             return self.meta(line.strip()[1:])
         match = SPEAKER.match(line)
         if match and not line.lstrip().startswith("/"):
+            if match.group(2).startswith(":"):
+                self.author = match.group(1)
+                return self.meta(match.group(2)[1:])
             self.handle_post(match.group(1), match.group(2))
         else:
             self.handle_post(None, line)
