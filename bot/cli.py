@@ -83,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_replay)
 
+    sp = sub.add_parser("verify", help="re-check a campaign's log against the public lottery results")
+    sp.add_argument("log", type=Path)
+    sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
+                    help="public draws in the official archive format (repeatable)")
+    sp.set_defaults(func=cmd_verify)
+
     sp = sub.add_parser("console", help="play interactively (NAME> TEXT) or from a transcript")
     db_arg(sp)
     sp.add_argument("--script", type=Path, default=None, help="a transcript of 'NAME: TEXT' lines")
@@ -199,6 +205,42 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(ruleset.status(folded.state))
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from bot.service import DATA_DIR
+    from engine.lotto import parse_archive
+    from engine.verify import verify
+
+    public: dict[str, dict[str, list[int]]] = {}
+    for path in args.draws:
+        try:
+            parsed = parse_archive(path.read_text(encoding="utf-8-sig"), path.name)
+        except OSError as exc:
+            return fail(f"cannot read {path}: {exc.strerror}")
+        for error in parsed.errors:
+            print(f"warning: {error}")
+        for draw in parsed.draws:
+            public.setdefault(draw.date.isoformat(), {}).update({w: list(n) for w, n in draw.numbers.items()})
+    try:
+        events = read_log(args.log)
+        ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
+    except OSError as exc:
+        return fail(f"cannot read {args.log}: {exc.strerror}")
+    except (Rejection, IndexError, KeyError) as exc:
+        return fail(f"{args.log} is not a campaign log: {exc}", 1)
+    result = verify(ruleset, events, public)
+    for finding in result.findings:
+        print(f"MISMATCH {finding}")
+    summary = (
+        f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
+        f"{result.rolls} rolls re-derived"
+    )
+    if result.ok:
+        print(f"verified: {summary}: everything matches the public draws")
+        return 0
+    print(f"NOT verified: {len(result.findings)} mismatch(es); {summary}")
+    return 1
 
 
 def cmd_console(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ from bot.store import (
 )
 from engine import canonical
 from engine.events import Event, Rejection
+from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, replay, start, step, undo_target
 from engine.lotto import missing_wheels
 from engine.ruleset import Proposal, Ruleset
@@ -94,6 +95,7 @@ class Legatus:
             digest = getattr(getattr(ruleset, "rules", None), "digest", "")
             data: dict[str, Any] = {"ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest}
             event = Event(seq=1, kind=CREATED, actor=gm, data=data, at=self._now())
+            event = replace(event, hash=event_hash(GENESIS, event))
             try:
                 folded, _ = start(ruleset, event)
             except Rejection as exc:
@@ -247,10 +249,11 @@ class Legatus:
     def _event(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str) -> Event:
         if actor != posting.author and posting.author != BOT:
             data = {**data, "by": posting.author}  # which of the GMs it was: the trace names them
-        return Event(
+        event = Event(
             seq=posting.folded.last_seq + 1, kind=kind, actor=actor, data=data, at=self._now(),
             draws=tuple(self._offered_draws(posting)),
         )
+        return replace(event, hash=event_hash(posting.folded.head, event))
 
     def _offered_draws(self, posting: _Posting) -> list[str]:
         state = posting.folded.state

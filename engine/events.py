@@ -20,13 +20,17 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     at: str = ""
     draws: tuple[str, ...] = ()
+    # The link in the log's hash chain (engine/ledger.py): set when the event is appended.
+    hash: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, with_hash: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "actor": self.actor, "data": self.data}
         if self.at:
             out["at"] = self.at
         if self.draws:
             out["draws"] = list(self.draws)
+        if self.hash and with_hash:
+            out["hash"] = self.hash
         return out
 
     def to_line(self) -> str:
@@ -41,6 +45,7 @@ class Event:
             data=dict(raw.get("data") or {}),
             at=str(raw.get("at", "")),
             draws=tuple(raw.get("draws") or ()),
+            hash=str(raw.get("hash", "")),
         )
 
 

@@ -6,10 +6,11 @@ it. The undo itself stays in the log, so the trace is never lost.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.events import Event, Rejection
+from engine.ledger import GENESIS, event_hash
 from engine.ruleset import Ruleset
 
 CREATED = "campaign.created"
@@ -23,22 +24,34 @@ class Folded:
     state: Any
     effective: tuple[Event, ...] = field(default=())  # the events that make the state, undone ones left out
     last_seq: int = 0
+    head: str = GENESIS  # the hash of the last event: the head of the log's hash chain
+
+
+def link(head: str, event: Event) -> str:
+    """The event's place in the chain; a stored hash that does not follow is refused."""
+    expected = event_hash(head, event)
+    if event.hash and event.hash != expected:
+        raise Rejection(f"event #{event.seq} does not match the log's hash chain: the log was changed")
+    return expected
 
 
 def start(ruleset: Ruleset, event: Event) -> tuple[Folded, tuple[str, ...]]:
     if event.kind != CREATED:
         raise Rejection(f"a campaign log begins with '{CREATED}', not '{event.kind}'")
+    head = link(GENESIS, event)
     state = ruleset.initial_state(event.data)
-    return Folded(state, (event,), event.seq), ()
+    return Folded(state, (event,), event.seq, head), ()
 
 
 def step(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
     if event.seq != folded.last_seq + 1:
         raise Rejection(f"event #{event.seq} is out of order: the log ends at #{folded.last_seq}")
+    head = link(folded.head, event)
     if event.kind == UNDO:
-        return _undo(ruleset, folded, event)
+        undone, messages = _undo(ruleset, folded, event)
+        return replace(undone, head=head), messages
     transition = ruleset.apply(folded.state, event)
-    return Folded(transition.state, folded.effective + (event,), event.seq), transition.messages
+    return Folded(transition.state, folded.effective + (event,), event.seq, head), transition.messages
 
 
 def undo_target(folded: Folded) -> Event | None:
@@ -83,19 +96,20 @@ def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
         raise Rejection("the log is empty")
     folded, _ = start(ruleset, first)
     effective = list(folded.effective)
-    state = folded.state
+    state, head, last = folded.state, folded.head, folded.last_seq
     for event in iterator:
-        if event.seq != folded.last_seq + 1:
-            raise Rejection(f"event #{event.seq} is out of order: the log ends at #{folded.last_seq}")
+        if event.seq != last + 1:
+            raise Rejection(f"event #{event.seq} is out of order: the log ends at #{last}")
+        head = link(head, event)
+        last = event.seq
         if event.kind == UNDO:
-            folded, _ = _undo(ruleset, Folded(state, tuple(effective), folded.last_seq), event)
-            state, effective = folded.state, list(folded.effective)
+            undone, _ = _undo(ruleset, Folded(state, tuple(effective), last - 1, head), event)
+            state, effective = undone.state, list(undone.effective)
             continue
         # The replay owns its state, and a log that does not replay is refused whole: no copy needed.
         state = ruleset.apply(state, event, in_place=True).state
         effective.append(event)
-        folded = Folded(state, (), event.seq)
-    return Folded(state, tuple(effective), folded.last_seq)
+    return Folded(state, tuple(effective), last, head)
 
 
 def describe(event: Event) -> str:

@@ -35,3 +35,20 @@ def lotto_dir() -> Path:
 def service(tmp_path: Path) -> Legatus:
     clock = FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
     return Legatus(open_engine(tmp_path / "campaign.db"), clock=clock)
+
+
+@pytest.fixture(scope="session")
+def played_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A whole scripted campaign on the real draws, played once per test session: (database, exported log)."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests" / "bot"))
+    from campaign_play import play_full_campaign
+
+    folder = tmp_path_factory.mktemp("played")
+    service, transcript = play_full_campaign(folder / "campaign.db")
+    refused = transcript.refused()
+    assert refused == [], "\n\n".join(p[2] for p in refused[:3])
+    log = folder / "campaign.log"
+    log.write_text(service.export(), encoding="utf-8")
+    return folder / "campaign.db", log

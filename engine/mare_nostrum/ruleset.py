@@ -162,7 +162,10 @@ class MareNostrum:
         open_turn(ctx, str(data["draw"]), str(data.get("requested", data["draw"])))
 
     def _draw_recorded(self, ctx: Ctx) -> None:
-        draw = Draw.from_dict(ctx.event.data)
+        try:
+            draw = Draw.from_dict(ctx.event.data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Rejection(f"not a valid lottery draw: {exc}") from None
         date = draw.date.isoformat()
         numbers = {w: list(n) for w, n in draw.numbers.items()}
         known = ctx.state.draws.get(date)

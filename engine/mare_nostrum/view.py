@@ -24,6 +24,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
             "provinces": state.owned(name),
             "effects": list(ns.effects),
             "choices": list(ns.choices),
+            "peace_with": list(ns.peace_with),
             "army": rules.nations[name].army,
             "wheel": rules.nations[name].wheel,
         }
@@ -80,6 +81,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "provinces": provinces,
         "fleets": fleets,
         "pirates": sorted(state.pirates, key=rules.map.sea_order),
+        "naval_attacked": sorted(state.naval_attacked),
         "events": events,
         "battles": battles,
         "rolls": rolls,

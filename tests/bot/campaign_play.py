@@ -68,11 +68,27 @@ def choose_orders(view: dict[str, Any], game_map: GameMap, nation: str, turn: in
     planned: list[str] = []
     if me["stability"] <= 3 and len(planned) < actions:
         planned.append("grain distribution")
+    order = view["order_of_play"]
+    later = order[order.index(nation) + 1:]
+    if turn % 3 == 0 and later and len(planned) < actions:
+        planned.append(f"peace treaty with the {later[turn % len(later)]}")
+
+    def hostile(owner: str | None) -> bool:
+        return owner is None or (owner != nation and nation not in view["nations"][owner]["peace_with"])
+
+    for sea, counts in sorted(view["fleets"].items()):
+        if len(planned) >= actions:
+            break
+        if counts.get(nation, 0) == 0:
+            continue
+        enemies = [n for n in sorted(counts) if n != nation and counts[n] and hostile(n) and f"{sea}|{n}" not in view["naval_attacked"]]
+        if enemies:
+            planned.append(f"naval battle against the {enemies[0]} in {sea}")
     if len(planned) < actions:
         for base in free:
             targets = [
                 t for t in sorted(game_map.land[base], key=game_map.province_order)
-                if provinces[t]["owner"] != nation and t not in attacked and capital_open(view, game_map, t)
+                if hostile(provinces[t]["owner"]) and t not in attacked and capital_open(view, game_map, t)
             ]
             if targets:
                 planned.append(f"attack {targets[(turn + len(mine)) % len(targets)]} from {base}")
