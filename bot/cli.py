@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     db_arg(sp)
     sp.add_argument("path", type=Path)
     sp.set_defaults(func=cmd_lotto_import)
+    from bot.lotto_cli import add_commands as add_lotto_fetch
+
+    add_lotto_fetch(lotto)
 
     sp = sub.add_parser("post", help="post a message as a user, exactly like a Discord message")
     db_arg(sp)
@@ -88,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
                     help="public draws in the official archive format (repeatable)")
     sp.set_defaults(func=cmd_verify)
+
+    from bot.devdiscord.cli import add_commands as add_dev_discord
+
+    add_dev_discord(sub)
 
     sp = sub.add_parser("console", help="play interactively (NAME> TEXT) or from a transcript")
     db_arg(sp)

@@ -33,6 +33,15 @@ def apply_api_base() -> None:
         log.info("Discord API base set to %s", discord.http.Route.BASE)
 
 
+async def adopt_bot_gateway(client: discord.Client) -> None:
+    """A plain Client dials Discord's default gateway; against another API, ask it where its gateway is."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    _, url, _ = await client.http.get_bot_gateway()
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+
+
 def identity(user: discord.abc.User) -> str:
     return f"<@{user.id}>"
 
@@ -47,10 +56,10 @@ def campaign_channel_id(channel: Any) -> str | None:
 
 
 class LegatusBot(discord.Client):
-    def __init__(self, service: Legatus, *, guild_id: int | None = None) -> None:
+    def __init__(self, service: Legatus, *, guild_id: int | None = None, **options: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = True  # orders come as plain messages: this privileged intent is required
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **options)
         self.service = service
         self.tree = app_commands.CommandTree(self)
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
@@ -59,6 +68,8 @@ class LegatusBot(discord.Client):
         register_commands(self)
 
     async def setup_hook(self) -> None:
+        if os.environ.get(API_BASE_SETTING, "").strip():
+            await adopt_bot_gateway(self)
         if self.dev_guild is not None:
             self.tree.copy_global_to(guild=self.dev_guild)
             await self.tree.sync(guild=self.dev_guild)
@@ -71,7 +82,7 @@ class LegatusBot(discord.Client):
     # --- plain messages --------------------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
-        if message.author.bot or message.guild is None or not message.content:
+        if message.author.bot or message.guild is None or not message.content or message.author == self.user:
             return
         channel_id = campaign_channel_id(message.channel)
         campaign = self.service.campaign_for_channel(channel_id) if channel_id else None
