@@ -40,7 +40,7 @@ def open_engine(db: str | os.PathLike[str] | None = None) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     # Import the table modules so that their tables are registered before create_all.
-    from bot import draw_store, store  # noqa: F401
+    from bot import draw_store, lotto_sources, store  # noqa: F401
 
     SQLModel.metadata.create_all(engine)
     return engine
