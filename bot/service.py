@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+from collections.abc import Callable
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -44,6 +45,19 @@ class CampaignNotFound(LookupError):
     pass
 
 
+@dataclass(frozen=True)
+class Change:
+    """What one post (or one recorded draw) did to a campaign: for observers such as the scheduler."""
+
+    campaign: str
+    campaign_id: int
+    events: tuple[Event, ...]
+    to_act_before: tuple[str, ...]
+    to_act_after: tuple[str, ...]
+    state: Any  # the ruleset's state after the change (read only)
+    public: dict[str, Any]  # the public view after the change
+
+
 @dataclass
 class _Posting:
     """One post being applied: the session, the campaign and its folded state, and the events so far."""
@@ -68,6 +82,8 @@ class Legatus:
         self.data_dir = data_dir
         self.clock = clock or Clock()
         self._folds: dict[int, Folded] = {}
+        # Called after every committed change (deadlines, posting the map, ...). Errors are logged, never raised.
+        self.observers: list[Callable[[Change], None]] = []
 
     # --- campaigns ---------------------------------------------------------------------------------------------------
 
@@ -187,6 +203,7 @@ class Legatus:
                 ruleset, folded = self._fold(session, row)
                 gm = (author == row.gm) if is_gm is None else is_gm
                 posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)
+                before = tuple(ruleset.to_act(folded.state))
                 self._read(posting, text, reply)
                 assert row.id is not None
                 for event in posting.new_events:
@@ -202,12 +219,28 @@ class Legatus:
                 self._folds[row.id] = posting.folded
                 reply.changed = bool(posting.new_events)
                 reply.ping = self._to_ping(posting) if posting.new_events else []
+            self._notify(posting, before)
         except CampaignNotFound as exc:
             return Reply().note(str(exc))
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
             log.exception("post by %s failed; nothing was changed", author)
             return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
         return reply
+
+    def _notify(self, posting: _Posting, before: tuple[str, ...]) -> None:
+        if not posting.new_events:
+            return
+        assert posting.campaign.id is not None
+        change = Change(
+            campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
+            to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
+            state=posting.folded.state, public=posting.ruleset.public_view(posting.folded.state),
+        )
+        for observer in self.observers:
+            try:
+                observer(change)
+            except Exception:  # an observer's failure must not undo or hide a committed post
+                log.exception("observer %r failed on campaign %s", observer, change.campaign)
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []
@@ -486,10 +519,12 @@ class Legatus:
             row = self._campaign(session, campaign)
             ruleset, folded = self._fold(session, row)
             posting = _Posting(session, row, ruleset, folded, BOT)
+            before = tuple(ruleset.to_act(folded.state))
             messages = self._record_draws(posting)
             assert row.id is not None
             for event in posting.new_events:
                 append_event(session, row.id, event)
             session.commit()
             self._folds[row.id] = posting.folded
-            return messages
+        self._notify(posting, before)
+        return messages
