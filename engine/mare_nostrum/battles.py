@@ -5,9 +5,9 @@ from engine.events import Rejection
 from engine.mare_nostrum.conquest import conquer
 from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.slots import bind
-from engine.mare_nostrum.state import Battle, Roll
+from engine.mare_nostrum.state import OPEN_BATTLE, Battle, Roll
 
-OPEN = ("to_fight", "waiting_roll", "siege")
+
 
 
 def commanders_note(ctx: Ctx, battle: Battle) -> str:
@@ -36,7 +36,7 @@ def announce(ctx: Ctx, battle: Battle) -> None:
 
 def find_open_battle(ctx: Ctx, province: str) -> Battle:
     for battle in ctx.state.battles:
-        if battle.province == province and battle.status in OPEN:
+        if battle.province == province and battle.status in OPEN_BATTLE:
             return battle
     fought = [b for b in ctx.state.battles if b.province == province]
     if fought:
@@ -91,7 +91,47 @@ def report(ctx: Ctx, province: str, winner: str, reporter: str) -> None:
         raise Rejection(
             f"'{winner}' did not fight in {province}: the winner is the {battle.attacker} (attacker) or {defender} (defender)"
         )
+    own = _own_side(ctx, battle, reporter)
+    if reporter == state.gm or own is None or side != own:
+        # The GM's word, or a player who reports their own defeat, settles the battle at once.
+        _settle(ctx, battle, side, reporter)
+        return
+    # A player who reports their own victory needs the other player's word, or the GM's.
+    other = ctx.player_of(battle.defender) if own == "attacker" else battle.attacker_player
+    if battle.claimed_by == reporter:
+        raise Rejection(f"you already reported battle #{battle.id}; it waits for {other} to confirm, or for the GM")
+    if battle.claimed_by is not None:
+        battle.status = "disputed"
+        ctx.say(
+            f"Battle #{battle.id} in {province} is disputed: {battle.claimed_by} and {reporter} both report a victory. "
+            f"The GM decides: /battle {province} winner <side>."
+        )
+        return
+    battle.status = "claimed"
+    battle.claimed_by = reporter
+    battle.winner = (battle.attacker_nation or battle.attacker) if side == "attacker" else (battle.defender or "independent")
+    ctx.say(
+        f"Battle #{battle.id} in {province}: {reporter} reports a victory for the {battle.winner}; "
+        f"{other} confirms with /battle {province} winner {battle.winner} (or the GM decides)."
+    )
+
+
+def _own_side(ctx: Ctx, battle: Battle, user: str) -> str | None:
+    attacker, defender = battle.attacker_player, ctx.player_of(battle.defender)
+    if attacker == defender:
+        return None
+    if user == attacker:
+        return "attacker"
+    if user == defender:
+        return "defender"
+    return None
+
+
+def _settle(ctx: Ctx, battle: Battle, side: str, reporter: str) -> None:
+    assert battle.province is not None
+    province = battle.province
     battle.reported_by = reporter
+    battle.claimed_by = None
     if side == "defender":
         battle.status = "lost"
         battle.winner = battle.defender or "independent"

@@ -40,6 +40,10 @@ class ProvinceState:
     held_by: str | None = None  # the invader force holding an independent province, if it took it
 
 
+# Battles still to be decided: the turn cannot close while one of these is open.
+OPEN_BATTLE = ("to_fight", "waiting_roll", "claimed", "disputed", "siege")
+
+
 @dataclass
 class Battle:
     id: int
@@ -57,7 +61,8 @@ class Battle:
     # Fleets engaged, for naval battles and the naval phase of an amphibious attack.
     attacker_fleets: int = 0
     defender_fleets: int = 0
-    status: str = "to_fight"  # waiting_roll, to_fight, siege, won, lost, held, aborted, draw
+    status: str = "to_fight"  # waiting_roll, to_fight, claimed, disputed, siege, won, lost, held, aborted, draw
+    claimed_by: str | None = None  # the player who reported their own victory, awaiting the other's word
     winner: str | None = None
     reported_by: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -77,6 +82,21 @@ class Roll:
     target: str | None = None  # the nation a peace treaty is offered to
     number: int | None = None
     outcome: str | None = None
+
+
+@dataclass
+class GmRoll:
+    """A GM's ad-hoc roll (/roll 2d6 label): its dice, each bound to one or two lottery slots (Roll)."""
+
+    id: int
+    turn: int
+    dice: str  # canonical, e.g. "3d6+1"
+    label: str
+    by: str
+    # Per die, the ids of the Rolls it was made from, in order: a refused pair adds the next pair after it.
+    slots: list[list[int]] = field(default_factory=list)
+    values: list[int | None] = field(default_factory=list)
+    total: int | None = None
 
 
 @dataclass
@@ -107,6 +127,7 @@ class State:
     naval_attacked: list[str] = field(default_factory=list)  # "sea|side" fleets attacked this turn
     battles: list[Battle] = field(default_factory=list)
     rolls: list[Roll] = field(default_factory=list)
+    gm_rolls: list[GmRoll] = field(default_factory=list)
     used_slots: list[str] = field(default_factory=list)  # "date|wheel|position", never reused
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     history: list[TurnRecord] = field(default_factory=list)
@@ -128,6 +149,18 @@ class State:
         if self.phase != "orders" or self.current >= len(self.order_of_play):
             return None
         return self.order_of_play[self.current]
+
+    def gm_roll(self, roll_id: int) -> GmRoll:
+        for g in self.gm_rolls:
+            if g.id == roll_id:
+                return g
+        raise KeyError(roll_id)
+
+    def roll(self, roll_id: int) -> Roll:
+        for r in self.rolls:
+            if r.id == roll_id:
+                return r
+        raise KeyError(roll_id)
 
     def battle(self, battle_id: int) -> Battle:
         for b in self.battles:

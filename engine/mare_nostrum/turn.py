@@ -6,7 +6,7 @@ from engine.mare_nostrum import naval
 from engine.mare_nostrum.conquest import fall, final_reckoning, treasury
 from engine.mare_nostrum.context import Ctx, pick
 from engine.mare_nostrum.rules_data import EventData
-from engine.mare_nostrum.state import Battle, TurnRecord
+from engine.mare_nostrum.state import OPEN_BATTLE, Battle, TurnRecord
 
 # Effects that last the turn, by the event data's `effect` name.
 LASTING = {
@@ -229,7 +229,7 @@ def advance(ctx: Ctx) -> None:
         ctx.say(f"The {nation} ({ctx.player_of(nation)}) are to play: {ns.actions} action(s).")
         return
     state.phase = "battles"
-    pending = [b for b in state.battles if b.status in ("to_fight", "waiting_roll", "siege")]
+    pending = [b for b in state.battles if b.status in OPEN_BATTLE]
     if pending:
         ctx.say(
             "Every nation has declared. Battles to fight: "
@@ -250,7 +250,7 @@ def close_turn(ctx: Ctx) -> None:
             f"turn {state.turn} cannot close yet: "
             + (f"the {who} are still to play" if who else f"it is in the '{state.phase}' phase")
         )
-    pending_battles = [b for b in state.battles if b.status in ("to_fight", "waiting_roll", "siege")]
+    pending_battles = [b for b in state.battles if b.status in OPEN_BATTLE]
     if pending_battles:
         raise Rejection(
             "turn cannot close while battles are pending: "

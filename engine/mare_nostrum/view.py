@@ -6,7 +6,7 @@ from typing import Any
 from engine.mare_nostrum.conquest import treasury
 from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.rules_data import RulesData
-from engine.mare_nostrum.state import State
+from engine.mare_nostrum.state import OPEN_BATTLE, State
 
 
 def public_view(rules: RulesData, state: State) -> dict[str, Any]:
@@ -61,6 +61,13 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         }
         for r in state.rolls
     ]
+    gm_rolls = [
+        {
+            "id": g.id, "turn": g.turn, "dice": g.dice, "label": g.label, "by": g.by, "rolls": [list(ids) for ids in g.slots],
+            "values": list(g.values), "total": g.total,
+        }
+        for g in state.gm_rolls
+    ]
     battles = [
         {
             "id": b.id, "kind": b.kind, "province": b.province, "sea": b.sea, "attacker": b.attacker,
@@ -85,6 +92,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "events": events,
         "battles": battles,
         "rolls": rolls,
+        "gm_rolls": gm_rolls,
         "history": [{"turn": h.turn, "provinces": h.provinces, "stability": h.stability} for h in state.history],
         "winner": state.winner,
     }
@@ -108,7 +116,7 @@ def status_board(rules: RulesData, state: State) -> str:
     dead = [name for name, n in view["nations"].items() if not n["alive"]]
     for name in dead:
         lines.append(f"✗ {name}: {view['nations'][name]['fate']}")
-    pending = [b for b in view["battles"] if b["status"] in ("to_fight", "waiting_roll", "siege")]
+    pending = [b for b in view["battles"] if b["status"] in OPEN_BATTLE]
     if pending:
         lines.append(
             "Pending battles: "

@@ -152,7 +152,10 @@ def play_full_campaign(db: Path, max_turns: int = 40) -> tuple[Legatus, Transcri
             attacker_wins = battle["id"] % 3 != 0
             reporter = battle["attacker_player"] if battle["id"] % 2 else "gm"
             side = "attacker" if attacker_wins else "defender"
-            post(service, transcript, reporter, f"/battle {battle['province']} winner {side}")
+            answer = post(service, transcript, reporter, f"/battle {battle['province']} winner {side}")
+            if "confirms with" in answer:  # a claimed victory: the other player gives their word
+                other = PLAYERS[battle["defender"]] if battle["defender"] else "gm"
+                post(service, transcript, other, f"/battle {battle['province']} winner {side}")
         post(service, transcript, "gm", "/turn close")
         view = service.state()
         if view["winner"]:

@@ -52,7 +52,7 @@ def test_only_the_battles_players_or_gm_report_it(started: Legatus) -> None:
     assert state["phase"] == "battles"
     refused = started.post("philip", "/battle Bruttium winner Romans")
     assert "only the two players of battle #1 (brennus, scipio) or the GM can report it" in refused.render()
-    assert started.post("scipio", "/battle Bruttium winner Romans").ok
+    assert started.post("brennus", "/battle Bruttium winner Romans").ok  # the invaders' player concedes
     assert started.state()["battles"][0]["status"] == "lost"
 
 
