@@ -6,6 +6,7 @@ as a person would type them; the GM opens and closes the turns and reports the b
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -153,9 +154,9 @@ def play_full_campaign(db: Path, max_turns: int = 40) -> tuple[Legatus, Transcri
             reporter = battle["attacker_player"] if battle["id"] % 2 else "gm"
             side = "attacker" if attacker_wins else "defender"
             answer = post(service, transcript, reporter, f"/battle {battle['province']} winner {side}")
-            if "confirms with" in answer:  # a claimed victory: the other player gives their word
-                other = PLAYERS[battle["defender"]] if battle["defender"] else "gm"
-                post(service, transcript, other, f"/battle {battle['province']} winner {side}")
+            claim = re.search(r"; (\S+) confirms with", answer)
+            if claim:  # a claimed victory: the other player gives their word
+                post(service, transcript, claim.group(1), f"/battle {battle['province']} winner {side}")
         post(service, transcript, "gm", "/turn close")
         view = service.state()
         if view["winner"]:
