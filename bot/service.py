@@ -386,6 +386,10 @@ class Legatus:
                 raise Rejection("there is nothing to undo")
             data = {"target": target.seq, "reason": " ".join(args)}
             return ok(f"undo event #{target.seq}", self._append(posting, "gm.undo", data, posting.gm_actor))
+        if name in ("gm lock", "gm unlock"):
+            self._require_gm(posting, command)
+            data = {"locked": name == "gm lock", "reason": " ".join(args)}
+            return ok(name.split()[1] + " the orders", self._append(posting, "gm.lock", data, posting.gm_actor))
         if name == "gm set":
             self._require_gm(posting, command)
             return self._gm_set(posting, line_no, command)

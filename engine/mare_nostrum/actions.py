@@ -26,6 +26,8 @@ def carry_out(ctx: Ctx, nation: str, order: Order) -> None:
         raise Rejection(f"there is no nation called '{nation}' in this campaign")
     if not ns.alive:
         raise Rejection(f"the {nation} are out of the game ({ns.fate})")
+    if state.locked is not None and ctx.event.actor != state.gm:
+        raise Rejection(f"orders are locked by the GM ({state.locked}); they reopen with /gm unlock")
     if isinstance(order, EventChoice):
         _event_choice(ctx, nation, order)
         return

@@ -55,6 +55,7 @@ class MareNostrum:
             "player.assigned": self._player_assigned,
             "gm.pass": self._gm_pass,
             "gm.set": self._gm_set,
+            "gm.lock": self._gm_lock,
         }
 
     @classmethod
@@ -236,6 +237,21 @@ class MareNostrum:
             raise Rejection(f"the {nation} are not playing now (the {ctx.state.acting() or 'no nation'} are)")
         ctx.say(f"The GM ends the turn of the {nation}: {ctx.event.data.get('reason') or 'no reason given'}.")
         end_player_turn(ctx, nation)
+
+    def _gm_lock(self, ctx: Ctx) -> None:
+        self._require_gm(ctx)
+        lock = bool(ctx.event.data.get("locked"))
+        reason = str(ctx.event.data.get("reason") or "no reason given")
+        if lock:
+            if ctx.state.locked is not None:
+                raise Rejection(f"orders are already locked ({ctx.state.locked})")
+            ctx.state.locked = reason
+            ctx.say(f"The GM locks the orders: {reason}. Players' orders are refused until /gm unlock.")
+        else:
+            if ctx.state.locked is None:
+                raise Rejection("orders are not locked")
+            ctx.state.locked = None
+            ctx.say(f"The GM unlocks the orders ({reason}).")
 
     def _gm_set(self, ctx: Ctx) -> None:
         """A GM ruling that sets one fact, with its reason; the log keeps both."""

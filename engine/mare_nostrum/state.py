@@ -132,6 +132,7 @@ class State:
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     history: list[TurnRecord] = field(default_factory=list)
     winner: str | None = None
+    locked: str | None = None  # orders locked by the GM: the reason given
     next_id: int = 1
 
     def new_id(self) -> int:

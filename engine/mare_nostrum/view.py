@@ -95,6 +95,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "gm_rolls": gm_rolls,
         "history": [{"turn": h.turn, "provinces": h.provinces, "stability": h.stability} for h in state.history],
         "winner": state.winner,
+        "locked": state.locked,
     }
 
 
@@ -105,6 +106,8 @@ def status_board(rules: RulesData, state: State) -> str:
     lines = [f"Turn {state.turn} ({view['year']}), draw {state.turn_draw}, phase: {state.phase.replace('_', ' ')}."]
     if state.winner:
         lines.append(f"Winner: the {state.winner}.")
+    if state.locked is not None:
+        lines.append(f"Orders are locked by the GM: {state.locked}.")
     for name in state.order_of_play or list(state.nations):
         n = view["nations"][name]
         mark = "▶" if name == view["to_play"] else ("✓" if n["passed"] else "·")
