@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord_output import split_message, user_ids
+from bot.discord_output import split_message, turn_announcement, user_ids
 from bot.replies import Reply
 from bot.service import Legatus
 
@@ -65,6 +65,8 @@ class LegatusBot(discord.Client):
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
         # One post at a time per campaign: the fold and the log move in order.
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # The thread (or forum post) of each campaign's current turn, where its announcements go.
+        self.turn_threads: dict[str, int] = {}
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -96,7 +98,36 @@ class LegatusBot(discord.Client):
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
         async with self._locks[campaign]:
-            return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
+            before = (await asyncio.to_thread(self.service.state, campaign))["turn"]
+            reply = await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
+            if reply.changed:
+                view = await asyncio.to_thread(self.service.state, campaign)
+                if view["turn"] > before and view["phase"] in ("orders", "battles"):
+                    await self.open_turn_thread(campaign, view, reply)
+            return reply
+
+    async def open_turn_thread(self, campaign: str, view: dict[str, Any], reply: Reply) -> None:
+        """Each turn gets its own forum post (in a forum) or thread (in a text channel), opened by the bot."""
+        row = self.service.campaign_for_channel_name(campaign)
+        channel = self.get_channel(int(row.channel_id)) if row and row.channel_id else None
+        name = f"Turn {view['turn']} — {view['year']}"
+        text = split_message(turn_announcement(view))
+        try:
+            if isinstance(channel, discord.ForumChannel):
+                created = await channel.create_thread(name=name, content=text[0])
+                thread: discord.Thread = created.thread
+            elif isinstance(channel, discord.TextChannel):
+                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+                await thread.send(text[0])
+            else:
+                return
+            for chunk in text[1:]:
+                await thread.send(chunk)
+        except discord.HTTPException:
+            log.warning("could not open the thread of turn %s of %s", view["turn"], campaign, exc_info=True)
+            return
+        self.turn_threads[campaign] = thread.id
+        await self.ping(thread, reply)
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
         chunks = split_message(reply.render())

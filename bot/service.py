@@ -139,6 +139,10 @@ class Legatus:
         with Session(self.engine) as session:
             return find_campaign_by_channel(session, channel_id)
 
+    def campaign_for_channel_name(self, name: str) -> CampaignRow | None:
+        with Session(self.engine) as session:
+            return find_campaign(session, name)
+
     def ruleset_of(self, campaign: str | None) -> Ruleset:
         with Session(self.engine) as session:
             return load_ruleset(self._campaign(session, campaign).ruleset, self.data_dir)

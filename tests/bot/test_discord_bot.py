@@ -83,8 +83,13 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         await set_up_campaign(t)
         opened = await t.slash("gm", "turn", "open", date="2023-01-03")
         assert "Order of play: Seleucids (NA 90), Ptolemaics (GE 80), Macedonians (FI 40)" in opened
-        first = await t.say("sam", "Hail, friends!\nbuild fortification in Syria\nraise a fleet in the Levantine Sea")
-        assert "✓ line 2" in first and "✓ line 3" in first and "line 1 " not in first
+        thread = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 — 290 BC"), None), 10, "the turn's thread")
+        announcement = await t.fake.wait_for_message(str(thread.id), lambda m: "**Turn 1 — 290 BC**" in m["content"])
+        assert "1. Seleucids — <@" in announcement["content"] and "• Romans: Invasion (38) (Bruttium)" in announcement["content"]
+        in_thread = await t.say("sam", "build suburbs in Syria", channel=str(thread.id))
+        assert "✓ line 1" in in_thread
+        first = await t.say("sam", "Hail, friends!\nbuild fortification in Syria")
+        assert "✓ line 2" in first and "line 1 " not in first
         pings = [m for m in t.fake.messages_in("mare-nostrum") if "it is your turn" in m["content"]]
         assert [p["content"] for p in pings][:1] == [f"<@{t.uid('sam')}>: it is your turn."]
         ping = await t.fake.wait_for_message("mare-nostrum", lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
