@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="public draws in the official archive format (repeatable)")
     sp.set_defaults(func=cmd_verify)
 
+    from bot.ledger_cli import add_commands as add_ledger
+
+    add_ledger(sub)
+
     from bot.devdiscord.cli import add_commands as add_dev_discord
 
     add_dev_discord(sub)

@@ -22,6 +22,7 @@ from bot import draw_store
 from bot.clock import Clock, draw_moment, scheduled_draws_after
 from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.replies import LineAnswer, Reply
+from bot.roll_command import roll_event
 from bot.store import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
@@ -403,6 +404,11 @@ class Legatus:
                 raise CommandError(f"usage: {usage(name)}")
             nation = self._resolve(posting, "nation", args[0])
             return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
+        if name == "roll":
+            self._require_gm(posting, command)
+            kind, data = roll_event(args)
+            title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
+            return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
 
     def _turn_draw(self, posting: _Posting, args: list[str]) -> tuple[str, str]:

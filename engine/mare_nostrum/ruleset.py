@@ -9,7 +9,7 @@ from typing import Any
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
-from engine.mare_nostrum import battles, naval
+from engine.mare_nostrum import battles, gm_roll, naval
 from engine.mare_nostrum.actions import carry_out
 from engine.mare_nostrum.conquest import check_supremacy, fall
 from engine.mare_nostrum.context import Ctx
@@ -28,6 +28,7 @@ RESOLVERS = {
     "siege": battles.resolve_siege,
     "naval_attacker": naval.resolve_roll,
     "naval_defender": naval.resolve_roll,
+    gm_roll.PURPOSE: gm_roll.resolve,
 }
 
 GM_SETTABLE = {"stability", "owner", "fortification", "suburbs", "temple", "fleets", "actions"}
@@ -55,6 +56,7 @@ class MareNostrum:
             "player.assigned": self._player_assigned,
             "gm.pass": self._gm_pass,
             "gm.set": self._gm_set,
+            "roll.requested": gm_roll.request,
             "gm.lock": self._gm_lock,
         }
 

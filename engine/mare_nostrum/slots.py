@@ -28,32 +28,42 @@ def slot_key(date: str, wheel: str, position: int) -> str:
 
 
 def bind(
-    ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None
+    ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None,
+    *, announce: bool = True,
 ) -> Roll:
-    state = ctx.state
-    floor = state.turn_draw or ""
+    floor = ctx.state.turn_draw or ""
     candidates = sorted(d for d in ctx.event.draws if d > floor)
     if not candidates:
         raise Rejection(
             "no future lottery draw is known to bind this roll to; the GM must import the coming draws first"
         )
+    return bind_in(ctx, candidates, purpose, nation, meaning, ref, target, announce=announce)
+
+
+def bind_in(
+    ctx: Ctx, dates: list[str], purpose: str, nation: str | None, meaning: str, ref: int | None = None,
+    target: str | None = None, *, announce: bool = True, turn: int | None = None,
+) -> Roll:
+    """Bind a roll to the first free slot of the first of ``dates`` that has one."""
+    state = ctx.state
     used = set(state.used_slots)
     slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
-    for date in candidates:
+    for date in dates:
         for wheel, position in slots:
             key = slot_key(date, wheel, position)
             if key in used:
                 continue
             state.used_slots.append(key)
             roll = Roll(
-                id=state.new_id(), turn=state.turn, purpose=purpose, nation=nation,
+                id=state.new_id(), turn=state.turn if turn is None else turn, purpose=purpose, nation=nation,
                 draw=date, wheel=wheel, position=position, meaning=meaning, ref=ref, target=target,
             )
             state.rolls.append(roll)
-            ctx.say(
-                f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the draw of "
-                f"{date}, wheel {wheel}, {ordinal(position)} number: {meaning}."
-            )
+            if announce:
+                ctx.say(
+                    f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the draw of "
+                    f"{date}, wheel {wheel}, {ordinal(position)} number: {meaning}."
+                )
             return roll
     raise Rejection("every lottery slot of the coming draws is taken; the GM must import later draws first")
 
