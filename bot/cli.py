@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.ledger_cli import add_commands as add_ledger
 
     add_ledger(sub)
+    from bot.backup import add_commands as add_backup
+
+    add_backup(sub)
 
     from bot.devdiscord.cli import add_commands as add_dev_discord
 
