@@ -98,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.backup import add_commands as add_backup
 
     add_backup(sub)
+    from bot.render.cli import add_commands as add_render
+
+    add_render(sub)
 
     from bot.devdiscord.cli import add_commands as add_dev_discord
 

@@ -8,6 +8,7 @@ and opted in per message, for the player whose turn comes and nobody else.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 from collections import defaultdict
@@ -67,6 +68,9 @@ class LegatusBot(discord.Client):
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         # The thread (or forum post) of each campaign's current turn, where its announcements go.
         self.turn_threads: dict[str, int] = {}
+        # A closed turn's results wait here until the answer to the closing post has gone out.
+        self._pending_results: dict[str, dict[str, Any]] = {}
+        self._posted_results: dict[str, int] = {}
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -94,6 +98,7 @@ class LegatusBot(discord.Client):
         if not reply.answers:
             return  # table talk is left alone
         await self.send_reply(message.channel, reply, reference=message)
+        await self.post_results(campaign.name, message.channel)
 
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
@@ -104,7 +109,31 @@ class LegatusBot(discord.Client):
                 view = await asyncio.to_thread(self.service.state, campaign)
                 if view["turn"] > before and view["phase"] in ("orders", "battles"):
                     await self.open_turn_thread(campaign, view, reply)
+                closed = view["phase"] in ("closed", "over") and view["history"] and view["history"][-1]["turn"] == view["turn"]
+                if closed and self._posted_results.get(campaign) != view["turn"]:
+                    self._posted_results[campaign] = view["turn"]
+                    self._pending_results[campaign] = view
             return reply
+
+    async def post_results(self, campaign: str, channel: discord.abc.Messageable) -> None:
+        """With each turn's close: the map of the campaign and the chart of its provinces, as attachments."""
+        view = self._pending_results.pop(campaign, None)
+        if view is None:
+            return
+        files = await asyncio.to_thread(self.result_files, campaign, view)
+        await channel.send(f"Turn {view['turn']} ({view['year']}): the map and the provinces so far.", files=files)
+
+    def result_files(self, campaign: str, view: dict[str, Any], charts: bool = True) -> list[discord.File]:
+        from bot.render.charts import render_chart
+        from bot.render.map_png import render_png
+
+        rules = getattr(self.service.ruleset_of(campaign), "rules")
+        turn = view["turn"]
+        files = [discord.File(io.BytesIO(render_png(rules.map, rules.nations, view)), filename=f"map-turn-{turn}.png")]
+        if charts and view["history"]:
+            chart = render_chart(view, "provinces", nations_data=rules.nations, year_of=rules.year)
+            files.append(discord.File(io.BytesIO(chart), filename=f"provinces-turn-{turn}.png"))
+        return files
 
     async def open_turn_thread(self, campaign: str, view: dict[str, Any], reply: Reply) -> None:
         """Each turn gets its own forum post (in a forum) or thread (in a text channel), opened by the bot."""
@@ -177,6 +206,8 @@ async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, te
         return
     reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
     await respond(interaction, reply, bot)
+    if interaction.channel is not None:
+        await bot.post_results(campaign.name, interaction.channel)  # type: ignore[arg-type]
 
 
 def _names(bot: LegatusBot, interaction: discord.Interaction, kind: str) -> list[str]:
@@ -199,6 +230,29 @@ def _autocomplete(kind: str):  # type: ignore[no-untyped-def]
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     return complete
+
+
+async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: int | None, charts: bool) -> None:
+    from bot.history import state_at_turn
+
+    campaign = _campaign_here(bot, interaction)
+    if campaign is None:
+        await interaction.response.send_message("No campaign lives in this channel.", ephemeral=True)
+        return
+    await interaction.response.defer(thinking=True)
+    try:
+        view = await asyncio.to_thread(state_at_turn, bot.service, campaign.name, turn)
+    except (LookupError, ValueError) as exc:
+        await interaction.followup.send(str(exc.args[0] if exc.args else exc))
+        return
+    files = await asyncio.to_thread(bot.result_files, campaign.name, view, charts)
+    if charts:
+        from bot.render.charts import render_chart
+
+        rules = getattr(bot.service.ruleset_of(campaign.name), "rules")
+        stability = await asyncio.to_thread(render_chart, view, "stability", nations_data=rules.nations, year_of=rules.year)
+        files = files[1:] + [discord.File(io.BytesIO(stability), filename="stability.png")]
+    await interaction.followup.send(f"Turn {view['turn']} ({view['year'] or 'before the first turn'})", files=files)
 
 
 def quoted(text: str) -> str:
@@ -282,7 +336,17 @@ def register_commands(bot: LegatusBot) -> None:
     async def gm_set(interaction: discord.Interaction, what: str, target: str, value: str, reason: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/gm set {what} {quoted(target)} {quoted(value)} {reason or ''}".strip())
 
-    for command in (campaign, turn, order, battle, ledger, gm):
+    @app_commands.command(name="map", description="The campaign's map, now or at the close of a past turn")
+    @app_commands.guild_only()
+    async def map_command(interaction: discord.Interaction, turn: int | None = None) -> None:
+        await send_picture(bot, interaction, turn, charts=False)
+
+    @app_commands.command(name="chart", description="Provinces and stability of every nation, turn by turn")
+    @app_commands.guild_only()
+    async def chart_command(interaction: discord.Interaction) -> None:
+        await send_picture(bot, interaction, None, charts=True)
+
+    for command in (campaign, turn, order, battle, ledger, gm, map_command, chart_command):
         tree.add_command(command)
 
 

@@ -107,6 +107,14 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert "Epirus falls to the Macedonians" in await t.slash("gm", "battle", province="Epirus", winner="Macedonians")
         closed = await t.slash("gm", "turn", "close")
         assert "Turn 1 (290 BC) is closed" in closed
+        results = await t.fake.wait_for_message("mare-nostrum", lambda m: "the map and the provinces so far" in m["content"], timeout=15)
+        names = [a["filename"] for a in results["attachments"]]
+        assert names == ["map-turn-1.png", "provinces-turn-1.png"]
+        uploads = [f for r in t.fake.requests_to("POST", "/channels/{channel_id}/messages") for f in r.files]
+        assert any(f.filename == "map-turn-1.png" and f.data.startswith(b"\x89PNG") for f in uploads)
+        picture = await t.fake.invoke_slash(None, "mare-nostrum", "sam", "map", {"turn": 1})
+        shown = await picture.wait_reply(timeout=15)
+        assert "Turn 1 (290 BC)" in shown["content"] and shown["attachments"][0]["filename"] == "map-turn-1.png"
         state = t.service.state("mare")
         assert state["provinces"]["Epirus"]["owner"] == "Macedonians"
         assert state["provinces"]["Syria"]["fortification"] is True
