@@ -275,10 +275,10 @@ def cmd_console(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
+        from bot.console import interactive_with_scheduler
+
         print("No DISCORD_TOKEN set: starting the offline console (type :help).", file=sys.stderr)
-        args.script = None
-        args.author = None
-        return cmd_console(args)
+        return interactive_with_scheduler(_service(args), args.campaign, None, sys.stdin)
     from bot.discord_bot import run_bot
 
     return run_bot(token, args.db)

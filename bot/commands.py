@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gm pass": ("/gm pass <nation> [reason]", "gm"),
     "gm undo": ("/gm undo [reason]", "gm"),
     "gm lock": ("/gm lock [reason]", "gm"),
+    "gm extend": ("/gm extend <nation> <hours>", "gm"),
+    "gm deadline": ("/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", "gm"),
     "gm unlock": ("/gm unlock [reason]", "gm"),
     "gm set": ("/gm set <stability|actions|owner|fortification|suburbs|temple|fleets> <target> <value> [reason]", "gm"),
     "campaign assign": ("/campaign assign <nation> <player>", "gm"),

@@ -9,6 +9,21 @@ from typing import TextIO
 
 from bot.service import CampaignNotFound, Legatus
 
+DISCORD_TIME = re.compile(r"<t:(\d+):([FRf])>")
+
+
+def readable(text: str) -> str:
+    """Discord shows <t:UNIX:F> in each reader's own time zone; a terminal gets UTC written out."""
+    from datetime import datetime, timezone
+
+    def one(match: re.Match[str]) -> str:
+        moment = datetime.fromtimestamp(int(match.group(1)), timezone.utc)
+        return moment.strftime("%a %d %b %Y %H:%M UTC") if match.group(2) != "R" else "by"
+
+    # "<t:..:R> (<t:..:F>)" is the pair the bot writes: keep only the written-out time.
+    return re.sub(r"by \(([^()]*UTC)\)", r"\1", DISCORD_TIME.sub(one, text))
+
+
 SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*[>:]\s?(.*)$")
 HELP = """Type what a user posts, as NAME> TEXT (e.g. alice> build temple in Latium); a line without a
 name speaks as the last speaker. Console commands:
@@ -16,6 +31,22 @@ name speaks as the last speaker. Console commands:
   :import PATH          import lottery draws (official archive format)
   :use CAMPAIGN         switch campaign        :status   the status board
   :as NAME              set the speaker        :quit     leave"""
+
+
+def interactive_with_scheduler(service: Legatus, campaign: str | None, author: str | None, stream: TextIO) -> int:
+    """The console as the bot's offline face: deadlines, reminders and lottery fetches run while people type."""
+    import asyncio
+
+    from bot.scheduler import RecordingPoster, start_scheduler
+
+    async def run() -> int:
+        scheduler = await start_scheduler(service, RecordingPoster(echo=lambda text: print(f"\n[legatus] {readable(text)}", flush=True)))
+        try:
+            return await asyncio.to_thread(Console(service, campaign, author).interactive, stream)
+        finally:
+            scheduler.shutdown(wait=False)
+
+    return asyncio.run(run())
 
 
 class Console:
@@ -85,7 +116,7 @@ class Console:
         if not self.author:
             print("Who is speaking? Write NAME> TEXT, or set a speaker with :as NAME.")
             return
-        print(self.service.post(self.author, text, self.campaign).render())
+        print(readable(self.service.post(self.author, text, self.campaign).render()))
 
     def meta(self, command: str) -> str | None:
         try:

@@ -76,11 +76,21 @@ class LegatusBot(discord.Client):
     async def setup_hook(self) -> None:
         if os.environ.get(API_BASE_SETTING, "").strip():
             await adopt_bot_gateway(self)
+        from bot.scheduler import DiscordPoster, start_scheduler
+
+        # Deadlines, reminders and lottery fetches: the database is the truth, the scheduler is reconciled to it.
+        self.scheduler = await start_scheduler(self.service, DiscordPoster(self), campaign_lock=self._locks.__getitem__)
         if self.dev_guild is not None:
             self.tree.copy_global_to(guild=self.dev_guild)
             await self.tree.sync(guild=self.dev_guild)
         else:
             await self.tree.sync()
+
+    async def close(self) -> None:
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None and scheduler.running:
+            scheduler.shutdown(wait=False)
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))

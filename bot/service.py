@@ -359,7 +359,13 @@ class Legatus:
         state = posting.folded.state
         ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
         if name in ("turn status", "status"):
-            return ok("status", posting.ruleset.status(state).splitlines())
+            from bot.scheduler import status_board_deadlines
+
+            deadlines = status_board_deadlines(self, posting.campaign.name)
+            return ok("status", posting.ruleset.status(state).splitlines() + ["Deadlines:"] + deadlines)
+        if name in ("gm extend", "gm deadline"):
+            self._require_gm(posting, command)
+            return self._deadline_command(posting, line_no, command)
         if name == "help":
             return ok(help_text())
         if name == "state":
@@ -410,6 +416,25 @@ class Legatus:
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        from bot.scheduler import extend_deadline, set_deadline
+
+        if len(command.args) < 2:
+            raise CommandError(f"usage: {usage(command.name)}")
+        nation = self._resolve(posting, "nation", command.args[0])
+        if command.name == "gm extend":
+            try:
+                hours = float(command.args[1])
+            except ValueError:
+                raise CommandError(f"'{command.args[1]}' is not a number of hours: e.g. /gm extend {nation} 24") from None
+            text = extend_deadline(self, posting.campaign.name, nation, hours, posting.author, clock=self.clock)
+        else:
+            try:
+                text = set_deadline(self, posting.campaign.name, nation, " ".join(command.args[1:]), posting.author, clock=self.clock)
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+        return LineAnswer(line_no, command.text, "no running deadline" not in text and not text.startswith("no campaign"), text)
 
     def _turn_draw(self, posting: _Posting, args: list[str]) -> tuple[str, str]:
         if args:

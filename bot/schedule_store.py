@@ -1,0 +1,124 @@
+"""The scheduler's tables: deadlines and per-campaign timing settings. Idempotency keys live in ``posted``
+(bot/posted.py, alembic revision 0002).
+
+Deadlines are the truth; the apscheduler job store only says when to look at them again, so a lost or
+stale job is repaired at start-up from these rows (bot/scheduler.py, ``reconcile``).
+
+Until an alembic revision owns ``deadline`` and ``campaign_settings``, they live on their own metadata
+(``SCHEDULE_METADATA``) and are created by ``ensure_tables``: on SQLModel.metadata they would make the
+migrations' model-vs-schema check fail. To adopt them, drop ``registry=_registry`` from ``_ScheduleModel``
+(so they join SQLModel.metadata), restore the foreign keys to campaign.id, and write revision 0003 from
+``alembic revision --autogenerate``.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import registry
+from sqlmodel import Column, Field, Session, SQLModel, select
+
+from bot.lotto_sources import UtcDateTime
+from bot.posted import PostedRow
+
+PLAYER_TURN = "player_turn"
+TURN_CLOSE = "turn_close"
+LOTTO_FETCH = "lotto_fetch"
+
+PENDING = "pending"
+REMINDED = "reminded"
+DONE = "done"
+CANCELLED = "cancelled"
+ACTIVE = (PENDING, REMINDED)
+
+DEFAULT_TIMEZONE = "Europe/Rome"
+# ``posted.message_id`` for a claim closed with nothing sent (the player acted after all, no channel): not
+# NULL, which means "claimed, maybe not sent" and is resumed at start-up.
+NOTHING_SENT = ""
+
+_registry = registry()
+SCHEDULE_METADATA = _registry.metadata
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def as_utc(moment: datetime) -> datetime:
+    if moment.tzinfo is None:
+        raise ValueError("a naive datetime has no meaning here: give a timezone-aware one")
+    return moment.astimezone(timezone.utc)
+
+
+class _ScheduleModel(SQLModel, registry=_registry):
+    pass
+
+
+class DeadlineRow(_ScheduleModel, table=True):
+    __tablename__ = "deadline"
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(index=True)  # campaign.id (a foreign key once on the main metadata)
+    kind: str = PLAYER_TURN  # player_turn | turn_close | lotto_fetch
+    nation: str | None = None
+    # The acting window it belongs to: a nation acts once per turn, so (nation, turn) tells a stale
+    # deadline (left by a crash, or by posts made while no scheduler ran) from the current one.
+    turn: int | None = None
+    due_at: datetime = Field(sa_column=Column(UtcDateTime(), nullable=False, index=True))
+    remind_at: datetime | None = Field(default=None, sa_column=Column(UtcDateTime(), nullable=True))
+    state: str = Field(default=PENDING, index=True)  # pending | reminded | done | cancelled
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False))
+
+
+class CampaignSettingsRow(_ScheduleModel, table=True):
+    __tablename__ = "campaign_settings"
+    campaign_id: int = Field(primary_key=True)  # campaign.id
+    timezone: str = DEFAULT_TIMEZONE  # the GM's IANA zone: what "20:00" means when a GM types it
+    player_hours: int = 48
+    remind_hours_before: int = 12
+    on_timeout: str = "pass"  # pass: the bot passes the late nation; wait: the GM is told and decides
+
+
+def ensure_tables(engine: Engine) -> None:
+    """Create the scheduler's tables if missing (idempotent); ``posted`` comes from the migrations."""
+    SCHEDULE_METADATA.create_all(engine)
+
+
+def settings_for(session: Session, campaign_id: int) -> CampaignSettingsRow:
+    """The campaign's settings, or the defaults (not stored) if the GM never changed any."""
+    row = session.get(CampaignSettingsRow, campaign_id)
+    return row if row is not None else CampaignSettingsRow(campaign_id=campaign_id)
+
+
+def save_settings(engine: Engine, campaign_id: int, **changes: Any) -> CampaignSettingsRow:
+    allowed = {"timezone", "player_hours", "remind_hours_before", "on_timeout"}
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+    if "on_timeout" in changes and changes["on_timeout"] not in ("pass", "wait"):
+        raise ValueError("on_timeout is 'pass' or 'wait'")
+    if "timezone" in changes:
+        from zoneinfo import ZoneInfo
+
+        ZoneInfo(changes["timezone"])  # raises on an unknown zone before anything is stored
+    ensure_tables(engine)
+    with Session(engine) as session:
+        row = session.get(CampaignSettingsRow, campaign_id) or CampaignSettingsRow(campaign_id=campaign_id)
+        for name, value in changes.items():
+            setattr(row, name, value)
+        session.add(row)
+        session.commit()
+        session.refresh(row)
+        return row
+
+
+def active_deadlines(session: Session, campaign_id: int | None = None) -> list[DeadlineRow]:
+    query = select(DeadlineRow).where(DeadlineRow.state.in_(ACTIVE))  # type: ignore[attr-defined]
+    if campaign_id is not None:
+        query = query.where(DeadlineRow.campaign_id == campaign_id)
+    return list(session.exec(query.order_by(DeadlineRow.due_at, DeadlineRow.id)).all())  # type: ignore[arg-type]
+
+
+def unsent(session: Session) -> list[PostedRow]:
+    """Claims whose send was never confirmed: the process died between claim and record."""
+    return list(session.exec(select(PostedRow).where(PostedRow.message_id == None)).all())  # noqa: E711
