@@ -356,7 +356,31 @@ def register_commands(bot: LegatusBot) -> None:
     async def chart_command(interaction: discord.Interaction) -> None:
         await send_picture(bot, interaction, None, charts=True)
 
-    for command in (campaign, turn, order, battle, ledger, gm, map_command, chart_command):
+    @app_commands.command(name="verify", description="Re-check every lottery number of this campaign; get its log")
+    @app_commands.guild_only()
+    async def verify_command(interaction: discord.Interaction) -> None:
+        campaign_row = _campaign_here(bot, interaction)
+        if campaign_row is None:
+            await interaction.response.send_message("No campaign lives in this channel.", ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name)
+        head = f"hash chain head `{result.head[:16]}`, {result.events} events, {result.rolls} rolls, {result.draws_checked} draws"
+        if result.ok:
+            text = f"✓ Every number matches the stored draws ({head})."
+        else:
+            text = f"✗ {len(result.findings)} mismatch(es) ({head}):\n" + "\n".join(f"• {f}" for f in result.findings[:20])
+        text += "\nCheck it yourself: `legatus verify campaign.log --draws storico01-oggi.txt` with the operator's archive."
+        log_file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename=f"{campaign_row.name}.log")
+        await interaction.followup.send(split_message(text)[0], file=log_file)
+
+    @app_commands.command(name="roll", description="A roll the rules do not foresee, bound to the lottery (GM)")
+    @app_commands.guild_only()
+    @app_commands.describe(dice="e.g. 2d6, 1d90, 3d6+1", label="what it decides")
+    async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
+        await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
+
+    for command in (campaign, turn, order, battle, ledger, gm, map_command, chart_command, verify_command, roll_command):
         tree.add_command(command)
 
 

@@ -540,6 +540,25 @@ class Legatus:
             for r in rolls
         ]
 
+    def verify(self, campaign: str | None = None) -> tuple[Any, str]:
+        """Re-check the campaign's log against the stored draws (each agreed by two sources or a GM): the result
+        and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`."""
+        from engine.verify import verify
+
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            assert row.id is not None
+            text = export_log(session, row.id)
+            events = load_events(session, row.id)
+            ruleset = load_ruleset(row.ruleset, self.data_dir)
+            public: dict[str, dict[str, list[int]]] = {}
+            for event in events:
+                if event.kind == "draw.recorded":
+                    draw = draw_store.get_draw(session, date.fromisoformat(str(event.data["date"])))
+                    if draw is not None:
+                        public[draw.date.isoformat()] = {w: list(n) for w, n in draw.numbers.items()}
+        return verify(ruleset, events, public), text
+
     # --- lottery --------------------------------------------------------------------------------------------------------
 
     def import_draws(self, text: str, source: str) -> tuple[draw_store.ImportReport, dict[str, list[str]]]:

@@ -112,6 +112,13 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert names == ["map-turn-1.png", "provinces-turn-1.png"]
         uploads = [f for r in t.fake.requests_to("POST", "/channels/{channel_id}/messages") for f in r.files]
         assert any(f.filename == "map-turn-1.png" and f.data.startswith(b"\x89PNG") for f in uploads)
+        checked = await t.fake.invoke_slash(None, "mare-nostrum", "carla", "verify")
+        verdict = await checked.wait_reply(timeout=15)
+        assert "✓ Every number matches the stored draws" in verdict["content"]
+        assert verdict["attachments"][0]["filename"] == "mare.log"
+        assert "is for the GM" in await t.slash("carla", "roll", dice="2d6", label="a ruling")
+        rolled = await t.slash("gm", "roll", dice="2d6", label="siege of Numantia")
+        assert "bound to the draw of" in rolled and "2d6 siege of Numantia" in rolled
         picture = await t.fake.invoke_slash(None, "mare-nostrum", "sam", "map", {"turn": 1})
         shown = await picture.wait_reply(timeout=15)
         assert "Turn 1 (290 BC)" in shown["content"] and shown["attachments"][0]["filename"] == "map-turn-1.png"
