@@ -193,3 +193,42 @@ def test_table_talk_is_left_alone_and_long_answers_are_split(tmp_path: Path) -> 
             assert len(message["content"]) <= 2000
 
     run(lambda: table(tmp_path, scenario))
+
+
+def test_a_rejected_token_is_one_line_and_a_non_zero_exit(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from bot.discord_bot import run_bot
+
+    ready = threading.Event()
+    holder: dict[str, Any] = {}
+
+    def serve() -> None:
+        async def main() -> None:
+            async with FakeDiscord.start(host="127.0.0.1", port=0) as fake:
+                seed_dev_world(fake.world)
+                holder["fake"] = fake
+                holder["stop"] = asyncio.Event()
+                ready.set()
+                await holder["stop"].wait()
+
+        holder["loop"] = asyncio.new_event_loop()
+        holder["loop"].run_until_complete(main())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    fake = holder["fake"]
+    monkeypatch.setenv("DISCORD_API_BASE", fake.api_base)
+    try:
+        code = run_bot("not-the-token", str(tmp_path / "bot.db"))
+    finally:
+        holder["loop"].call_soon_threadsafe(holder["stop"].set)
+        thread.join(10)
+        import discord
+
+        discord.http.Route.BASE = "https://discord.com/api/v10"
+    out = capsys.readouterr()
+    assert code == 1
+    assert out.out.strip() == "legatus: Discord refused the token in DISCORD_TOKEN (check the bot's token in the Developer Portal)"
+    assert "not-the-token" not in out.out + out.err and "Traceback" not in out.out + out.err
