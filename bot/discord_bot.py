@@ -193,7 +193,18 @@ def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
 # --- slash commands ----------------------------------------------------------------------------------------------------
 
 
-async def respond(interaction: discord.Interaction, reply: Reply, bot: LegatusBot) -> None:
+EMBED_LIMIT = 4096
+
+
+async def respond(interaction: discord.Interaction, reply: Reply, bot: LegatusBot, embed_title: str | None = None) -> None:
+    if embed_title is not None and reply.answers and all(a.ok for a in reply.answers):
+        # Boards read better as an embed: one card, up to 4,096 characters, in the campaign's own colours.
+        body = "\n".join(line for a in reply.answers for line in a.details)
+        chunks = split_message(body, EMBED_LIMIT)
+        await interaction.response.send_message(embed=discord.Embed(title=embed_title, description=chunks[0], colour=0xB8860B))
+        for chunk in chunks[1:]:
+            await interaction.followup.send(embed=discord.Embed(description=chunk, colour=0xB8860B))
+        return
     chunks = split_message(reply.render() or "Done.")
     await interaction.response.send_message(chunks[0])
     for chunk in chunks[1:]:
@@ -207,7 +218,7 @@ def _campaign_here(bot: LegatusBot, interaction: discord.Interaction) -> Any:
     return bot.service.campaign_for_channel(channel_id) if channel_id else None
 
 
-async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, text: str) -> None:
+async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, text: str, embed_title: str | None = None) -> None:
     campaign = _campaign_here(bot, interaction)
     if campaign is None:
         await interaction.response.send_message(
@@ -215,7 +226,7 @@ async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, te
         )
         return
     reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
-    await respond(interaction, reply, bot)
+    await respond(interaction, reply, bot, embed_title)
     if interaction.channel is not None:
         await bot.post_results(campaign.name, interaction.channel)  # type: ignore[arg-type]
 
@@ -313,7 +324,7 @@ def register_commands(bot: LegatusBot) -> None:
 
     @turn.command(name="status", description="Who has played, who is up, what is pending")
     async def turn_status(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/status")
+        await run_text_command(bot, interaction, "/status", embed_title="Status board")
 
     @app_commands.command(name="order", description="Give one or more orders (one per line)")
     @app_commands.guild_only()
@@ -323,13 +334,17 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.command(name="battle", description="Report the winner of a land battle")
     @app_commands.guild_only()
     @app_commands.autocomplete(province=_autocomplete("province"), winner=_autocomplete("nation"))
-    async def battle(interaction: discord.Interaction, province: str, winner: str) -> None:
+    @app_commands.describe(screenshot="the end screen of the Field of Glory battle, if you like")
+    async def battle(interaction: discord.Interaction, province: str, winner: str,
+                     screenshot: discord.Attachment | None = None) -> None:
         await run_text_command(bot, interaction, f"/battle {quoted(province)} winner {quoted(winner)}")
+        if screenshot is not None:
+            await interaction.followup.send(f"Screenshot of the battle in {province}, from {interaction.user.mention}: {screenshot.url}")
 
     @app_commands.command(name="ledger", description="The lottery bindings of the campaign and their outcomes")
     @app_commands.guild_only()
     async def ledger(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/ledger")
+        await run_text_command(bot, interaction, "/ledger", embed_title="Ledger of the lottery bindings")
 
     gm = app_commands.Group(name="gm", description="GM tools; every use leaves a trace in the log", guild_only=True)
 

@@ -100,8 +100,14 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert "a temple needs suburbs" in third and "Battle #" in third
         for user in ("alice", "carla", "bob"):
             assert "end their turn" in await t.say(user, "pass")
-        report = await t.slash("bob", "battle", province="Bruttium", winner="Romans")
-        assert "Bruttium holds" in report
+        board = await t.fake.invoke_slash(None, "mare-nostrum", "carla", "turn", subcommand="status")
+        card = (await board.wait_reply(timeout=10))["embeds"][0]
+        assert card["title"] == "Status board" and "✓ Seleucids" in card["description"] and "Deadlines:" in card["description"]
+        invocation = await t.fake.invoke_slash(None, "mare-nostrum", "bob", "battle",
+                                               {"province": "Bruttium", "winner": "Romans", "screenshot": ("fog.png", b"\x89PNG fake")})
+        assert "Bruttium holds" in (await invocation.wait_reply(timeout=10))["content"]
+        shot = await invocation.wait_followup(0, timeout=10)
+        assert "Screenshot of the battle in Bruttium" in shot["content"] and "fog.png" in shot["content"]
         refused = await t.slash("sam", "battle", province="Epirus", winner="Macedonians")
         assert "only the two players of battle" in refused
         assert "Epirus falls to the Macedonians" in await t.slash("gm", "battle", province="Epirus", winner="Macedonians")
