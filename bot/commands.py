@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "campaign assign": ("/campaign assign <nation> <player>", "gm"),
     "roll": ("/roll <dice> [label]", "gm"),
     "ledger": ("/ledger", "anyone"),
+    "lotto confirm": ("/lotto confirm <YYYY-MM-DD> <WHEEL n1 n2 n3 n4 n5; WHEEL ...>", "gm"),
     "state": ("/state", "anyone"),
     "help": ("/help", "anyone"),
 }

@@ -410,12 +410,34 @@ class Legatus:
                 raise CommandError(f"usage: {usage(name)}")
             nation = self._resolve(posting, "nation", args[0])
             return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
+        if name == "lotto confirm":
+            self._require_gm(posting, command)
+            return self._confirm_draw(posting, line_no, command)
         if name == "roll":
             self._require_gm(posting, command)
             kind, data = roll_event(args)
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _confirm_draw(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """A GM types a draw the sources disagree on (or have not published): stored with the GM's name."""
+        from bot.lotto_reconcile import confirm_by_gm
+
+        if len(command.args) < 2:
+            raise CommandError(f"usage: {usage(command.name)}")
+        try:
+            day = date.fromisoformat(command.args[0])
+        except ValueError:
+            raise CommandError(f"'{command.args[0]}' is not a date: write YYYY-MM-DD") from None
+        numbers = " ".join(command.args[1:])
+        with Session(self.engine) as session:
+            outcome = confirm_by_gm(session, day, numbers, posting.author, now=self.clock.now)
+            session.commit()
+        details = outcome.lines()
+        if outcome.stored:
+            details += self._record_draws(posting)
+        return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
     def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         from bot.scheduler import extend_deadline, set_deadline
