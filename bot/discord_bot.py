@@ -357,6 +357,20 @@ def register_commands(bot: LegatusBot) -> None:
     async def gm_undo(interaction: discord.Interaction, reason: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/gm undo {reason or ''}".strip())
 
+    @gm.command(name="confirm-draw", description="Type a lottery draw by hand when the sources disagree or are late")
+    @app_commands.describe(date="YYYY-MM-DD", numbers="WHEEL n1 n2 n3 n4 n5; WHEEL ... (every wheel)")
+    async def gm_confirm_draw(interaction: discord.Interaction, date: str, numbers: str) -> None:
+        await run_text_command(bot, interaction, f"/lotto confirm {date} {numbers}")
+
+    @gm.command(name="extend", description="Give the playing nation more time")
+    @app_commands.autocomplete(nation=_autocomplete("nation"))
+    async def gm_extend(interaction: discord.Interaction, nation: str, hours: float) -> None:
+        await run_text_command(bot, interaction, f"/gm extend {quoted(nation)} {hours}")
+
+    @gm.command(name="lock", description="Lock (or unlock) the players' orders")
+    async def gm_lock(interaction: discord.Interaction, locked: bool, reason: str | None = None) -> None:
+        await run_text_command(bot, interaction, f"/gm {'lock' if locked else 'unlock'} {reason or ''}".strip())
+
     @gm.command(name="set", description="Rule on one fact: stability, owner, buildings, fleets, actions")
     async def gm_set(interaction: discord.Interaction, what: str, target: str, value: str, reason: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/gm set {what} {quoted(target)} {quoted(value)} {reason or ''}".strip())
