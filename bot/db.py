@@ -18,6 +18,9 @@ DEFAULT_DB = "legatus.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
 _PG_MIGRATION_LOCK = 0x4C454741
+# Tables in the same database that the migrations do not own: apscheduler's SQLAlchemyJobStore creates and
+# manages its own (bot/scheduler.py), so autogenerate must never propose dropping or altering it.
+FOREIGN_TABLES = frozenset({"apscheduler_jobs"})
 
 
 def database_url(db: str | os.PathLike[str] | None = None) -> str:
@@ -47,7 +50,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
-    from bot import draw_store, lotto_sources, posted, store  # noqa: F401
+    from bot import draw_store, lotto_sources, posted, schedule_store, store  # noqa: F401
+
+
+def include_object(object_: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+    """Alembic's ``include_object`` hook (bot/migrations/env.py): leave out the tables in FOREIGN_TABLES."""
+    # A column, index or constraint goes with its table.
+    table = name if type_ == "table" else getattr(getattr(object_, "table", None), "name", None)
+    return table not in FOREIGN_TABLES
 
 
 def alembic_config(connection: Connection | None = None) -> Any:
@@ -111,7 +121,6 @@ def table_names(engine: Engine) -> set[str]:
 
 
 __all__ = [
-    "DEFAULT_DB", "alembic_config", "current_revision", "database_url", "head_revision", "open_engine",
-    "open_engine_unmigrated",
-    "register_tables", "table_names", "upgrade",
+    "DEFAULT_DB", "FOREIGN_TABLES", "alembic_config", "current_revision", "database_url", "head_revision",
+    "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "table_names", "upgrade",
 ]

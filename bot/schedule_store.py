@@ -4,11 +4,9 @@
 Deadlines are the truth; the apscheduler job store only says when to look at them again, so a lost or
 stale job is repaired at start-up from these rows (bot/scheduler.py, ``reconcile``).
 
-Until an alembic revision owns ``deadline`` and ``campaign_settings``, they live on their own metadata
-(``SCHEDULE_METADATA``) and are created by ``ensure_tables``: on SQLModel.metadata they would make the
-migrations' model-vs-schema check fail. To adopt them, drop ``registry=_registry`` from ``_ScheduleModel``
-(so they join SQLModel.metadata), restore the foreign keys to campaign.id, and write revision 0003 from
-``alembic revision --autogenerate``.
+Both tables belong to the main schema (SQLModel.metadata) and are made by alembic revision 0003, which also
+adopts the copies an earlier stopgap (``ensure_tables``, create_all on a metadata of their own) left behind.
+Times are aware UTC in Python and naive UTC in the database, as in ``posted`` (bot.lotto_sources.UtcDateTime).
 """
 from __future__ import annotations
 
@@ -16,7 +14,6 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import registry
 from sqlmodel import Column, Field, Session, SQLModel, select
 
 from bot.lotto_sources import UtcDateTime
@@ -37,9 +34,6 @@ DEFAULT_TIMEZONE = "Europe/Rome"
 # NULL, which means "claimed, maybe not sent" and is resumed at start-up.
 NOTHING_SENT = ""
 
-_registry = registry()
-SCHEDULE_METADATA = _registry.metadata
-
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
@@ -51,14 +45,10 @@ def as_utc(moment: datetime) -> datetime:
     return moment.astimezone(timezone.utc)
 
 
-class _ScheduleModel(SQLModel, registry=_registry):
-    pass
-
-
-class DeadlineRow(_ScheduleModel, table=True):
+class DeadlineRow(SQLModel, table=True):
     __tablename__ = "deadline"
     id: int | None = Field(default=None, primary_key=True)
-    campaign_id: int = Field(index=True)  # campaign.id (a foreign key once on the main metadata)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True)
     kind: str = PLAYER_TURN  # player_turn | turn_close | lotto_fetch
     nation: str | None = None
     # The acting window it belongs to: a nation acts once per turn, so (nation, turn) tells a stale
@@ -70,18 +60,13 @@ class DeadlineRow(_ScheduleModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False))
 
 
-class CampaignSettingsRow(_ScheduleModel, table=True):
+class CampaignSettingsRow(SQLModel, table=True):
     __tablename__ = "campaign_settings"
-    campaign_id: int = Field(primary_key=True)  # campaign.id
+    campaign_id: int = Field(primary_key=True, foreign_key="campaign.id")
     timezone: str = DEFAULT_TIMEZONE  # the GM's IANA zone: what "20:00" means when a GM types it
     player_hours: int = 48
     remind_hours_before: int = 12
     on_timeout: str = "pass"  # pass: the bot passes the late nation; wait: the GM is told and decides
-
-
-def ensure_tables(engine: Engine) -> None:
-    """Create the scheduler's tables if missing (idempotent); ``posted`` comes from the migrations."""
-    SCHEDULE_METADATA.create_all(engine)
 
 
 def settings_for(session: Session, campaign_id: int) -> CampaignSettingsRow:
@@ -101,7 +86,6 @@ def save_settings(engine: Engine, campaign_id: int, **changes: Any) -> CampaignS
         from zoneinfo import ZoneInfo
 
         ZoneInfo(changes["timezone"])  # raises on an unknown zone before anything is stored
-    ensure_tables(engine)
     with Session(engine) as session:
         row = session.get(CampaignSettingsRow, campaign_id) or CampaignSettingsRow(campaign_id=campaign_id)
         for name, value in changes.items():

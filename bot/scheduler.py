@@ -43,7 +43,7 @@ from bot.lotto_reconcile import Outcome, Status
 from bot.posted import claim, find, mark_sent
 from bot.schedule_store import (
     ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
-    ensure_tables, settings_for, unsent,
+    settings_for, unsent,
 )
 from bot.store import CampaignRow, find_campaign, list_campaigns, load_events
 
@@ -707,7 +707,7 @@ async def start_scheduler(
     ``run=False`` leaves it paused: tests drive it with ``run_due``.
     """
     clock = clock or service.clock
-    ensure_tables(service.engine)
+    # The deadline tables need no creating here: open_engine brought the database to alembic's head.
     scheduler = make_scheduler(service.engine)
     app = App(service=service, poster=poster, clock=clock, scheduler=scheduler,
               fetch=fetch or _default_fetch, campaign_lock=campaign_lock)

@@ -10,7 +10,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-from bot.db import database_url, register_tables
+from bot.db import database_url, include_object, register_tables
 
 register_tables()
 target_metadata = SQLModel.metadata
@@ -24,12 +24,14 @@ def _configure(connection: Connection) -> None:
         # SQLite cannot ALTER most things: later revisions rebuild tables through batch operations.
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        # apscheduler_jobs shares the database but is apscheduler's: never a table to drop or alter.
+        include_object=include_object,
     )
 
 
 def run_offline() -> None:
     context.configure(url=config.get_main_option("sqlalchemy.url") or database_url(), target_metadata=target_metadata,
-                      literal_binds=True)
+                      literal_binds=True, include_object=include_object)
     with context.begin_transaction():
         context.run_migrations()
 
