@@ -68,9 +68,7 @@ class LegatusBot(discord.Client):
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         # The thread (or forum post) of each campaign's current turn, where its announcements go.
         self.turn_threads: dict[str, int] = {}
-        # A closed turn's results wait here until the answer to the closing post has gone out.
-        self._pending_results: dict[str, dict[str, Any]] = {}
-        self._posted_results: dict[str, int] = {}
+
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -108,7 +106,6 @@ class LegatusBot(discord.Client):
         if not reply.answers:
             return  # table talk is left alone
         await self.send_reply(message.channel, reply, reference=message)
-        await self.post_results(campaign.name, message.channel)
 
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
@@ -119,19 +116,7 @@ class LegatusBot(discord.Client):
                 view = await asyncio.to_thread(self.service.state, campaign)
                 if view["turn"] > before and view["phase"] in ("orders", "battles"):
                     await self.open_turn_thread(campaign, view, reply)
-                closed = view["phase"] in ("closed", "over") and view["history"] and view["history"][-1]["turn"] == view["turn"]
-                if closed and self._posted_results.get(campaign) != view["turn"]:
-                    self._posted_results[campaign] = view["turn"]
-                    self._pending_results[campaign] = view
             return reply
-
-    async def post_results(self, campaign: str, channel: discord.abc.Messageable) -> None:
-        """With each turn's close: the map of the campaign and the chart of its provinces, as attachments."""
-        view = self._pending_results.pop(campaign, None)
-        if view is None:
-            return
-        files = await asyncio.to_thread(self.result_files, campaign, view)
-        await channel.send(f"Turn {view['turn']} ({view['year']}): the map and the provinces so far.", files=files)
 
     def result_files(self, campaign: str, view: dict[str, Any], charts: bool = True) -> list[discord.File]:
         from bot.render.charts import render_chart
@@ -227,8 +212,6 @@ async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, te
         return
     reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
     await respond(interaction, reply, bot, embed_title)
-    if interaction.channel is not None:
-        await bot.post_results(campaign.name, interaction.channel)  # type: ignore[arg-type]
 
 
 def _names(bot: LegatusBot, interaction: discord.Interaction, kind: str) -> list[str]:

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Protocol
@@ -113,7 +113,8 @@ class Poster(Protocol):
     """Sends a message to a campaign's channel. ``key`` identifies the message: a sink that can (Discord, via
     the nonce) uses it to drop a resend of what it already accepted. Returns the message id, if any."""
 
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str) -> str | None: ...  # noqa: B006
+    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
+                   files: Sequence[tuple[str, bytes]] = ()) -> str | None: ...
 
 
 @dataclass
@@ -122,6 +123,7 @@ class Sent:
     text: str
     ping: list[str]
     key: str
+    files: list[tuple[str, bytes]] = field(default_factory=list)
 
 
 @dataclass
@@ -133,14 +135,16 @@ class RecordingPoster:
     # Behave like Discord's enforced nonce: a key already accepted is not posted again.
     honour_keys: bool = False
 
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str) -> str | None:  # noqa: B006
+    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
+                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
         if self.honour_keys:
             for i, sent in enumerate(self.sent):
                 if sent.key == key:
                     return str(i + 1)  # Discord answers a repeated nonce with the message it already has
-        self.sent.append(Sent(campaign_id, text, list(ping), key))
+        self.sent.append(Sent(campaign_id, text, list(ping), key, list(files)))
         if self.echo is not None:
-            self.echo(f"[campaign {campaign_id}] {text}")
+            attached = f" [{', '.join(name for name, _ in files)}]" if files else ""
+            self.echo(f"[campaign {campaign_id}] {text}{attached}")
         return str(len(self.sent))
 
 
@@ -155,7 +159,10 @@ class DiscordPoster:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str) -> str | None:  # noqa: B006
+    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
+                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
+        import io
+
         import discord
 
         from bot.discord_output import split_message
@@ -176,10 +183,12 @@ class DiscordPoster:
         roles = [discord.Object(id=int(p[3:-1])) for p in ping if p.startswith("<@&") and p[3:-1].isdigit()]
         allowed = discord.AllowedMentions(everyone=False, users=users or False, roles=roles or False, replied_user=False)
         first: Any = None
-        for i, chunk in enumerate(split_message(text)):
+        chunks = split_message(text)
+        for i, chunk in enumerate(chunks):
+            attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files] if i == len(chunks) - 1 else []
             message = await channel.send(
                 chunk, allowed_mentions=allowed if i == 0 else discord.AllowedMentions.none(),
-                nonce=discord_nonce(f"{key}#{i}"),
+                nonce=discord_nonce(f"{key}#{i}"), files=attachments,
             )
             first = first or message
         return str(first.id) if first is not None else None
@@ -284,6 +293,12 @@ class DeadlineKeeper:
         self.scheduler: BaseScheduler | None = None
 
     def __call__(self, change: Any) -> None:
+        if any(e.kind == "turn.closed" for e in change.events):
+            # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
+            # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
+            when = min(as_utc(self.clock.now()), datetime.now(timezone.utc))
+            _add(self.scheduler, f"results-{change.campaign_id}-{change.public['turn']}", post_results,
+                 when, [change.campaign_id, int(change.public["turn"])])
         started = [n for n in change.to_act_after if n not in change.to_act_before]
         stopped = [n for n in change.to_act_before if n not in change.to_act_after]
         if not started and not stopped:
@@ -398,6 +413,17 @@ def reconcile(app: App, now: datetime | None = None) -> None:
             elif row.kind == "lotto" and row.key.startswith("lotto:"):
                 day = row.key.split(":")[1]
                 wanted[f"lotto-resume-{day}"] = (fetch_lotto, now, [day])
+            elif row.kind == "results":
+                wanted[f"results-{row.campaign_id}-{_turn_of(row.key)}"] = (post_results, now, [row.campaign_id, _turn_of(row.key)])
+    for name in app.service.campaign_names():
+        # The last closed turn's results, if a crash came between its close and their claim.
+        history = app.service.state(name)["history"]
+        with Session(app.engine) as session:
+            row = find_campaign(session, name)
+            if history and row is not None and row.id is not None:
+                turn = int(history[-1]["turn"])
+                if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
+                    wanted[f"results-{row.id}-{turn}"] = (post_results, now, [row.id, turn])
     for job in scheduler.get_jobs():
         if job.id.startswith("deadline-") and job.id not in wanted:
             scheduler.remove_job(job.id)
@@ -435,12 +461,13 @@ async def run_due(scheduler: BaseScheduler, now: datetime, clock: Clock | None =
 # --- posting with a key -------------------------------------------------------------------------------------------------
 
 
-async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: list[str]) -> None:
+async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: list[str],
+                files: Sequence[tuple[str, bytes]] = ()) -> None:
     """Send a claimed message, then record it. ``text`` None: nothing to say any more; the claim is closed."""
     _checkpoint("claimed")
     message_id = None
     if text:
-        message_id = await app.poster.post(campaign_id, text, ping=ping, key=key)
+        message_id = await app.poster.post(campaign_id, text, ping=ping, key=key, files=files)
         _checkpoint("sent")
     with Session(app.engine) as session:
         campaign = session.get(CampaignRow, campaign_id)
@@ -461,6 +488,42 @@ def _campaign_and_settings(session: Session, campaign_id: int) -> tuple[Campaign
 
 
 # --- the jobs (module level, ids only: they pickle and survive refactors) -----------------------------------------------
+
+
+def results_files(service: Any, campaign: str, turn: int) -> tuple[str, list[tuple[str, bytes]]]:
+    """The text and pictures posted with a closed turn's results: the map as it stood, and the provinces chart."""
+    from bot.history import state_at_turn
+    from bot.render.charts import render_chart
+    from bot.render.map_png import render_png
+
+    view = state_at_turn(service, campaign, turn)
+    rules = getattr(service.ruleset_of(campaign), "rules")
+    files = [(f"map-turn-{turn}.png", render_png(rules.map, rules.nations, view))]
+    if view["history"]:
+        files.append((f"provinces-turn-{turn}.png", render_chart(view, "provinces", nations_data=rules.nations, year_of=rules.year)))
+    return f"Turn {turn} ({view['year']}): the map and the provinces so far.", files
+
+
+def _turn_of(key: str) -> int:
+    return int(key.split(":turn-")[1].split(":")[0])
+
+
+async def post_results(campaign_id: int, turn: int) -> None:
+    app = current_app()
+    now = as_utc(app.clock.now())
+    key = f"campaign-{campaign_id}:turn-{turn}:results"
+    with Session(app.engine) as session:
+        sent = _sent(session, key)
+        if sent:
+            return
+        if sent is None and not claim(session, key, campaign_id, "results", at=now):
+            return
+        campaign = session.get(CampaignRow, campaign_id)
+        name = campaign.name if campaign else None
+    if name is None:
+        return
+    text, files = await asyncio.to_thread(results_files, app.service, name, turn)
+    await _send(app, key, campaign_id, text, [], files)
 
 
 async def remind(campaign_id: int, deadline_id: int) -> None:

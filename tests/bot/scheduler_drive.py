@@ -11,6 +11,8 @@ observers), ``claimed``/``sent``/``recorded`` (around a scheduler post).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import asyncio
 import json
 import os
@@ -66,15 +68,23 @@ class FilePoster(S.RecordingPoster):
         super().__init__(honour_keys=os.environ.get("LEGATUS_HONOUR_KEYS", "1") == "1")
         self.path = path
         if path.exists():
-            self.sent = [S.Sent(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
+            self.sent = [self._load(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str) -> str | None:  # noqa: B006
+    @staticmethod
+    def _load(line: str) -> S.Sent:
+        raw = json.loads(line)
+        return S.Sent(raw["campaign_id"], raw["text"], raw["ping"], raw["key"], [(name, b"") for name in raw.get("files", [])])
+
+    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
+                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
         before = len(self.sent)
-        result = await super().post(campaign_id, text, ping=ping, key=key)
+        result = await super().post(campaign_id, text, ping=ping, key=key, files=files)
         if len(self.sent) > before:
             sent = self.sent[-1]
             with self.path.open("a", encoding="utf-8") as out:
-                out.write(json.dumps({"campaign_id": sent.campaign_id, "text": sent.text, "ping": sent.ping, "key": sent.key}) + "\n")
+                record = {"campaign_id": sent.campaign_id, "text": sent.text, "ping": sent.ping, "key": sent.key,
+                          "files": [name for name, _ in sent.files]}
+                out.write(json.dumps(record) + "\n")
                 out.flush()
                 os.fsync(out.fileno())
         return result
