@@ -294,6 +294,17 @@ def register_commands(bot: LegatusBot) -> None:
     async def assign(interaction: discord.Interaction, nation: str, player: discord.Member) -> None:
         await run_text_command(bot, interaction, f"/campaign assign {quoted(nation)} <@{player.id}>")
 
+    @campaign.command(name="settings", description="Deadlines: hours per player, reminder, timeout rule, time zone")
+    @app_commands.choices(on_timeout=[app_commands.Choice(name="the player passes", value="pass"),
+                                      app_commands.Choice(name="wait for the GM", value="wait")])
+    async def settings(interaction: discord.Interaction, player_hours: float | None = None,
+                       remind_hours_before: float | None = None, on_timeout: app_commands.Choice[str] | None = None,
+                       timezone: str | None = None) -> None:
+        pairs = {"player_hours": player_hours, "remind_hours_before": remind_hours_before,
+                 "on_timeout": on_timeout.value if on_timeout else None, "timezone": timezone}
+        text = " ".join(f"{k}={v}" for k, v in pairs.items() if v is not None)
+        await run_text_command(bot, interaction, f"/campaign settings {text}".strip())
+
     turn = app_commands.Group(name="turn", description="Open, close and follow the turns", guild_only=True)
 
     @turn.command(name="open", description="Open the next turn on a lottery draw (GM)")

@@ -410,6 +410,8 @@ class Legatus:
                 raise CommandError(f"usage: {usage(name)}")
             nation = self._resolve(posting, "nation", args[0])
             return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
+        if name == "campaign settings":
+            return self._settings_command(posting, line_no, command)
         if name == "lotto confirm":
             self._require_gm(posting, command)
             return self._confirm_draw(posting, line_no, command)
@@ -419,6 +421,37 @@ class Legatus:
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _settings_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """Deadlines and timeouts of the campaign: shown to anyone, changed by the GM."""
+        from bot.schedule_store import save_settings, settings_for
+
+        assert posting.campaign.id is not None
+        changes: dict[str, Any] = {}
+        for arg in command.args:
+            key, sep, value = arg.partition("=")
+            if not sep:
+                raise CommandError(f"'{arg}': write key=value; {usage(command.name)}")
+            if key in ("player_hours", "remind_hours_before"):
+                try:
+                    changes[key] = float(value)
+                except ValueError:
+                    raise CommandError(f"'{arg}': {key} is a number of hours") from None
+                if changes[key] < 0 or (key == "player_hours" and changes[key] == 0):
+                    raise CommandError(f"'{arg}': {key} must be positive")
+            else:
+                changes[key] = value
+        if changes:
+            self._require_gm(posting, command)
+            try:
+                save_settings(self.engine, posting.campaign.id, **changes)
+            except (ValueError, LookupError) as exc:
+                raise CommandError(f"{exc}; {usage(command.name)}") from None
+        with Session(self.engine) as session:
+            current = settings_for(session, posting.campaign.id)
+            shown = (f"time zone {current.timezone}, {current.player_hours:g}h per player, reminder "
+                     f"{current.remind_hours_before:g}h before, on timeout: {current.on_timeout}")
+        return LineAnswer(line_no, command.text, True, ("settings saved: " if changes else "settings: ") + shown)
 
     def _confirm_draw(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         """A GM types a draw the sources disagree on (or have not published): stored with the GM's name."""
