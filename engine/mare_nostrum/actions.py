@@ -229,6 +229,8 @@ def _attack(ctx: Ctx, nation: str, order: Attack) -> None:
         raise Rejection("a province cannot attack itself: attack <target> from <your province>")
     _own(ctx, nation, order.base, "attack from")
     _not_assailed(ctx, order.base, "as a base")
+    if ctx.state.provinces[order.province].owner == nation:
+        raise Rejection(f"{order.province} is already yours")
     if not gm.adjacent(order.base, order.province):
         options = [p for p in gm.land.get(order.base, ()) if ctx.state.provinces[p].owner != nation]
         options.sort(key=gm.province_order)
