@@ -159,6 +159,16 @@ class DiscordPoster:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
+    async def _turn_thread(self, forum: Any, campaign: str) -> Any:
+        """A forum takes no messages itself: post in the campaign's current turn post (the newest 'Turn ...')."""
+        known = getattr(self.bot, "turn_threads", {}).get(campaign)
+        if known is not None:
+            thread = self.bot.get_channel(known)
+            if thread is not None:
+                return thread
+        threads = [t for t in forum.threads if t.name.startswith("Turn ")]
+        return max(threads, key=lambda t: t.id) if threads else None
+
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
                    files: Sequence[tuple[str, bytes]] = ()) -> str | None:
         import io
@@ -175,9 +185,11 @@ class DiscordPoster:
         channel = self.bot.get_channel(int(campaign.channel_id))
         if channel is None:
             channel = await self.bot.fetch_channel(int(campaign.channel_id))
-        if not hasattr(channel, "send"):
-            log.warning("channel %s of campaign %s cannot take messages (a forum?); not posted: %s",
-                        campaign.channel_id, campaign_id, text)
+        if isinstance(channel, discord.ForumChannel):
+            channel = await self._turn_thread(channel, campaign.name)
+        if channel is None or not hasattr(channel, "send"):
+            log.warning("campaign %s has nowhere to post (a forum without a turn post yet?); not posted: %s",
+                        campaign_id, text)
             return None
         users = [discord.Object(id=int(p[2:-1])) for p in ping if p.startswith("<@") and not p.startswith("<@&") and p[2:-1].isdigit()]
         roles = [discord.Object(id=int(p[3:-1])) for p in ping if p.startswith("<@&") and p[3:-1].isdigit()]

@@ -238,3 +238,24 @@ def test_a_rejected_token_is_one_line_and_a_non_zero_exit(tmp_path: Path, capsys
     assert code == 1
     assert out.out.strip() == "legatus: Discord refused the token in DISCORD_TOKEN (check the bot's token in the Developer Portal)"
     assert "not-the-token" not in out.out + out.err and "Traceback" not in out.out + out.err
+
+
+def test_a_forum_campaign_gets_a_post_per_turn_and_its_results_there(tmp_path: Path) -> None:
+    async def scenario(t: Table) -> None:
+        setup, _ = await t.fake.user_posts("campaign-forum", "gm", "Mare Nostrum: setup", "Sign-ups here")
+        here = str(setup["id"])
+        created = await t.slash("gm", "campaign", "create", where=here, name="forum", gm_role=_role(t, "GM"), clock="historical")
+        assert "Campaign 'forum' created" in created
+        for nation, user in SEATS.items():
+            assert "✓" in await t.slash("gm", "campaign", "assign", where=here, nation=nation, player=t.uid(user))
+        await t.slash("gm", "turn", "open", where=here, date="2023-01-05")
+        post = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 — 290 BC"), None), 10, "the turn's forum post")
+        assert str(post.parent_id) == str(t.dev.channels["campaign-forum"].id)
+        turn_post = str(post.id)
+        for nation in t.service.state("forum")["order_of_play"]:
+            assert "end their turn" in await t.say(SEATS[nation], "pass", channel=turn_post)
+        assert "is closed" in await t.slash("gm", "turn", "close", where=turn_post)
+        results = await t.fake.wait_for_message(turn_post, lambda m: "the map and the provinces so far" in m["content"], timeout=15)
+        assert [a["filename"] for a in results["attachments"]] == ["map-turn-1.png", "provinces-turn-1.png"]
+
+    run(lambda: table(tmp_path, scenario))
