@@ -118,17 +118,6 @@ class LegatusBot(discord.Client):
                     await self.open_turn_thread(campaign, view, reply)
             return reply
 
-    def result_files(self, campaign: str, view: dict[str, Any], charts: bool = True) -> list[discord.File]:
-        from bot.render.charts import render_chart
-        from bot.render.map_png import render_png
-
-        rules = getattr(self.service.ruleset_of(campaign), "rules")
-        turn = view["turn"]
-        files = [discord.File(io.BytesIO(render_png(rules.map, rules.nations, view)), filename=f"map-turn-{turn}.png")]
-        if charts and view["history"]:
-            chart = render_chart(view, "provinces", nations_data=rules.nations, year_of=rules.year)
-            files.append(discord.File(io.BytesIO(chart), filename=f"provinces-turn-{turn}.png"))
-        return files
 
     async def open_turn_thread(self, campaign: str, view: dict[str, Any], reply: Reply) -> None:
         """Each turn gets its own forum post (in a forum) or thread (in a text channel), opened by the bot."""
@@ -238,6 +227,7 @@ def _autocomplete(kind: str):  # type: ignore[no-untyped-def]
 
 async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: int | None, charts: bool) -> None:
     from bot.history import state_at_turn
+    from bot.render.pictures import pictures
 
     campaign = _campaign_here(bot, interaction)
     if campaign is None:
@@ -249,13 +239,13 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
     except (LookupError, ValueError) as exc:
         await interaction.followup.send(str(exc.args[0] if exc.args else exc))
         return
-    files = await asyncio.to_thread(bot.result_files, campaign.name, view, charts)
-    if charts:
-        from bot.render.charts import render_chart
-
-        rules = getattr(bot.service.ruleset_of(campaign.name), "rules")
-        stability = await asyncio.to_thread(render_chart, view, "stability", nations_data=rules.nations, year_of=rules.year)
-        files = files[1:] + [discord.File(io.BytesIO(stability), filename="stability.png")]
+    rules = getattr(bot.service.ruleset_of(campaign.name), "rules")
+    kinds = ("provinces", "stability") if charts else ()
+    made = await asyncio.to_thread(pictures, rules, view, with_map=not charts, charts=kinds)
+    if not made:
+        await interaction.followup.send("No turn has been closed yet: the charts begin with the first closed turn.")
+        return
+    files = [discord.File(io.BytesIO(data), filename=name) for name, data in made]
     await interaction.followup.send(f"Turn {view['turn']} ({view['year'] or 'before the first turn'})", files=files)
 
 

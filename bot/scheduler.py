@@ -505,15 +505,11 @@ def _campaign_and_settings(session: Session, campaign_id: int) -> tuple[Campaign
 def results_files(service: Any, campaign: str, turn: int) -> tuple[str, list[tuple[str, bytes]]]:
     """The text and pictures posted with a closed turn's results: the map as it stood, and the provinces chart."""
     from bot.history import state_at_turn
-    from bot.render.charts import render_chart
-    from bot.render.map_png import render_png
+    from bot.render.pictures import pictures
 
     view = state_at_turn(service, campaign, turn)
     rules = getattr(service.ruleset_of(campaign), "rules")
-    files = [(f"map-turn-{turn}.png", render_png(rules.map, rules.nations, view))]
-    if view["history"]:
-        files.append((f"provinces-turn-{turn}.png", render_chart(view, "provinces", nations_data=rules.nations, year_of=rules.year)))
-    return f"Turn {turn} ({view['year']}): the map and the provinces so far.", files
+    return f"Turn {turn} ({view['year']}): the map and the provinces so far.", pictures(rules, view)
 
 
 def _turn_of(key: str) -> int:
