@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--gm", default="gm")
     sp.add_argument("--clock", choices=("historical", "live"), default="historical",
                     help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
+    sp.add_argument("--randomness", choices=("lottery", "commit-reveal"), default="lottery",
+                    help="where rolls beyond the order of play and events come from: lottery slots of coming draws, or "
+                         "a seed committed to now and revealed by the GM at the end (/campaign reveal) (default lottery)")
     sp.set_defaults(func=cmd_new)
 
     lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")
@@ -134,7 +137,9 @@ def cmd_new(args: argparse.Namespace) -> int:
             return fail(f"--player '{item}': write NATION=USER, e.g. --player Romans=alice")
         players[nation.strip()] = user.strip()
     service = _service(args)
-    reply = service.create_campaign(args.name or args.ruleset, args.ruleset, args.gm, players, clock=args.clock)
+    reply = service.create_campaign(
+        args.name or args.ruleset, args.ruleset, args.gm, players, clock=args.clock, randomness=args.randomness,
+    )
     print(reply.render())
     return 0 if reply.changed else 1
 
@@ -252,7 +257,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     summary = (
         f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
         f"{result.rolls} rolls re-derived"
+        + (f", {result.numbers_checked} commit-reveal numbers recomputed from the revealed seed" if result.numbers_checked else "")
     )
+    if result.awaiting_reveal:
+        summary += (f"; {result.awaiting_reveal} commit-reveal roll(s) await the seed's reveal (/campaign reveal) "
+                    "and could not be checked yet")
     if result.ok:
         print(f"verified: {summary}: everything matches the public draws")
         return 0

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gm set": ("/gm set <stability|actions|owner|fortification|suburbs|temple|fleets> <target> <value> [reason]", "gm"),
     "campaign assign": ("/campaign assign <nation> <player>", "gm"),
     "campaign settings": ("/campaign settings [timezone=Europe/Rome] [player_hours=48] [remind_hours_before=12] [on_timeout=pass|wait]", "gm"),
+    "campaign reveal": ("/campaign reveal", "gm"),
     "roll": ("/roll <dice> [label]", "gm"),
     "ledger": ("/ledger", "anyone"),
     "lotto confirm": ("/lotto confirm <YYYY-MM-DD> <WHEEL n1 n2 n3 n4 n5; WHEEL ...>", "gm"),

@@ -27,7 +27,7 @@ def readable(text: str) -> str:
 SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*[>:]\s?(.*)$")
 HELP = """Type what a user posts, as NAME> TEXT (e.g. alice> build temple in Latium); a line without a
 name speaks as the last speaker. Console commands:
-  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical]   create a campaign
+  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=lottery|commit-reveal]   create a campaign
   :import PATH          import lottery draws (official archive format)
   :use CAMPAIGN         switch campaign        :status   the status board
   :as NAME              set the speaker        :quit     leave"""
@@ -163,17 +163,19 @@ class Console:
         ruleset = "mare-nostrum"
         if rest and "=" not in rest[0]:
             ruleset, rest = rest[0], rest[1:]
-        players, gm, clock = {}, "gm", "historical"
+        players, gm, clock, randomness = {}, "gm", "historical", "lottery"
         for item in rest:
             key, _, value = item.partition("=")
             if key.lower() == "gm":
                 gm = value
             elif key.lower() == "clock":
                 clock = value
+            elif key.lower() == "randomness":
+                randomness = value
             elif value:
                 players[key] = value
             else:
                 print(f"'{item}': write NATION=USER")
                 return
-        print(self.service.create_campaign(name, ruleset, gm, players, clock=clock).render())
+        print(self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness).render())
         self.campaign = name

@@ -260,14 +260,18 @@ def register_commands(bot: LegatusBot) -> None:
 
     @campaign.command(name="create", description="Start a campaign in this channel or forum")
     @app_commands.describe(name="A name for the campaign", gm_role="Members of this role run the campaign",
-                           clock="live: rolls bind to future draws (real campaigns)")
+                           clock="live: rolls bind to future draws (real campaigns)",
+                           randomness="Rolls beyond order of play and events: lottery, or a seed revealed at the end")
     @app_commands.choices(
         ruleset=[app_commands.Choice(name="Mare Nostrum (290 BC)", value="mare-nostrum")],
         clock=[app_commands.Choice(name="live", value="live"), app_commands.Choice(name="historical", value="historical")],
+        randomness=[app_commands.Choice(name="lottery", value="lottery"),
+                    app_commands.Choice(name="commit-reveal", value="commit-reveal")],
     )
     async def create(interaction: discord.Interaction, name: str, gm_role: discord.Role,
                      ruleset: app_commands.Choice[str] | None = None,
-                     clock: app_commands.Choice[str] | None = None) -> None:
+                     clock: app_commands.Choice[str] | None = None,
+                     randomness: app_commands.Choice[str] | None = None) -> None:
         member = interaction.user
         if not isinstance(member, discord.Member) or not member.guild_permissions.manage_guild:
             await interaction.response.send_message("Only members who can manage this server can start a campaign.", ephemeral=True)
@@ -276,6 +280,7 @@ def register_commands(bot: LegatusBot) -> None:
         reply = await asyncio.to_thread(
             bot.service.create_campaign, name, ruleset.value if ruleset else "mare-nostrum", f"<@&{gm_role.id}>", {},
             clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
+            randomness.value if randomness else "lottery",
         )
         await respond(interaction, reply, bot)
 
@@ -283,6 +288,10 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.autocomplete(nation=_autocomplete("nation"))
     async def assign(interaction: discord.Interaction, nation: str, player: discord.Member) -> None:
         await run_text_command(bot, interaction, f"/campaign assign {quoted(nation)} <@{player.id}>")
+
+    @campaign.command(name="reveal", description="GM: publish the commit-reveal seed (no roll can be made after it)")
+    async def reveal(interaction: discord.Interaction) -> None:
+        await run_text_command(bot, interaction, "/campaign reveal")
 
     @campaign.command(name="settings", description="Deadlines: hours per player, reminder, timeout rule, time zone")
     @app_commands.choices(on_timeout=[app_commands.Choice(name="the player passes", value="pass"),

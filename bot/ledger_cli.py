@@ -93,10 +93,9 @@ def render(ledger: dict[str, Any]) -> list[str]:
     for r in ledger["rolls"]:
         who = f" ({r['nation']})" if r.get("nation") else ""
         result = "pending" if r["number"] is None else f"{r['number']}: {r['outcome']}"
-        lines.append(
-            f"#{r['id']} turn {r['turn']} {r['purpose'].replace('_', ' ')}{who}: draw {r['draw']} wheel {r['wheel']} "
-            f"{ordinal(r['position'])} number -> {result} [{r['meaning']}]"
-        )
+        where = (f"commit-reveal label {r['label']}" if r.get("label") else
+                 f"draw {r['draw']} wheel {r['wheel']} {ordinal(r['position'])} number")
+        lines.append(f"#{r['id']} turn {r['turn']} {r['purpose'].replace('_', ' ')}{who}: {where} -> {result} [{r['meaning']}]")
     for g in ledger["gm_rolls"]:
         label = f" {g['label']}" if g["label"] else ""
         total = "pending" if g["total"] is None else f"dice {g['values']}, total {g['total']}"

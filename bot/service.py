@@ -18,7 +18,7 @@ from collections.abc import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from bot import draw_store
+from bot import campaign_secret, draw_store
 from bot.clock import Clock, draw_moment, scheduled_draws_after
 from bot.commands import Command, CommandError, help_text, parse_command, usage
 from bot.replies import LineAnswer, Reply
@@ -26,7 +26,7 @@ from bot.roll_command import roll_event
 from bot.store import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
-from engine import canonical
+from engine import canonical, commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, replay, start, step, undo_target
@@ -98,7 +98,11 @@ class Legatus:
         guild_id: str | None = None,
         channel_id: str | None = None,
         gm_role_id: str | None = None,
+        randomness: str = "lottery",
     ) -> Reply:
+        """``randomness``: where the rolls beyond the order of play and the events come from: "lottery" (slots
+        of coming draws) or "commit-reveal" (a seed made here, kept in campaign_secret, its SHA-256 published
+        in the ``campaign.created`` event)."""
         reply = Reply()
         try:
             ruleset = load_ruleset(ruleset_id, self.data_dir)
@@ -106,11 +110,19 @@ class Legatus:
             return reply.note(str(exc.args[0]))
         if clock not in ("historical", "live"):
             return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
+        if randomness not in ("lottery", "commit-reveal"):
+            return reply.note(f"unknown randomness '{randomness}': use 'lottery' or 'commit-reveal'")
         with Session(self.engine) as session:
             if find_campaign(session, name) is not None:
                 return reply.note(f"a campaign called '{name}' already exists in this database")
             digest = getattr(getattr(ruleset, "rules", None), "digest", "")
-            data: dict[str, Any] = {"ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest}
+            data: dict[str, Any] = {
+                "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
+                "randomness": randomness,
+            }
+            seed = campaign_secret.new_seed() if randomness == "commit-reveal" else None
+            if seed is not None:
+                data["commitment"] = commit_reveal.commitment(commit_reveal.key(seed))
             event = Event(seq=1, kind=CREATED, actor=gm, data=data, at=self._now())
             event = replace(event, hash=event_hash(GENESIS, event))
             try:
@@ -127,13 +139,20 @@ class Legatus:
             session.flush()
             assert row.id is not None
             append_event(session, row.id, event)
+            if seed is not None:
+                session.add(campaign_secret.CampaignSecretRow(campaign_id=row.id, seed=seed))
             session.commit()
             self._folds[row.id] = folded
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
             reply.changed = True
             return reply.note(
                 f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
-                "The GM opens turn 1 with /turn open <date>."
+                + (
+                    f"Rolls beyond the order of play and the events come from a commit-reveal seed; its commitment "
+                    f"(SHA-256) is {data['commitment']}, published now in the log; the GM reveals the seed at the end "
+                    "with /campaign reveal. " if seed is not None else ""
+                )
+                + "The GM opens turn 1 with /turn open <date>."
             )
 
     def campaign_for_channel(self, channel_id: str) -> CampaignRow | None:
@@ -309,6 +328,38 @@ class Legatus:
         return [d.isoformat() for d in stored]
 
     def _record_draws(self, posting: _Posting) -> list[str]:
+        """Record what the state waits for: lottery draws (when stored) and commit-reveal numbers, until it waits
+        for nothing it can be given (a number may bind another roll, e.g. a GM die rolled again)."""
+        messages: list[str] = []
+        while True:
+            before = len(posting.new_events)
+            messages += self._record_lottery(posting)
+            messages += self._record_random(posting)
+            if len(posting.new_events) == before:
+                return messages
+
+    def _record_random(self, posting: _Posting) -> list[str]:
+        """Derive each pending commit-reveal label's number from the campaign's seed, in one random.recorded event."""
+        wanted = getattr(posting.ruleset, "wanted_numbers", None)
+        labels = wanted(posting.folded.state) if wanted is not None else []
+        if not labels:
+            return []
+        assert posting.campaign.id is not None
+        seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
+        if seed is None:
+            return [f"{len(labels)} commit-reveal roll(s) wait for a number, but this database holds no seed for the campaign. The GM must look into it."]
+        key = commit_reveal.key(seed)
+        numbers = {label: commit_reveal.roll(key, label, 1, 90) for label in labels}
+        event = self._event(posting, "random.recorded", {"numbers": numbers}, BOT)
+        try:
+            posting.folded, new = step(posting.ruleset, posting.folded, event)
+        except Rejection as exc:
+            return [f"The commit-reveal numbers could not be recorded: {exc.reason}. The GM must look into it."]
+        posting.new_events.append(event)
+        shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
+        return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
+
+    def _record_lottery(self, posting: _Posting) -> list[str]:
         messages: list[str] = []
         recorded: set[str] = set()
         while True:
@@ -412,6 +463,9 @@ class Legatus:
             return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
         if name == "campaign settings":
             return self._settings_command(posting, line_no, command)
+        if name == "campaign reveal":
+            self._require_gm(posting, command)
+            return ok("reveal the commit-reveal seed", self._reveal(posting))
         if name == "lotto confirm":
             self._require_gm(posting, command)
             return self._confirm_draw(posting, line_no, command)
@@ -421,6 +475,18 @@ class Legatus:
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _reveal(self, posting: _Posting) -> list[str]:
+        """Publish the campaign's commit-reveal seed in the log (seed.revealed); the engine checks it against the
+        commitment and binds no roll to it any more."""
+        assert posting.campaign.id is not None
+        row = posting.session.get(campaign_secret.CampaignSecretRow, posting.campaign.id)
+        if row is None:
+            raise Rejection("this campaign draws its rolls from the lottery: it has no seed to reveal")
+        messages = self._append(posting, "seed.revealed", {"seed": row.seed}, posting.gm_actor)
+        row.revealed_at = self.clock.now()
+        posting.session.add(row)
+        return messages
 
     def _settings_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         """Deadlines and timeouts of the campaign: shown to anyone, changed by the GM."""
@@ -590,7 +656,8 @@ class Legatus:
             return ["No roll has been bound yet."]
         return [
             f"#{r['id']} turn {r['turn']} {r['purpose'].replace('_', ' ')}{' (' + r['nation'] + ')' if r['nation'] else ''}: "
-            f"draw {r['draw']} {r['wheel']} #{r['position']} -> {r['number'] if r['number'] is not None else 'pending'}"
+            + (f"label {r['label']}" if "label" in r else f"draw {r['draw']} {r['wheel']} #{r['position']}")
+            + f" -> {r['number'] if r['number'] is not None else 'pending'}"
             f"{': ' + r['outcome'] if r['number'] is not None else ''} [{r['meaning']}]"
             for r in rolls
         ]

@@ -63,3 +63,11 @@ def dice(seed: bytes, label: str, count: int, sides: int) -> list[int]:
     if sides < 1:
         raise ValueError("a die needs at least one side")
     return uniform(seed, label, count, 1, sides)
+
+
+def key(seed_text: str) -> bytes:
+    """The bytes of a campaign's seed as Legatus stores and reveals it (hex text): its UTF-8, as typed.
+
+    So ``commitment(key(seed))`` is what ``printf %s SEED | sha256sum`` prints.
+    """
+    return seed_text.encode("utf-8")

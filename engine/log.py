@@ -15,8 +15,9 @@ from engine.ruleset import Ruleset
 
 CREATED = "campaign.created"
 UNDO = "gm.undo"
-# Events that record facts from outside (the lottery), not decisions: an undo passes over them.
-FACTS = {"draw.recorded"}
+# Events that record facts from outside (the lottery, numbers from the commit-reveal seed, its reveal), not
+# decisions: an undo passes over them.
+FACTS = {"draw.recorded", "random.recorded", "seed.revealed"}
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,21 @@
 Three checks: the log's hash chain is whole; every draw the log recorded equals the public draw of that day,
 number by number (a difference is reported with the turn and purpose that number served); and the campaign
 replayed on the public numbers alone comes out the same, roll by roll.
+
+A commit-reveal campaign (``randomness`` in ``campaign.created``) draws its other rolls from a seed: once the
+log holds the revealed seed (``seed.revealed``, which the replay itself checks against the commitment), every
+number a ``random.recorded`` event holds is recomputed from the seed and its label, a difference is reported
+with the turn and purpose of its roll, and the replay runs on the recomputed numbers. Before the reveal these
+rolls cannot be checked: ``awaiting_reveal`` counts them. ``ok`` means that everything that *could* be
+checked matches: it stays true while rolls await the reveal (a log can be checked mid-campaign), and the
+command line says how many could not be checked yet.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
 from engine.log import replay
@@ -35,6 +44,8 @@ class Verification:
     rolls: int
     head: str
     findings: tuple[Finding, ...]
+    awaiting_reveal: int = 0  # commit-reveal rolls not checkable yet: the seed is not in the log
+    numbers_checked: int = 0  # commit-reveal numbers recomputed from the revealed seed
 
     @property
     def ok(self) -> bool:
@@ -73,8 +84,32 @@ def verify(ruleset: Ruleset, events: list[Event], public: PublicDraws) -> Verifi
     view = ruleset.public_view(original.state)
     uses = slot_uses(ruleset, events, view)
     checked = 0
+    seed = next((str(e.data.get("seed", "")) for e in events if e.kind == "seed.revealed"), None)
+    labels = {r["label"]: r for r in view.get("rolls", []) if r.get("label")}
+    awaiting = 0 if seed is not None else len(labels)
+    recomputed = 0
     substituted: list[Event] = []
     for event in events:
+        if event.kind == "random.recorded" and seed is not None:
+            key = commit_reveal.key(seed)
+            fresh: dict[str, int] = {}
+            for label, mine in event.data.get("numbers", {}).items():
+                theirs = commit_reveal.roll(key, label, 1, 90)
+                fresh[label] = theirs
+                recomputed += 1
+                if mine != theirs:
+                    roll = labels.get(label)
+                    turn = roll["turn"] if roll else None
+                    purpose = (
+                        f"{roll['purpose'].replace('_', ' ')}{' of the ' + roll['nation'] if roll.get('nation') else ''} (roll #{roll['id']})"
+                        if roll else "a number no roll of the campaign uses"
+                    )
+                    findings.append(Finding(
+                        event.seq, turn, purpose,
+                        f"commit-reveal label {label}: the log has {mine}, the revealed seed gives {theirs}",
+                    ))
+            substituted.append(replace(event, data={**event.data, "numbers": fresh}, hash=""))
+            continue
         if event.kind != "draw.recorded":
             substituted.append(replace(event, hash=""))
             continue
@@ -100,7 +135,10 @@ def verify(ruleset: Ruleset, events: list[Event], public: PublicDraws) -> Verifi
         public_numbers = {w: list(official[w]) for w in logged if w in official}
         substituted.append(replace(event, data={**event.data, "numbers": public_numbers}, hash=""))
     findings.extend(_rederive(ruleset, substituted, view))
-    return Verification(len(events), checked, len(view.get("rolls", [])), events[-1].hash if events else "", tuple(findings))
+    return Verification(
+        len(events), checked, len(view.get("rolls", [])), events[-1].hash if events else "", tuple(findings),
+        awaiting_reveal=awaiting, numbers_checked=recomputed,
+    )
 
 
 def _rederive(ruleset: Ruleset, events: list[Event], original: dict[str, Any]) -> list[Finding]:

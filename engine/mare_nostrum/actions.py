@@ -114,7 +114,7 @@ def _peace(ctx: Ctx, nation: str, enemy: str) -> None:
     if pending:
         r = pending[0]
         raise Rejection(
-            f"the {enemy} offered you a peace treaty that is decided by the draw of {r.draw} ({r.wheel}); "
+            f"the {enemy} offered you a peace treaty that is decided by {r.source()}; "
             "you may not attack them until it is known"
         )
 

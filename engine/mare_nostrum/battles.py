@@ -184,10 +184,10 @@ def resolve_siege(ctx: Ctx, roll: Roll) -> None:
     if low <= roll.number <= high:
         battle.status = "held"
         roll.outcome = f"the fortification of {battle.province} holds"
-        ctx.say(f"Siege of {battle.province} ({roll.draw} {roll.wheel} = {roll.number}): the fortification holds; the {battle.attacker} retire.")
+        ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the fortification holds; the {battle.attacker} retire.")
         return
     roll.outcome = f"{battle.province} falls"
-    ctx.say(f"Siege of {battle.province} ({roll.draw} {roll.wheel} = {roll.number}): the defences fall.")
+    ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the defences fall.")
     _take(ctx, battle, destroy_fortification=True)
 
 
@@ -198,12 +198,12 @@ def resolve_alliance(ctx: Ctx, roll: Roll) -> None:
     if low <= roll.number <= high:
         roll.outcome = "alliance made"
         battle.status = "to_fight"
-        ctx.say(f"Alliance roll {roll.number} ({roll.draw} {roll.wheel}): the {battle.attacker_army} join the {battle.attacker_nation}.")
+        ctx.say(f"Alliance roll {roll.number} ({roll.where()}): the {battle.attacker_army} join the {battle.attacker_nation}.")
         announce(ctx, battle)
     else:
         roll.outcome = "alliance refused"
         battle.status = "aborted"
-        ctx.say(f"Alliance roll {roll.number} ({roll.draw} {roll.wheel}): the alliance is refused; no battle in {battle.province}.")
+        ctx.say(f"Alliance roll {roll.number} ({roll.where()}): the alliance is refused; no battle in {battle.province}.")
 
 
 def resolve_peace(ctx: Ctx, roll: Roll) -> None:
@@ -214,4 +214,4 @@ def resolve_peace(ctx: Ctx, roll: Roll) -> None:
         ctx.state.nations[roll.nation].peace_with.append(roll.target)
     else:
         roll.outcome = "no treaty"
-    ctx.say(f"Peace treaty of the {roll.nation} with the {roll.target} ({roll.draw} {roll.wheel} = {roll.number}): {roll.outcome}.")
+    ctx.say(f"Peace treaty of the {roll.nation} with the {roll.target} ({roll.where()} = {roll.number}): {roll.outcome}.")

@@ -11,7 +11,7 @@ from engine import dice as dicelib
 from engine.events import Rejection
 from engine.mare_nostrum.context import Ctx, ordinal
 from engine.mare_nostrum.slots import bind, bind_in
-from engine.mare_nostrum.state import GmRoll, Roll
+from engine.mare_nostrum.state import COMMIT_REVEAL, GmRoll, Roll
 
 PURPOSE = "gm_roll"
 
@@ -127,6 +127,10 @@ def _meaning(roll: GmRoll, dice: dicelib.Dice, k: int, j: int, *, again: bool = 
 def _where(dice_slots: list[list[Roll]]) -> str:
     """'the draw of D (die 1: PA 1st, die 2: RM 1st)', naming every date when the dice span several draws."""
     first = dice_slots[0][0].draw
+    if first == COMMIT_REVEAL:
+        labels = [" + ".join(f"'{s.label}'" for s in slots) for slots in dice_slots]
+        named = [f"die {k}: {text}" if len(dice_slots) > 1 else text for k, text in enumerate(labels, 1)]
+        return f"the commit-reveal seed (label{'s' if sum(map(len, dice_slots)) > 1 else ''} {', '.join(named)})"
     parts = []
     for k, slots in enumerate(dice_slots, 1):
         names = " + ".join(

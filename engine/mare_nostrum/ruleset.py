@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
@@ -16,8 +17,8 @@ from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
-from engine.mare_nostrum.slots import settle
-from engine.mare_nostrum.state import NationState, ProvinceState, State
+from engine.mare_nostrum.slots import pending_labels, settle
+from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import public_view, status_board
 from engine.ruleset import Proposal, Transition
@@ -58,6 +59,8 @@ class MareNostrum:
             "gm.set": self._gm_set,
             "roll.requested": gm_roll.request,
             "gm.lock": self._gm_lock,
+            "random.recorded": self._random_recorded,
+            "seed.revealed": self._seed_revealed,
         }
 
     @classmethod
@@ -72,7 +75,18 @@ class MareNostrum:
         unknown = [n for n in players if n not in rules.nations]
         if unknown:
             raise Rejection(f"unknown nation(s) {', '.join(unknown)}: the nations are {', '.join(rules.nations)}")
-        state = State(ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest))
+        randomness = str(setup.get("randomness") or "lottery")
+        if randomness not in RANDOMNESS:
+            raise Rejection(f"unknown randomness '{randomness}': use {' or '.join(RANDOMNESS)}")
+        commitment = setup.get("commitment")
+        if randomness == COMMIT_REVEAL:
+            commitment = str(commitment or "").strip().lower()
+            if len(commitment) != 64 or any(c not in "0123456789abcdef" for c in commitment):
+                raise Rejection("a commit-reveal campaign publishes its commitment (SHA-256 of the seed, 64 hex digits) at creation")
+        state = State(
+            ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
+            commitment=commitment if randomness == COMMIT_REVEAL else None,
+        )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
         for prov in rules.map.provinces.values():
@@ -125,10 +139,14 @@ class MareNostrum:
         return status_board(self.rules, state)
 
     def wanted_draws(self, state: State) -> list[str]:
-        wanted = {r.draw for r in state.rolls if r.number is None}
+        wanted = {r.draw for r in state.rolls if r.number is None and r.draw != COMMIT_REVEAL}
         if state.phase == "awaiting_draw" and state.turn_draw:
             wanted.add(state.turn_draw)
         return sorted(d for d in wanted if d not in state.draws)
+
+    def wanted_numbers(self, state: State) -> list[str]:
+        """Commit-reveal labels bound and waiting for the shell to record their number from the seed."""
+        return pending_labels(state)
 
     def to_act(self, state: State) -> list[str]:
         acting = state.acting()
@@ -151,6 +169,13 @@ class MareNostrum:
                 after.used_slots.append(key)
         for date, numbers in before.draws.items():
             after.draws.setdefault(date, numbers)
+        # Likewise a commit-reveal label once bound is never bound again (its number may have been seen).
+        for label in before.used_labels:
+            if label not in after.used_labels:
+                after.used_labels.append(label)
+        for label, number in before.numbers.items():
+            after.numbers.setdefault(label, number)
+        after.seed = after.seed or before.seed
         return after
 
     def _no_seat(self, state: State, actor: str) -> str:
@@ -183,6 +208,41 @@ class MareNostrum:
         ctx.state.draws[date] = numbers
         if ctx.state.phase == "awaiting_draw" and ctx.state.turn_draw == date:
             start_turn(ctx)
+
+    def _random_recorded(self, ctx: Ctx) -> None:
+        """The shell's numbers for commit-reveal labels, each derived from the committed seed (checkable once revealed)."""
+        state = ctx.state
+        if state.randomness != COMMIT_REVEAL:
+            raise Rejection("this campaign draws its rolls from the lottery, not from a commit-reveal seed")
+        numbers = ctx.event.data.get("numbers")
+        if not isinstance(numbers, dict) or not numbers:
+            raise Rejection("random.recorded needs numbers: {label: number}")
+        for label, number in numbers.items():
+            if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 90:
+                raise Rejection(f"the number of '{label}' must be a whole number from 1 to 90, not {number!r}")
+            known = state.numbers.get(str(label))
+            if known is not None and known != number:
+                raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
+        for label, number in numbers.items():
+            state.numbers[str(label)] = number
+
+    def _seed_revealed(self, ctx: Ctx) -> None:
+        self._require_gm(ctx)
+        state = ctx.state
+        if state.randomness != COMMIT_REVEAL or state.commitment is None:
+            raise Rejection("this campaign draws its rolls from the lottery: it has no seed to reveal")
+        if state.seed is not None:
+            raise Rejection("the seed is already revealed")
+        seed = str(ctx.event.data.get("seed") or "")
+        if not commit_reveal.verify_reveal(commit_reveal.key(seed), state.commitment):
+            raise Rejection(
+                f"this seed does not match the commitment published at creation ({state.commitment[:12]}…): refused"
+            )
+        state.seed = seed
+        ctx.say(
+            f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation, so anyone "
+            "can now recompute every roll of the campaign from its label (legatus verify). No new roll can be made."
+        )
 
     def _order(self, ctx: Ctx) -> None:
         data = ctx.event.data

@@ -5,6 +5,12 @@ The date is the first of the event's offered future draws (``Event.draws``, stam
 clock) that is later than the turn's own draw and still has a free slot. Within a draw the slots are
 taken in a fixed sequence that never touches the numbers the turn itself uses (each nation's wheel,
 positions 1-3) nor the Nazionale wheel (it did not exist before 2005). No slot is ever used twice.
+
+A campaign whose ``randomness`` is commit-reveal binds these rolls to a label instead
+("turn-3:roll-17:siege", deterministic from the state; a label is never used twice, even after an undo):
+the shell derives its number 1..90 from the seed it committed to at creation
+(``engine.commit_reveal.roll(seed, label, 1, 90)``) and records it in a ``random.recorded`` event. Once the
+GM revealed the seed no roll can bind any more: its every number could be computed in advance.
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from collections.abc import Callable
 from engine.events import Rejection
 from engine.lotto import WHEELS
 from engine.mare_nostrum.context import Ctx, ordinal
-from engine.mare_nostrum.state import Roll
+from engine.mare_nostrum.state import COMMIT_REVEAL, Roll, State
 
 
 def roll_slots(nation_wheels: list[str]) -> list[tuple[str, int]]:
@@ -31,6 +37,8 @@ def bind(
     ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None,
     *, announce: bool = True,
 ) -> Roll:
+    if ctx.state.randomness == COMMIT_REVEAL:
+        return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce)
     floor = ctx.state.turn_draw or ""
     candidates = sorted(d for d in ctx.event.draws if d > floor)
     if not candidates:
@@ -46,6 +54,8 @@ def bind_in(
 ) -> Roll:
     """Bind a roll to the first free slot of the first of ``dates`` that has one."""
     state = ctx.state
+    if state.randomness == COMMIT_REVEAL:
+        return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
     used = set(state.used_slots)
     slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
     for date in dates:
@@ -68,6 +78,44 @@ def bind_in(
     raise Rejection("every lottery slot of the coming draws is taken; the GM must import later draws first")
 
 
+def bind_label(
+    ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None,
+    *, announce: bool = True, turn: int | None = None,
+) -> Roll:
+    """Bind a roll to a fresh label of the campaign's commit-reveal seed."""
+    state = ctx.state
+    if state.seed is not None:
+        raise Rejection(
+            "the commit-reveal seed has been revealed and is public now: a new roll bound to it could be "
+            "computed in advance, so no roll can be made any more in this campaign"
+        )
+    roll_id = state.new_id()
+    roll_turn = state.turn if turn is None else turn
+    base = f"turn-{roll_turn}:roll-{roll_id}:{purpose}"
+    label, again = base, 1
+    while label in state.used_labels or label in state.numbers:
+        again += 1
+        label = f"{base}:{again}"
+    state.used_labels.append(label)
+    roll = Roll(
+        id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=COMMIT_REVEAL, wheel="", position=0,
+        meaning=meaning, ref=ref, target=target, label=label,
+    )
+    state.rolls.append(roll)
+    if announce:
+        ctx.say(
+            f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the commit-reveal "
+            f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}': {meaning}."
+        )
+    return roll
+
+
+def pending_labels(state: State) -> list[str]:
+    """The commit-reveal labels bound and still waiting for their number."""
+    return [r.label for r in state.rolls if r.draw == COMMIT_REVEAL and r.number is None and r.label is not None
+            and r.label not in state.numbers]
+
+
 Resolver = Callable[[Ctx, Roll], None]
 
 
@@ -79,9 +127,15 @@ def settle(ctx: Ctx, resolvers: dict[str, Resolver]) -> None:
         for roll in ctx.state.rolls:
             if roll.number is not None:
                 continue
-            numbers = ctx.state.draws.get(roll.draw)
-            if numbers is None:
-                continue
-            roll.number = numbers[roll.wheel][roll.position - 1]
+            if roll.draw == COMMIT_REVEAL:
+                number = ctx.state.numbers.get(roll.label or "")
+                if number is None:
+                    continue
+                roll.number = number
+            else:
+                numbers = ctx.state.draws.get(roll.draw)
+                if numbers is None:
+                    continue
+                roll.number = numbers[roll.wheel][roll.position - 1]
             resolvers[roll.purpose](ctx, roll)
             progress = True

@@ -40,6 +40,12 @@ class ProvinceState:
     held_by: str | None = None  # the invader force holding an independent province, if it took it
 
 
+# The randomness sources of a campaign (the ``randomness`` of ``campaign.created``), and the ``draw`` of a
+# Roll bound to the commit-reveal seed rather than to a lottery slot.
+LOTTERY = "lottery"
+COMMIT_REVEAL = "commit-reveal"
+RANDOMNESS = (LOTTERY, COMMIT_REVEAL)
+
 # Battles still to be decided: the turn cannot close while one of these is open.
 OPEN_BATTLE = ("to_fight", "waiting_roll", "claimed", "disputed", "siege")
 
@@ -82,6 +88,20 @@ class Roll:
     target: str | None = None  # the nation a peace treaty is offered to
     number: int | None = None
     outcome: str | None = None
+    # A commit-reveal roll (draw == COMMIT_REVEAL, wheel "", position 0): the label its number is derived from.
+    label: str | None = None
+
+    def where(self) -> str:
+        """Where the number comes from, for messages: '2023-01-05 PA', or the commit-reveal label."""
+        if self.draw == COMMIT_REVEAL:
+            return f"commit-reveal '{self.label}'"
+        return f"{self.draw} {self.wheel}"
+
+    def source(self) -> str:
+        """The same, as a phrase: 'the draw of 2023-01-05 (PA)', or 'the commit-reveal label '...''."""
+        if self.draw == COMMIT_REVEAL:
+            return f"the commit-reveal label '{self.label}'"
+        return f"the draw of {self.draw} ({self.wheel})"
 
 
 @dataclass
@@ -134,6 +154,12 @@ class State:
     winner: str | None = None
     locked: str | None = None  # orders locked by the GM: the reason given
     next_id: int = 1
+    # Where the rolls beyond the order of play and the events come from: LOTTERY or COMMIT_REVEAL.
+    randomness: str = LOTTERY
+    commitment: str | None = None  # commit-reveal: SHA-256 of the seed, published at creation
+    seed: str | None = None  # commit-reveal: the seed, once the GM revealed it (then no roll binds any more)
+    numbers: dict[str, int] = field(default_factory=dict)  # commit-reveal: label -> number 1..90 (random.recorded)
+    used_labels: list[str] = field(default_factory=list)  # commit-reveal labels ever bound, never reused
 
     def new_id(self) -> int:
         value = self.next_id

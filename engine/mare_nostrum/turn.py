@@ -260,7 +260,7 @@ def close_turn(ctx: Ctx) -> None:
     if pending_rolls:
         raise Rejection(
             "turn cannot close while rolls wait for their draw: "
-            + ", ".join(f"#{r.id} on {r.draw}" for r in pending_rolls)
+            + ", ".join(f"#{r.id} on {r.draw if r.label is None else r.label}" for r in pending_rolls)
         )
     state.history.append(
         TurnRecord(

@@ -57,7 +57,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         {
             "id": r.id, "turn": r.turn, "purpose": r.purpose, "nation": r.nation, "draw": r.draw, "wheel": r.wheel,
             "position": r.position, "number": r.number, "outcome": r.outcome if r.number is not None else "pending",
-            "meaning": r.meaning,
+            "meaning": r.meaning, **({"label": r.label} if r.label is not None else {}),
         }
         for r in state.rolls
     ]
@@ -96,6 +96,8 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "history": [{"turn": h.turn, "provinces": h.provinces, "stability": h.stability} for h in state.history],
         "winner": state.winner,
         "locked": state.locked,
+        "randomness": state.randomness,
+        **({"commitment": state.commitment, "seed": state.seed} if state.commitment is not None else {}),
     }
 
 
@@ -106,6 +108,8 @@ def status_board(rules: RulesData, state: State) -> str:
     lines = [f"Turn {state.turn} ({view['year']}), draw {state.turn_draw}, phase: {state.phase.replace('_', ' ')}."]
     if state.winner:
         lines.append(f"Winner: the {state.winner}.")
+    if state.commitment is not None:
+        lines.append(f"Rolls: commit-reveal, commitment {state.commitment}" + (", seed revealed." if state.seed else ", seed not revealed yet."))
     if state.locked is not None:
         lines.append(f"Orders are locked by the GM: {state.locked}.")
     for name in state.order_of_play or list(state.nations):
@@ -127,5 +131,8 @@ def status_board(rules: RulesData, state: State) -> str:
         )
     waiting = [r for r in view["rolls"] if r["outcome"] == "pending"]
     if waiting:
-        lines.append("Rolls waiting for their draw: " + "; ".join(f"#{r['id']} {r['purpose']} on {r['draw']} {r['wheel']} {r['position']}" for r in waiting))
+        lines.append("Rolls waiting for their draw: " + "; ".join(
+            f"#{r['id']} {r['purpose']} on " + (f"label {r['label']}" if "label" in r else f"{r['draw']} {r['wheel']} {r['position']}")
+            for r in waiting
+        ))
     return "\n".join(lines)
