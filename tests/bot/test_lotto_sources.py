@@ -389,7 +389,9 @@ def test_the_async_fetch_does_not_block_the_event_loop(site: FakeSite, engine: E
     assert outcome.status is Status.STORED
     assert elapsed >= 0.8  # the slow site really made the fetch slow...
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
-    assert len(ticks) >= 30 and max(gaps) < 0.2  # ...and the loop kept ticking all along
+    # ...and the loop kept ticking all along: a blocking fetch would leave one gap of the whole 0.8 s. The bound
+    # leaves room for a loaded machine, where the thread parsing the zip holds the GIL for a while.
+    assert len(ticks) >= 15 and max(gaps) < 0.5
 
 
 # --- formats, settings, command line ---------------------------------------------------------------
