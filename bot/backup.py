@@ -45,7 +45,8 @@ def add_commands(sub: Any) -> None:
 # --- the commands -----------------------------------------------------------------------------------------------------
 
 
-def cmd_backup(args: argparse.Namespace) -> int:
+def _sqlite_target(args: argparse.Namespace, postgres_hint: str) -> Path | int:
+    """The SQLite file the command works on, or the exit code after saying why there is none."""
     url = database_url(args.db)
     try:
         path = _sqlite_path(url)
@@ -53,10 +54,19 @@ def cmd_backup(args: argparse.Namespace) -> int:
         print(f"legatus: {exc}", file=sys.stderr)
         return 2
     if path is None:
-        print(f"legatus: {_redacted(url)} is a PostgreSQL database: back it up with PostgreSQL's own tool, e.g. "
-              f"pg_dump --format=custom --file {args.out} '{_libpq_url(url)}' (restore: pg_restore --clean -d ...)",
-              file=sys.stderr)
+        print(f"legatus: {_redacted(url)} is a PostgreSQL database: {postgres_hint}", file=sys.stderr)
         return 2
+    return path
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    url = database_url(args.db)
+    path = _sqlite_target(
+        args, f"back it up with PostgreSQL's own tool, e.g. pg_dump --format=custom --file {args.out} "
+        f"'{_libpq_url(url)}' (restore: pg_restore --clean -d ...)",
+    )
+    if isinstance(path, int):
+        return path
     try:
         summary = backup(path, args.out)
     except BackupError as exc:
@@ -67,16 +77,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    url = database_url(args.db)
-    try:
-        path = _sqlite_path(url)
-    except BackupError as exc:
-        print(f"legatus: {exc}", file=sys.stderr)
-        return 2
-    if path is None:
-        print(f"legatus: {_redacted(url)} is a PostgreSQL database: restore it with pg_restore from a pg_dump "
-              "file; legatus restore puts back SQLite backups only", file=sys.stderr)
-        return 2
+    path = _sqlite_target(args, "restore it with pg_restore from a pg_dump file; legatus restore puts back SQLite backups only")
+    if isinstance(path, int):
+        return path
     try:
         summary = restore(args.source, path, force=args.force)
     except BackupError as exc:
