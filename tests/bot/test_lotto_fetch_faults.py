@@ -5,14 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from bot.db import open_engine
 from bot.draw_store import DrawRow, get_draw, import_archive
 from bot.lotto_fetch import fetch_draw, fetch_until_available
 from bot.lotto_http import RetryPolicy
@@ -31,7 +29,6 @@ from lotto_fakes import (
     archive_zip,
     fixture_draws,
     json_answer,
-    running_site,
     with_numbers,
 )
 
@@ -39,18 +36,6 @@ DAY = dt.date(2026, 9, 1)
 DRAWS = fixture_draws(JAN_2023, SEP_2026)
 LINES = archive_lines(JAN_2023, SEP_2026)
 ZIPPED = archive_zip(LINES)
-
-
-@pytest.fixture
-def site() -> Iterator[FakeSite]:
-    yield from running_site()
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_engine(tmp_path / "lotto.db")
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture

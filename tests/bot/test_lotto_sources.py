@@ -8,7 +8,6 @@ import datetime as dt
 import hashlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,7 +43,6 @@ from lotto_fakes import (
     fixture_draws,
     json_answer,
     moved,
-    running_site,
 )
 
 D = dt.date
@@ -52,18 +50,6 @@ SEP_1 = D(2026, 9, 1)
 NOW = dt.datetime(2026, 9, 30, 19, 0, tzinfo=dt.timezone.utc)
 DRAWS = fixture_draws(JAN_2023, SEP_2026)
 LINES = archive_lines(JAN_2023, SEP_2026)
-
-
-@pytest.fixture
-def site() -> Iterator[FakeSite]:
-    yield from running_site()
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_engine(tmp_path / "lotto.db")
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture
