@@ -1,0 +1,29 @@
+"""A recorded Mare Nostrum campaign (15 turns on the real draws, 397 events) must replay to the very same
+state and hash-chain head after any refactoring of the engine or the shell.
+
+The files were exported by the scripted campaign (tests/bot/campaign_play.py) before the shell was made
+ruleset-neutral. Only a deliberate change of the rules may change them; regenerate them then, and say why in
+the commit.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine import canonical
+from engine.events import Event
+from engine.log import replay
+from engine.rulesets import load_ruleset
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def test_the_recorded_campaign_replays_to_the_same_state_and_head() -> None:
+    lines = (GOLDEN / "mare-nostrum-15-turns.log").read_text(encoding="utf-8").splitlines()
+    events = [Event.from_dict(json.loads(line)) for line in lines]
+    ruleset = load_ruleset("mare-nostrum", DATA)
+    folded = replay(ruleset, events)
+    assert f"{folded.last_seq}:{folded.head}" == (GOLDEN / "mare-nostrum-15-turns.head").read_text().strip()
+    state = canonical.dumps(ruleset.public_view(folded.state), indent=2) + "\n"
+    assert state == (GOLDEN / "mare-nostrum-15-turns.state.json").read_text(encoding="utf-8")
