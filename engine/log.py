@@ -2,6 +2,11 @@
 
 A GM undo is an event too: it names the event it takes back, and the fold recomputes the state without
 it. The undo itself stays in the log, so the trace is never lost.
+
+Chance is never taken back by an undo: once a public value (a draw, a beacon, a seed's numbers, a revealed
+secret) has been recorded after a decision, that decision's random outcome may be known, so undoing it would
+let the GM draw again. Undo stops there. A GM who must set such a decision aside voids it (``gm.void``): the
+void names its reason and the outcomes it discards, and ``legatus verify`` lists every void.
 """
 from __future__ import annotations
 
@@ -15,9 +20,11 @@ from engine.ruleset import Ruleset
 
 CREATED = "campaign.created"
 UNDO = "gm.undo"
-# Events that record facts from outside (the lottery, numbers from the commit-reveal seed, its reveal), not
-# decisions: an undo passes over them.
-FACTS = {"draw.recorded", "random.recorded", "seed.revealed"}
+VOID = "gm.void"
+TAKE_BACK = (UNDO, VOID)
+# Events that record facts from outside (the lottery, a drand beacon, numbers from the commit-reveal seed, its
+# reveal, a sealed content revealed), not decisions: an undo never takes them back, nor a decision before them.
+FACTS = {"draw.recorded", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed"}
 
 
 @dataclass(frozen=True)
@@ -48,19 +55,27 @@ def step(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[
     if event.seq != folded.last_seq + 1:
         raise Rejection(f"event #{event.seq} is out of order: the log ends at #{folded.last_seq}")
     head = link(folded.head, event)
-    if event.kind == UNDO:
+    if event.kind in TAKE_BACK:
         undone, messages = _undo(ruleset, folded, event)
         return replace(undone, head=head), messages
     transition = ruleset.apply(folded.state, event)
     return Folded(transition.state, folded.effective + (event,), event.seq, head), transition.messages
 
 
-def undo_target(folded: Folded) -> Event | None:
-    """The event a GM undo would take back: the latest decision still in effect."""
+def undo_target(folded: Folded, *, void: bool = False) -> Event | None:
+    """The event a GM undo (or void) would take back: the latest decision still in effect."""
     for event in reversed(folded.effective):
         if event.kind == CREATED:
             return None
         if event.kind not in FACTS:
+            return event
+    return None
+
+
+def seen_after(folded: Folded, target: Event) -> Event | None:
+    """The first public value recorded after ``target``: once it is, ``target``'s outcome may be known."""
+    for event in folded.effective:
+        if event.seq > target.seq and event.kind in FACTS:
             return event
     return None
 
@@ -75,12 +90,40 @@ def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple
         raise Rejection("there is nothing to undo")
     if wanted is not None and int(wanted) != target.seq:
         raise Rejection(f"only the latest decision can be undone: event #{target.seq} ({target.kind}), not #{wanted}")
+    seen = seen_after(folded, target)
+    reason = event.data.get("reason") or "no reason given"
+    if event.kind == UNDO and seen is not None:
+        raise Rejection(
+            f"event #{target.seq} ({describe(target)}) cannot be undone: a public random value was recorded after it "
+            f"(#{seen.seq}, {seen.kind}), so its outcome may be known. To set it aside, void it with its reason "
+            "(/gm void <reason>): the void and the outcome it discards stay on record"
+        )
+    if event.kind == VOID and not str(event.data.get("reason") or "").strip():
+        raise Rejection("a void needs its reason: /gm void <reason>")
     kept = tuple(e for e in folded.effective if e.seq != target.seq)
     rebuilt = _fold_effective(ruleset, kept)
     state = ruleset.carry_over(folded.state, rebuilt)
-    reason = event.data.get("reason") or "no reason given"
-    message = f"The GM undoes event #{target.seq} ({describe(target)}): {reason}."
+    if event.kind == VOID:
+        discarded = _discarded(ruleset, folded.state, state)
+        lost = "; ".join(discarded) if discarded else "no random outcome"
+        message = f"The GM voids event #{target.seq} ({describe(target)}): {reason}. Outcomes discarded: {lost}."
+    else:
+        message = f"The GM undoes event #{target.seq} ({describe(target)}): {reason}."
     return Folded(state, kept, event.seq), (message,)
+
+
+def _discarded(ruleset: Ruleset, before: Any, after: Any) -> list[str]:
+    """The settled rolls the void takes out of the state, in words: what the record must keep."""
+    ledger = getattr(ruleset, "ledger", None)
+    if ledger is None:
+        return []
+    kept = {(e.get("id"), e.get("where")) for e in ledger(after) if e.get("values") is not None}
+    return [
+        f"roll #{e['id']} ({e.get('purpose', '')}) = {', '.join(str(v) for v in e['values'])}"
+        f"{' -> ' + str(e['outcome']) if e.get('outcome') else ''}"
+        for e in ledger(before)
+        if e.get("values") is not None and (e.get("id"), e.get("where")) not in kept
+    ]
 
 
 def _fold_effective(ruleset: Ruleset, events: tuple[Event, ...]) -> Any:
@@ -103,7 +146,7 @@ def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
             raise Rejection(f"event #{event.seq} is out of order: the log ends at #{last}")
         head = link(head, event)
         last = event.seq
-        if event.kind == UNDO:
+        if event.kind in TAKE_BACK:
             undone, _ = _undo(ruleset, Folded(state, tuple(effective), last - 1, head), event)
             state, effective = undone.state, list(undone.effective)
             continue

@@ -132,6 +132,10 @@ class Need:
 
     source: str
     key: str
+    # For a commit-reveal label: the values the shell derives from the seed (engine/chance/derive.py's rule).
+    lo: int = 1
+    hi: int = 90
+    count: int = 1
 
 
 @dataclass(frozen=True)

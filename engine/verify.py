@@ -1,27 +1,41 @@
-"""Re-checking a campaign from its exported log and the public lottery results, by anyone.
+"""Re-checking a campaign from its exported log and the public random values, by anyone, for any game.
 
-Three checks: the log's hash chain is whole; every draw the log recorded equals the public draw of that day,
-number by number (a difference is reported with the turn and purpose that number served); and the campaign
-replayed on the public numbers alone comes out the same, roll by roll.
+The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_view``), never a game's keys:
 
-A commit-reveal campaign (``randomness`` in ``campaign.created``) draws its other rolls from a seed: once the
-log holds the revealed seed (``seed.revealed``, which the replay itself checks against the commitment), every
-number a ``random.recorded`` event holds is recomputed from the seed and its label, a difference is reported
-with the turn and purpose of its roll, and the replay runs on the recomputed numbers. Before the reveal these
-rolls cannot be checked: ``awaiting_reveal`` counts them. ``ok`` means that everything that *could* be
-checked matches: it stays true while rolls await the reveal (a log can be checked mid-campaign), and the
-command line says how many could not be checked yet.
+* the log's hash chain is whole, and (``expect_head``) it holds the event a public anchor ``SEQ:HASH`` named,
+  unchanged: a log cut short or rewritten after the anchor was posted is caught;
+* every lottery draw the log recorded equals the public draw of that day, number by number (a difference is
+  reported with the turn and purpose that number served, from the ledger's slots);
+* a commit-reveal campaign whose log holds the revealed seed: every recorded number is recomputed from the
+  seed and its label (the range comes from what the game asked for); before the reveal they are counted as
+  ``awaiting_reveal``;
+* the campaign replayed on the public values alone gives every roll the same values and outcome, and the same
+  public state;
+* time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
+  bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance;
+* the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
+  from a single source, is listed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import datetime as dt
+from dataclasses import dataclass, field, replace
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from engine import commit_reveal
+from engine import canonical, commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
-from engine.log import replay
+from engine.log import VOID, replay, start, step
 from engine.ruleset import Ruleset
+
+# A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
+# be under way, and the binding message must be out before anyone could know the numbers.
+LOTTERY_MARGIN = dt.timedelta(minutes=10)
+DRAND_MARGIN = dt.timedelta(seconds=6)  # two quicknet periods
+ROME = ZoneInfo("Europe/Rome")
+DRAW_TIME = dt.time(20, 0)
+DRAND_GENESIS, DRAND_PERIOD = 1692803367, 3  # quicknet
 
 
 @dataclass(frozen=True)
@@ -46,74 +60,111 @@ class Verification:
     findings: tuple[Finding, ...]
     awaiting_reveal: int = 0  # commit-reveal rolls not checkable yet: the seed is not in the log
     numbers_checked: int = 0  # commit-reveal numbers recomputed from the revealed seed
+    head_seq: int = 0
+    clock: str = ""  # "live" or "historical" (from campaign.created)
+    notes: tuple[str, ...] = ()  # what the record says that is no mismatch: voids, GM-typed draws, historical
+    beacons_checked: int = 0
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
+    @property
+    def anchor(self) -> str:
+        return f"{self.head_seq}:{self.head}"
+
 
 PublicDraws = dict[str, dict[str, list[int]]]  # "YYYY-MM-DD" -> wheel -> 5 numbers
 
 
-def slot_uses(ruleset: Ruleset, events: list[Event], view: dict[str, Any]) -> dict[tuple[str, str, int], tuple[int | None, str]]:
+@dataclass
+class _Trace:
+    """What a step-by-step fold learns: when each roll was bound, what each slot served, what each label asked."""
+
+    bound_at: dict[str, tuple[int, str, dict[str, Any]]] = field(default_factory=dict)  # roll id -> (seq, at, entry)
+    slots: dict[tuple[str, str, int], tuple[int | None, str]] = field(default_factory=dict)
+    ranges: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # commit-reveal label -> (lo, hi, count)
+    voids: list[str] = field(default_factory=list)
+
+
+def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
+    trace = _Trace()
+    if not events:
+        return trace
+    folded, _ = start(ruleset, replace(events[0], hash=""))
+    for event in events[1:]:
+        if event.kind == "random.recorded":
+            for need in ruleset.needs(folded.state):
+                if need.source == "commit-reveal":
+                    trace.ranges[need.key] = (need.lo, need.hi, need.count)
+        folded, messages = step(ruleset, folded, replace(event, hash=""))
+        if event.kind == VOID:
+            trace.voids.append(f"event #{event.seq}: " + " ".join(messages))
+        for entry in ruleset.ledger(folded.state):
+            key = str(entry["id"])
+            if key not in trace.bound_at:
+                trace.bound_at[key] = (event.seq, event.at, entry)
+            for slot in entry.get("slots") or ():
+                day, wheel, position, purpose = slot[0], slot[1], int(slot[2]), str(slot[3])
+                trace.slots[(day, wheel, position)] = (entry.get("turn"), purpose)
+    return trace
+
+
+def slot_uses(ruleset: Ruleset, events: list[Event], view: dict[str, Any] | None = None) -> dict[tuple[str, str, int], tuple[int | None, str]]:
     """What each lottery number served: (date, wheel, position) -> (turn, purpose)."""
-    uses: dict[tuple[str, str, int], tuple[int | None, str]] = {}
-    turn = 0
-    nations = getattr(getattr(ruleset, "rules", None), "nations", {})
-    for event in events:
-        if event.kind == "turn.opened":
-            turn += 1
-            day = str(event.data["draw"])
-            for nation in nations.values():
-                uses[(day, nation.wheel, 1)] = (turn, f"order of play of the {nation.name}")
-                uses[(day, nation.wheel, 2)] = (turn, f"random event of the {nation.name}")
-                uses[(day, nation.wheel, 3)] = (turn, f"third number (event detail) of the {nation.name}")
-    for roll in view.get("rolls", []):
-        who = f" of the {roll['nation']}" if roll.get("nation") else ""
-        uses[(roll["draw"], roll["wheel"], roll["position"])] = (roll["turn"], f"{roll['purpose'].replace('_', ' ')}{who} (roll #{roll['id']})")
-    return uses
+    return _trace(ruleset, events).slots
 
 
-def verify(ruleset: Ruleset, events: list[Event], public: PublicDraws) -> Verification:
+def _parse_anchor(anchor: str) -> tuple[int, str] | None:
+    seq, sep, digest = anchor.strip().partition(":")
+    if not sep or not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest.lower()):
+        return None
+    return int(seq), digest.lower()
+
+
+def verify(
+    ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | None = None,
+    beacon_check: Any = None,
+) -> Verification:
+    """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None."""
     findings: list[Finding] = [Finding(seq, None, "hash chain", problem) for seq, problem in chain_problems(events)]
+    head = events[-1].hash if events else ""
+    head_seq = events[-1].seq if events else 0
+    if expect_head is not None:
+        findings.extend(_check_anchor(events, expect_head))
+    clock = str(events[0].data.get("clock", "")) if events else ""
     try:
         original = replay(ruleset, [replace(e, hash="") for e in events])
+        trace = _trace(ruleset, events)
     except Rejection as exc:
         findings.append(Finding(None, None, "replay", f"the log itself does not replay: {exc.reason}"))
-        return Verification(len(events), 0, 0, events[-1].hash if events else "", tuple(findings))
-    view = ruleset.public_view(original.state)
-    uses = slot_uses(ruleset, events, view)
-    checked = 0
+        return Verification(len(events), 0, 0, head, tuple(findings), head_seq=head_seq, clock=clock)
+    ledger = ruleset.ledger(original.state)
+    notes: list[str] = list(trace.voids and [f"GM void, {v}" for v in trace.voids] or [])
+    checked = recomputed = beacons = 0
     seed = next((str(e.data.get("seed", "")) for e in events if e.kind == "seed.revealed"), None)
-    labels = {r["label"]: r for r in view.get("rolls", []) if r.get("label")}
+    labels = {str(e["key"]): e for e in ledger if e.get("source") == "commit-reveal"}
     awaiting = 0 if seed is not None else len(labels)
-    recomputed = 0
     substituted: list[Event] = []
     for event in events:
         if event.kind == "random.recorded" and seed is not None:
-            key = commit_reveal.key(seed)
-            fresh: dict[str, int] = {}
-            for label, mine in event.data.get("numbers", {}).items():
-                theirs = commit_reveal.roll(key, label, 1, 90)
-                fresh[label] = theirs
-                recomputed += 1
-                if mine != theirs:
-                    roll = labels.get(label)
-                    turn = roll["turn"] if roll else None
-                    purpose = (
-                        f"{roll['purpose'].replace('_', ' ')}{' of the ' + roll['nation'] if roll.get('nation') else ''} (roll #{roll['id']})"
-                        if roll else "a number no roll of the campaign uses"
-                    )
-                    findings.append(Finding(
-                        event.seq, turn, purpose,
-                        f"commit-reveal label {label}: the log has {mine}, the revealed seed gives {theirs}",
-                    ))
+            fresh, found, count = _recompute(event, seed, trace, labels)
+            findings.extend(found)
+            recomputed += count
             substituted.append(replace(event, data={**event.data, "numbers": fresh}, hash=""))
             continue
+        if event.kind == "beacon.recorded":
+            beacons += 1
+            problem = beacon_check(event.data) if beacon_check is not None else None
+            if problem:
+                findings.append(Finding(event.seq, None, f"drand round {event.data.get('round')}", problem))
         if event.kind != "draw.recorded":
             substituted.append(replace(event, hash=""))
             continue
         day = str(event.data["date"])
+        source = str(event.data.get("source") or "")
+        if source.startswith("gm") or source.startswith("single"):
+            notes.append(f"the draw of {day} (event #{event.seq}) was {'typed by a GM' if source.startswith('gm') else 'taken from one source'}: {source}")
         logged: dict[str, list[int]] = event.data["numbers"]
         official = public.get(day)
         if official is None:
@@ -127,38 +178,120 @@ def verify(ruleset: Ruleset, events: list[Event], public: PublicDraws) -> Verifi
                 continue
             for position, (mine, theirs) in enumerate(zip(numbers, official[wheel]), 1):
                 if mine != theirs:
-                    turn, purpose = uses.get((day, wheel, position), (None, "a number the campaign did not use"))
+                    turn, purpose = trace.slots.get((day, wheel, position), (None, "a number the campaign did not use"))
                     findings.append(Finding(
                         event.seq, turn, purpose,
                         f"draw of {day}, wheel {wheel}, position {position}: the log has {mine}, the public draw has {theirs}",
                     ))
         public_numbers = {w: list(official[w]) for w in logged if w in official}
         substituted.append(replace(event, data={**event.data, "numbers": public_numbers}, hash=""))
-    findings.extend(_rederive(ruleset, substituted, view))
+    findings.extend(_rederive(ruleset, substituted, original.state))
+    timing, more_notes = _check_times(trace, clock)
+    findings.extend(timing)
+    notes.extend(more_notes)
+    rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
     return Verification(
-        len(events), checked, len(view.get("rolls", [])), events[-1].hash if events else "", tuple(findings),
-        awaiting_reveal=awaiting, numbers_checked=recomputed,
+        len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
+        head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons,
     )
 
 
-def _rederive(ruleset: Ruleset, events: list[Event], original: dict[str, Any]) -> list[Finding]:
-    """Replay on the public numbers and compare every random outcome with the log's."""
+def _check_anchor(events: list[Event], anchor: str) -> list[Finding]:
+    parsed = _parse_anchor(anchor)
+    if parsed is None:
+        return [Finding(None, None, "anchor", f"'{anchor[:80]}' is not SEQ:HASH (a number, a colon, 64 hex digits)")]
+    seq, digest = parsed
+    event = next((e for e in events if e.seq == seq), None)
+    if event is None:
+        last = events[-1].seq if events else 0
+        return [Finding(seq, None, "anchor", f"the log ends at #{last} but event #{seq} was published: the log was cut")]
+    if event.hash != digest:
+        return [Finding(seq, None, "anchor", f"event #{seq} has hash {event.hash[:16]}…, but {digest[:16]}… was published: "
+                                               "the log was rewritten")]
+    return []
+
+
+def _recompute(event: Event, seed: str, trace: _Trace, labels: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], list[Finding], int]:
+    key = commit_reveal.key(seed)
+    fresh: dict[str, Any] = {}
+    findings = []
+    for label, mine in event.data.get("numbers", {}).items():
+        lo, hi, count = trace.ranges.get(label, (1, 90, 1))
+        values = commit_reveal.uniform(key, label, count, lo, hi)
+        theirs: Any = values[0] if isinstance(mine, int) and count == 1 else values
+        fresh[label] = theirs
+        if mine != theirs:
+            entry = labels.get(label)
+            purpose = (f"{entry['purpose']}{' of the ' + str(entry['seat']) if entry.get('seat') else ''} (roll #{entry['id']})"
+                       if entry else "a number no roll of the campaign uses")
+            findings.append(Finding(event.seq, entry.get("turn") if entry else None, purpose,
+                                    f"commit-reveal label {label}: the log has {mine}, the revealed seed gives {theirs}"))
+    return fresh, findings, len(fresh)
+
+
+def _rederive(ruleset: Ruleset, events: list[Event], original: Any) -> list[Finding]:
+    """Replay on the public values and compare every random outcome, then the whole public state."""
     try:
         folded = replay(ruleset, events)
     except Rejection as exc:
-        return [Finding(None, None, "replay on the public draws", f"the campaign diverges: {exc.reason}")]
-    view = ruleset.public_view(folded.state)
+        return [Finding(None, None, "replay on the public values", f"the campaign diverges: {exc.reason}")]
     findings = []
-    theirs = {r["id"]: r for r in view.get("rolls", [])}
-    for roll in original.get("rolls", []):
-        other = theirs.get(roll["id"])
-        if other is None or (other["number"], other["outcome"]) != (roll["number"], roll["outcome"]):
-            found = f"{other['number']} ({other['outcome']})" if other else "no such roll"
+    theirs = {str(e["id"]): e for e in ruleset.ledger(folded.state)}
+    for entry in ruleset.ledger(original):
+        other = theirs.get(str(entry["id"]))
+        if other is None or (other.get("values"), other.get("outcome")) != (entry.get("values"), entry.get("outcome")):
+            found = f"{_shown(other.get('values'))} ({other.get('outcome')})" if other else "no such roll"
             findings.append(Finding(
-                None, roll["turn"], f"{roll['purpose'].replace('_', ' ')} (roll #{roll['id']})",
-                f"the log's outcome is {roll['number']} ({roll['outcome']}); on the public draws it is {found}",
+                None, entry.get("turn"), f"{entry['purpose']} (roll #{entry['id']})",
+                f"the log's outcome is {_shown(entry.get('values'))} ({entry.get('outcome')}); on the public values it is {found}",
             ))
-    for key in ("order_of_play", "events", "winner", "provinces", "nations"):
-        if view.get(key) != original.get(key) and not findings:
-            findings.append(Finding(None, view.get("turn"), "state", f"'{key}' differs when rebuilt on the public draws"))
+    if not findings and canonical.dumps(ruleset.public_view(folded.state)) != canonical.dumps(ruleset.public_view(original)):
+        findings.append(Finding(None, None, "state", "the campaign rebuilt on the public values differs from the log's"))
     return findings
+
+
+def _shown(values: Any) -> str:
+    if not values:
+        return "none"
+    return ", ".join(str(v) for v in values)
+
+
+def _moment(source: str, key: str) -> dt.datetime | None:
+    """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time."""
+    try:
+        if source == "lottery":
+            return dt.datetime.combine(dt.date.fromisoformat(key), DRAW_TIME, tzinfo=ROME)
+        if source == "drand":
+            return dt.datetime.fromtimestamp(DRAND_GENESIS + (int(key) - 1) * DRAND_PERIOD, tz=dt.timezone.utc)
+    except (ValueError, OverflowError):
+        return None
+    return None
+
+
+def _check_times(trace: _Trace, clock: str) -> tuple[list[Finding], list[str]]:
+    if clock != "live":
+        bound = sum(1 for _, _, e in trace.bound_at.values() if e.get("source") in ("lottery", "drand"))
+        return [], ([f"historical: not bound in advance ({bound} bindings on draws that had already been held)"]
+                    if bound else [])
+    findings = []
+    for roll_id, (seq, at, entry) in sorted(trace.bound_at.items(), key=lambda item: item[1][0]):
+        source = str(entry.get("source"))
+        if source not in ("lottery", "drand"):
+            continue
+        moment = _moment(source, str(entry.get("key")))
+        try:
+            when = dt.datetime.fromisoformat(at) if at else None
+        except ValueError:
+            when = None
+        if moment is None or when is None or when.tzinfo is None:
+            findings.append(Finding(seq, entry.get("turn"), f"{entry['purpose']} (roll #{roll_id})",
+                                    f"the time of its binding ({at or 'none'}) or of its draw ({entry.get('key')}) cannot be read"))
+            continue
+        margin = LOTTERY_MARGIN if source == "lottery" else DRAND_MARGIN
+        if when + margin > moment:
+            findings.append(Finding(
+                seq, entry.get("turn"), f"{entry['purpose']} (roll #{roll_id})",
+                f"bound at {when.isoformat()}, less than {int(margin.total_seconds())} s before its {source} value "
+                f"({entry.get('key')}, public at {moment.isoformat()}): not bound in advance",
+            ))
+    return findings, []

@@ -173,7 +173,8 @@ def needs(book: ChanceBook) -> list[Need]:
                     wanted[(LOTTERY, date)] = None
         elif binding.label not in book.numbers:
             wanted[(COMMIT_REVEAL, binding.label)] = None
-    return [Need(source, key) for source, key in wanted]
+    ranges = {b.label: (b.lo, b.hi, b.count) for b in book.pending() if b.source == COMMIT_REVEAL}
+    return [Need(source, key, *ranges[key]) if source == COMMIT_REVEAL else Need(source, key) for source, key in wanted]
 
 
 def carry(before: ChanceBook, after: ChanceBook) -> None:

@@ -234,12 +234,29 @@ class MareNostrum:
                 + [Need("commit-reveal", label) for label in pending_labels(state)])
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
-        entries = []
-        for r in state.rolls:
-            where = (f"commit-reveal label '{r.label}'" if r.label is not None
-                     else f"lottery draw {r.draw}, wheel {r.wheel}, number {r.position}")
+        """The turn's own draw (order of play and events: each nation's wheel, 1st to 3rd numbers), then every roll."""
+        entries: list[dict[str, Any]] = []
+        if state.turn_draw:
+            day = state.turn_draw
+            numbers = state.draws.get(day)
+            wheels = [(n.name, n.wheel) for n in self.rules.nations.values()]
             entries.append({
-                "id": r.id, "turn": r.turn, "purpose": r.purpose.replace("_", " "), "seat": r.nation, "where": where,
+                "id": f"turn-{state.turn}", "turn": state.turn, "purpose": "order of play and events", "seat": None,
+                "source": "lottery", "key": day, "where": f"lottery draw {day}, each nation's wheel, numbers 1 to 3",
+                "slots": [[day, wheel, position, f"{('order of play', 'random event', 'third number (event detail)')[position - 1]} of the {name}"]
+                          for name, wheel in wheels for position in (1, 2, 3)],
+                "values": None if numbers is None else [numbers[w][p - 1] for _, w in wheels for p in (1, 2, 3)],
+                "outcome": ("order of play: " + ", ".join(state.order_of_play) if state.order_of_play else "drawn")
+                if numbers is not None else "pending",
+                "meaning": "the 1st number orders play (highest first), the 2nd picks the event, the 3rd its detail",
+            })
+        for r in state.rolls:
+            label = r.label is not None
+            entries.append({
+                "id": r.id, "turn": r.turn, "purpose": r.purpose.replace("_", " "), "seat": r.nation,
+                "source": "commit-reveal" if label else "lottery", "key": r.label if label else r.draw,
+                "where": f"commit-reveal label '{r.label}'" if label else f"lottery draw {r.draw}, wheel {r.wheel}, number {r.position}",
+                "slots": [] if label else [[r.draw, r.wheel, r.position, f"{r.purpose.replace('_', ' ')}{' of the ' + r.nation if r.nation else ''} (roll #{r.id})"]],
                 "values": None if r.number is None else [r.number],
                 "outcome": r.outcome if r.number is not None else "pending", "meaning": r.meaning,
             })
