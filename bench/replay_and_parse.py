@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bot.cli import read_log  # noqa: E402
-from bot.service import DATA_DIR  # noqa: E402
+from bot.service.legatus import DATA_DIR  # noqa: E402
 from engine.log import replay  # noqa: E402
 from engine.mare_nostrum.parse import parse_post  # noqa: E402
 from engine.rulesets import load_ruleset  # noqa: E402

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import FixedClock
-from bot.db import open_engine
-from bot.service import Legatus
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
+from bot.service.legatus import Legatus
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared"))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Engine
 
-from bot.db import open_engine
+from bot.store.db import open_engine
 from lotto_fakes import FakeSite, running_site
 
 

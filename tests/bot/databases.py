@@ -16,7 +16,7 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import create_engine, text
 
-from bot.service import DATA_DIR
+from bot.service.legatus import DATA_DIR
 from engine.events import Event
 from engine.log import replay
 from engine.rulesets import load_ruleset

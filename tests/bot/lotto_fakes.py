@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from bot.clock import ROME
+from bot.schedule.clock import ROME
 from engine.lotto import Draw, parse_archive
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "lotto"

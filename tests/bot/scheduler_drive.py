@@ -30,13 +30,13 @@ from sqlmodel import Session  # noqa: E402
 
 from bot import scheduler as S  # noqa: E402
 from bot import service as service_module  # noqa: E402
-from bot.clock import FixedClock  # noqa: E402
-from bot.db import open_engine  # noqa: E402
-from bot.draw_store import import_archive  # noqa: E402
-from bot.lotto_reconcile import Outcome, Status  # noqa: E402
-from bot.schedule_store import PLAYER_TURN, active_deadlines, save_settings  # noqa: E402
-from bot.service import Legatus  # noqa: E402
-from bot.store import find_campaign  # noqa: E402
+from bot.schedule.clock import FixedClock  # noqa: E402
+from bot.store.db import open_engine  # noqa: E402
+from bot.store.draws import import_archive  # noqa: E402
+from bot.lottery.reconcile import Outcome, Status  # noqa: E402
+from bot.store.schedule_tables import PLAYER_TURN, active_deadlines, save_settings  # noqa: E402
+from bot.service.legatus import Legatus  # noqa: E402
+from bot.store.campaigns import find_campaign  # noqa: E402
 
 LOTTO = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared")) / "fixtures" / "lotto"
 START = datetime(2026, 9, 1, 6, 0, tzinfo=timezone.utc)

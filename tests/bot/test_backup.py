@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import add_commands
-from bot.clock import FixedClock
-from bot.db import current_revision, head_revision, open_engine
-from bot.service import Legatus
+from bot.store.backup import add_commands
+from bot.schedule.clock import FixedClock
+from bot.store.db import current_revision, head_revision, open_engine
+from bot.service.legatus import Legatus
 from tests.bot.databases import log_state
 from tests.conftest import LOTTO, PLAYERS
 

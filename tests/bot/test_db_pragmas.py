@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from bot.db import database_url, open_engine
-from bot.store import EventRow
+from bot.store.db import database_url, open_engine
+from bot.store.campaigns import EventRow
 
 
 def test_every_connection_gets_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:

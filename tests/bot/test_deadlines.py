@@ -11,12 +11,12 @@ import pytest
 from sqlmodel import Session, select
 
 from bot import scheduler as S
-from bot.clock import FixedClock
-from bot.db import open_engine
-from bot.posted import PostedRow
-from bot.schedule_store import CANCELLED, DONE, PENDING, REMINDED, DeadlineRow, active_deadlines, save_settings
-from bot.service import Legatus
-from bot.store import EventRow
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
+from bot.store.posted import PostedRow
+from bot.store.schedule_tables import CANCELLED, DONE, PENDING, REMINDED, DeadlineRow, active_deadlines, save_settings
+from bot.service.legatus import Legatus
+from bot.store.campaigns import EventRow
 from tests.bot.scheduler_drive import START, fake_fetch
 from tests.conftest import PLAYERS
 

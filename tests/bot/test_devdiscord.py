@@ -18,7 +18,7 @@ import pytest
 from discord import app_commands
 
 from bot.devdiscord import FakeDiscord, adopt_bot_gateway, point_discord_py, seed_dev_world
-from bot.devdiscord.cli import DevConsole, add_commands, cmd_dev_discord
+from bot.devdiscord.session import DevConsole, add_commands, cmd_dev_discord
 from bot.devdiscord.model import DevWorld
 
 TEST_TIMEOUT = 8.0
@@ -427,7 +427,7 @@ def test_dev_discord_command_line_options() -> None:
 
 
 def test_dev_discord_process_prints_the_env_lines_and_quits() -> None:
-    done = subprocess.run([sys.executable, "-m", "bot.devdiscord.cli", "--port", "0"], input=":quit\n",
+    done = subprocess.run([sys.executable, "-m", "bot.devdiscord.session", "--port", "0"], input=":quit\n",
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert re.search(r"^DISCORD_TOKEN=\S+$", done.stdout, re.M)

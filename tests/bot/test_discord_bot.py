@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from bot.clock import FixedClock
-from bot.db import open_engine
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
 from bot.devdiscord import FakeDiscord, point_discord_py, seed_dev_world
 from bot.devdiscord.model import DevWorld
-from bot.discord_bot import LegatusBot
-from bot.service import Legatus
+from bot.discord.bot import LegatusBot
+from bot.service.legatus import Legatus
 from tests.conftest import LOTTO
 
 TIMEOUT = 30.0
@@ -204,7 +204,7 @@ def test_table_talk_is_left_alone_and_long_answers_are_split(tmp_path: Path) -> 
 def test_a_rejected_token_is_one_line_and_a_non_zero_exit(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from bot.discord_bot import run_bot
+    from bot.discord.bot import run_bot
 
     ready = threading.Event()
     holder: dict[str, Any] = {}
@@ -227,7 +227,7 @@ def test_a_rejected_token_is_one_line_and_a_non_zero_exit(tmp_path: Path, capsys
     fake = holder["fake"]
     monkeypatch.setenv("DISCORD_API_BASE", fake.api_base)
     try:
-        code = run_bot("not-the-token", str(tmp_path / "bot.db"))
+        code = run_bot("not-the-token", str(tmp_path / "bot.store.db"))
     finally:
         holder["loop"].call_soon_threadsafe(holder["stop"].set)
         thread.join(10)

@@ -12,8 +12,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-import bot.draw_store as draw_store
-from bot.draw_store import (
+import bot.store.draws as draw_store
+from bot.store.draws import (
     DrawRow,
     ImportReport,
     draw_dates_after,
@@ -38,12 +38,12 @@ def fixture_text(name: str) -> str:
 
 def _open_engine(path: Path) -> Engine:
     try:
-        from bot.db import open_engine
+        from bot.store.db import open_engine
 
         return open_engine(path)
     except ImportError as exc:
-        # bot.store (imported by open_engine) is being written in parallel; until it lands, build the
-        # same SQLite file by hand. Remove this fallback once bot.store exists.
+        # bot.store.campaigns (imported by open_engine) is being written in parallel; until it lands, build the
+        # same SQLite file by hand. Remove this fallback once bot.store.campaigns exists.
         if "store" not in str(exc):
             raise
     engine = create_engine(f"sqlite:///{path}")

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.db import open_engine
-from bot.service import Legatus
+from bot.store.db import open_engine
+from bot.service.legatus import Legatus
 from engine import canonical
 
 

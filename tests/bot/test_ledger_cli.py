@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ledger_cli import add_commands
+from bot.cli.ledger import add_commands
 from engine import canonical
 
 
@@ -52,8 +52,8 @@ def test_every_turn(played_campaign: tuple[Path, Path], capsys: pytest.CaptureFi
 
 
 def test_a_new_campaign_and_an_unknown_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.db import open_engine
-    from bot.service import Legatus
+    from bot.store.db import open_engine
+    from bot.service.legatus import Legatus
 
     db = tmp_path / "c.db"
     Legatus(open_engine(db)).create_campaign("camp", "mare-nostrum", "gm", {"Romans": "scipio"})
@@ -65,7 +65,7 @@ def test_a_new_campaign_and_an_unknown_one(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_the_ledger_shows_gm_rolls(capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.ledger_cli import build_ledger, render
+    from bot.cli.ledger import build_ledger, render
     from tests.engine.mare_nostrum.test_gm_roll import NEXT_DAY, RULESET, Campaign, draw
 
     c = Campaign()

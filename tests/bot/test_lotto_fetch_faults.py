@@ -11,11 +11,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from bot.draw_store import DrawRow, get_draw, import_archive
-from bot.lotto_fetch import fetch_draw, fetch_until_available
-from bot.lotto_http import RetryPolicy
-from bot.lotto_reconcile import Outcome, Status
-from bot.lotto_sources import FetchedDrawRow, LottoSettings, build_sources
+from bot.store.draws import DrawRow, get_draw, import_archive
+from bot.lottery.fetch import fetch_draw, fetch_until_available
+from bot.lottery.http import RetryPolicy
+from bot.lottery.reconcile import Outcome, Status
+from bot.lottery.sources import LottoSettings, build_sources
+from bot.store.fetched_draws import FetchedDrawRow
 from engine.lotto import Draw
 from lotto_fakes import (
     ARCHIVE_PATH,

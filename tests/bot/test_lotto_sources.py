@@ -14,21 +14,21 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
-from bot.clock import ROME, draw_weekdays
-from bot.db import open_engine
-from bot.draw_store import DrawRow, get_draw
-from bot.lotto_cli import add_commands
-from bot.lotto_fetch import draw_days_to_fetch, fetch_draw, fetch_draw_async, fetch_until_available, next_fetch_time
-from bot.lotto_formats import Unusable, draw_from_json
-from bot.lotto_http import RetryPolicy, backoff_delays
-from bot.lotto_reconcile import Status, confirm_by_gm
-from bot.lotto_sources import (
+from bot.schedule.clock import ROME, draw_weekdays
+from bot.store.db import open_engine
+from bot.store.draws import DrawRow, get_draw
+from bot.cli.lotto_fetch import add_commands
+from bot.lottery.fetch import draw_days_to_fetch, fetch_draw, fetch_draw_async, fetch_until_available, next_fetch_time
+from bot.lottery.formats import Unusable, draw_from_json
+from bot.lottery.http import RetryPolicy, backoff_delays
+from bot.lottery.reconcile import Status, confirm_by_gm
+from bot.lottery.sources import (
     DEFAULT_ARCHIVE_URLS,
-    FetchedDrawRow,
     LottoSettings,
     OfficialSource,
     build_sources,
 )
+from bot.store.fetched_draws import FetchedDrawRow
 from engine.lotto import Draw, wheels_on
 from lotto_fakes import (
     ARCHIVE_PATH,
@@ -464,8 +464,8 @@ def test_the_fetch_command(
 def test_the_fetch_command_lets_a_waiting_campaign_move_on(
     site: FakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.clock import FixedClock
-    from bot.service import Legatus
+    from bot.schedule.clock import FixedClock
+    from bot.service.legatus import Legatus
     from tests.conftest import PLAYERS
 
     serve_fixtures(site, tmp_path)

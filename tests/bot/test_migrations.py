@@ -18,13 +18,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, select
 
-from bot.db import (
+from bot.store.db import (
     alembic_config, current_revision, head_revision, include_object, open_engine, open_engine_unmigrated,
     register_tables, table_names, upgrade,
 )
-from bot.schedule_store import REMINDED, CampaignSettingsRow, DeadlineRow
-from bot.service import Legatus
-from bot.store import CampaignRow, find_campaign
+from bot.store.schedule_tables import REMINDED, CampaignSettingsRow, DeadlineRow
+from bot.service.legatus import Legatus
+from bot.store.campaigns import CampaignRow, find_campaign
 from tests.bot.databases import db_url, log_state  # noqa: F401  (db_url is a fixture)
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -243,7 +243,7 @@ def test_the_deadline_revision_downgrades_and_upgrades_again(db_url: str) -> Non
 
 def test_apschedulers_table_is_never_a_difference(db_url: str) -> None:
     engine = open_engine(db_url)
-    # As the scheduler's job store does at start-up (bot.scheduler.make_scheduler).
+    # As the scheduler's job store does at start-up (bot.schedule.scheduler.make_scheduler).
     SQLAlchemyJobStore(engine=engine).start(BackgroundScheduler(), "default")
     assert "apscheduler_jobs" in table_names(engine)
     with engine.connect() as connection:

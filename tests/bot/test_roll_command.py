@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from bot.commands import COMMANDS, CommandError, parse_command
-from bot.roll_command import roll_event
+from bot.service.commands import COMMANDS, CommandError, parse_command
+from bot.service.roll_command import roll_event
 
 
 @pytest.mark.parametrize(

@@ -17,11 +17,11 @@ from sqlmodel import Session, select
 
 from bot import scheduler as S
 from bot import service as service_module
-from bot.clock import FixedClock
-from bot.db import open_engine
-from bot.posted import PostedRow
-from bot.schedule_store import DeadlineRow
-from bot.service import Legatus
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
+from bot.store.posted import PostedRow
+from bot.store.schedule_tables import DeadlineRow
+from bot.service.legatus import Legatus
 from tests.bot import scheduler_drive as drive
 
 UTC = timezone.utc

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from bot.service import Legatus
-from bot.store import EventRow, PostRow
+from bot.service.legatus import Legatus
+from bot.store.campaigns import EventRow, PostRow
 from tests.conftest import LOTTO, PLAYERS
 
 

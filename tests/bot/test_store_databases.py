@@ -10,13 +10,13 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from bot import posted
-from bot.clock import FixedClock
-from bot.db import current_revision, head_revision, open_engine, table_names
-from bot.draw_store import get_draw, import_archive
-from bot.lotto_sources import FetchedDraw, latest_fetches, record_fetch
-from bot.service import Legatus
-from bot.store import CampaignRow, EventRow, PostRow, find_campaign
+from bot.store import posted
+from bot.schedule.clock import FixedClock
+from bot.store.db import current_revision, head_revision, open_engine, table_names
+from bot.store.draws import get_draw, import_archive
+from bot.store.fetched_draws import FetchedDraw, latest_fetches, record_fetch
+from bot.service.legatus import Legatus
+from bot.store.campaigns import CampaignRow, EventRow, PostRow, find_campaign
 from engine.lotto import Draw
 from tests.bot.databases import db_url, fresh_postgres_schema, log_state  # noqa: F401  (db_url is a fixture)
 from tests.conftest import LOTTO, PLAYERS
