@@ -43,7 +43,7 @@ def report(label: str, samples: list[float], unit: str = "ms") -> None:
 
 def make_log(tmp: Path) -> Path:
     sys.path.insert(0, str(REPO / "tests" / "bot"))
-    from campaign_play import play_full_campaign  # type: ignore[import-not-found]
+    from tests.bot.campaign_play import play_full_campaign  # type: ignore[import-not-found]
 
     service, _ = play_full_campaign(tmp / "bench.db")
     log = tmp / "bench.log"

@@ -120,7 +120,7 @@ def ms(samples: list[float]) -> str:
 
 
 def main() -> None:
-    from campaign_play import play_full_campaign  # type: ignore[import-not-found]
+    from tests.bot.campaign_play import play_full_campaign  # type: ignore[import-not-found]
 
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)

@@ -43,7 +43,7 @@ def played_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     import sys
 
     sys.path.insert(0, str(REPO / "tests" / "bot"))
-    from campaign_play import play_full_campaign
+    from tests.bot.campaign_play import play_full_campaign
 
     folder = tmp_path_factory.mktemp("played")
     service, transcript = play_full_campaign(folder / "campaign.db")

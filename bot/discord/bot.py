@@ -235,7 +235,7 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
         return
     await interaction.response.defer(thinking=True)
     try:
-        view = await asyncio.to_thread(state_at_turn, bot.service.legatus, campaign.name, turn)
+        view = await asyncio.to_thread(state_at_turn, bot.service, campaign.name, turn)
     except (LookupError, ValueError) as exc:
         await interaction.followup.send(str(exc.args[0] if exc.args else exc))
         return

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from bot.store.db import open_engine
-from lotto_fakes import FakeSite, running_site
+from tests.bot.lottery.lotto_fakes import FakeSite, running_site
 
 
 @pytest.fixture

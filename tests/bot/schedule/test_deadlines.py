@@ -10,14 +10,14 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlmodel import Session, select
 
-from bot import scheduler as S
+from bot.schedule import scheduler as S
 from bot.schedule.clock import FixedClock
 from bot.store.db import open_engine
 from bot.store.posted import PostedRow
 from bot.store.schedule_tables import CANCELLED, DONE, PENDING, REMINDED, DeadlineRow, active_deadlines, save_settings
 from bot.service.legatus import Legatus
 from bot.store.campaigns import EventRow
-from tests.bot.scheduler_drive import START, fake_fetch
+from tests.bot.schedule.scheduler_drive import START, fake_fetch
 from tests.conftest import PLAYERS
 
 ROME = ZoneInfo("Europe/Rome")

@@ -25,7 +25,7 @@ from bot.store.db import (
 from bot.store.schedule_tables import REMINDED, CampaignSettingsRow, DeadlineRow
 from bot.service.legatus import Legatus
 from bot.store.campaigns import CampaignRow, find_campaign
-from tests.bot.databases import db_url, log_state  # noqa: F401  (db_url is a fixture)
+from tests.bot.store.databases import db_url, log_state  # noqa: F401  (db_url is a fixture)
 
 DATA = Path(__file__).resolve().parent / "data"
 # Made by Legatus at commit d27645c (before migrations, and before the fetched_draw table): a campaign

@@ -17,7 +17,7 @@ from typing import Any
 from bot.schedule.clock import ROME
 from engine.lotto import Draw, parse_archive
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "lotto"
+FIXTURES = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "lotto"
 JAN_2023 = FIXTURES / "draws-2023-01.txt"
 SEP_2026 = FIXTURES / "draws-2026-09.txt"
 

@@ -15,14 +15,14 @@ import pytest
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from sqlmodel import Session, select
 
-from bot import scheduler as S
-from bot import service as service_module
+from bot.schedule import scheduler as S
+from bot.service import legatus as service_module
 from bot.schedule.clock import FixedClock
 from bot.store.db import open_engine
 from bot.store.posted import PostedRow
 from bot.store.schedule_tables import DeadlineRow
 from bot.service.legatus import Legatus
-from tests.bot import scheduler_drive as drive
+from tests.bot.schedule import scheduler_drive as drive
 
 UTC = timezone.utc
 DRIVE = Path(drive.__file__)

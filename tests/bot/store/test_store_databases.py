@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from bot.store.fetched_draws import FetchedDraw, latest_fetches, record_fetch
 from bot.service.legatus import Legatus
 from bot.store.campaigns import CampaignRow, EventRow, PostRow, find_campaign
 from engine.lotto import Draw
-from tests.bot.databases import db_url, fresh_postgres_schema, log_state  # noqa: F401  (db_url is a fixture)
+from tests.bot.store.databases import db_url, fresh_postgres_schema, log_state  # noqa: F401  (db_url is a fixture)
 from tests.conftest import LOTTO, PLAYERS
 
 NOON = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
@@ -77,8 +76,7 @@ def test_a_whole_turn_plays_exports_and_replays(db_url: str) -> None:
 
 def test_the_whole_scripted_campaign_gives_the_same_log_on_postgres(played_campaign: tuple[Path, Path]) -> None:
     url, drop = fresh_postgres_schema()
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from campaign_play import play_full_campaign
+    from tests.bot.campaign_play import play_full_campaign
 
     try:
         service, transcript = play_full_campaign(url)  # type: ignore[arg-type]  # a URL is accepted too

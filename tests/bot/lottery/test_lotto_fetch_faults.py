@@ -18,7 +18,7 @@ from bot.lottery.reconcile import Outcome, Status
 from bot.lottery.sources import LottoSettings, build_sources
 from bot.store.fetched_draws import FetchedDrawRow
 from engine.lotto import Draw
-from lotto_fakes import (
+from tests.bot.lottery.lotto_fakes import (
     ARCHIVE_PATH,
     CALENDAR_PATH,
     DRAW_PATH,

@@ -14,7 +14,7 @@ from bot.store.backup import add_commands
 from bot.schedule.clock import FixedClock
 from bot.store.db import current_revision, head_revision, open_engine
 from bot.service.legatus import Legatus
-from tests.bot.databases import log_state
+from tests.bot.store.databases import log_state
 from tests.conftest import LOTTO, PLAYERS
 
 V0_DB = Path(__file__).resolve().parent / "data" / "legatus-v0.db"

@@ -25,7 +25,7 @@ from bot.store.draws import (
 from engine.lotto import WHEELS, missing_wheels
 
 FIXTURES = Path(
-    os.environ.get("LEGATUS_LOTTO_FIXTURES", Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "lotto")
+    os.environ.get("LEGATUS_LOTTO_FIXTURES", Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "lotto")
 )
 JAN = "draws-2023-01.txt"
 SEP = "draws-2026-09.txt"

@@ -23,13 +23,13 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 
 from sqlmodel import Session  # noqa: E402
 
-from bot import scheduler as S  # noqa: E402
-from bot import service as service_module  # noqa: E402
+from bot.schedule import scheduler as S  # noqa: E402
+from bot.service import legatus as service_module  # noqa: E402
 from bot.schedule.clock import FixedClock  # noqa: E402
 from bot.store.db import open_engine  # noqa: E402
 from bot.store.draws import import_archive  # noqa: E402

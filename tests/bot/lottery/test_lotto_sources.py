@@ -30,7 +30,7 @@ from bot.lottery.sources import (
 )
 from bot.store.fetched_draws import FetchedDrawRow
 from engine.lotto import Draw, wheels_on
-from lotto_fakes import (
+from tests.bot.lottery.lotto_fakes import (
     ARCHIVE_PATH,
     CALENDAR_PATH,
     DRAW_PATH,
