@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from bot.lottery.source_names import SOURCE_NAMES
 
-from bot.lottery.fetch import fetch_draw
-from bot.lottery.reconcile import Status
-from bot.lottery.sources import SOURCE_NAMES, LottoSettings, build_sources
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 EXIT_STORED = 0
 EXIT_NOT_STORED = 1
@@ -42,6 +40,11 @@ def add_commands(lotto_subparsers: Any) -> None:  # argparse's _SubParsersAction
 
 
 def cmd_lotto_fetch(args: argparse.Namespace) -> int:
+    from sqlmodel import Session
+
+    from bot.lottery.fetch import fetch_draw
+    from bot.lottery.reconcile import Status
+    from bot.lottery.sources import LottoSettings, build_sources
     from bot.store.db import open_engine
 
     names = [n.strip() for item in args.sources for n in item.split(",") if n.strip()]

@@ -98,14 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.cli.ledger import add_commands as add_ledger
 
     add_ledger(sub)
-    from bot.store.backup import add_commands as add_backup
+    from bot.cli.backup import add_commands as add_backup
 
     add_backup(sub)
     from bot.cli.render import add_commands as add_render
 
     add_render(sub)
 
-    from bot.devdiscord.session import add_commands as add_dev_discord
+    from bot.cli.dev_discord import add_commands as add_dev_discord
 
     add_dev_discord(sub)
 

@@ -32,15 +32,6 @@ HELP = """\
   :users  :channels  :commands  :help  :quit"""
 
 
-def add_commands(sub: Any) -> None:
-    """Register `legatus dev-discord` on the `legatus` subparsers."""
-    sp = sub.add_parser("dev-discord", help="run a fake Discord on this machine and watch the bot work against it")
-    sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    sp.add_argument("--port", type=int, default=8765, help="port to listen on (default 8765; 0 = any free port)")
-    sp.add_argument("--token", default=None, help="the bot token to accept (default: a fixed fake token)")
-    sp.set_defaults(func=cmd_dev_discord)
-
-
 def cmd_dev_discord(args: argparse.Namespace) -> int:
     return asyncio.run(serve(args.host, args.port, token=args.token, stdin=sys.stdin, out=sys.stdout))
 
@@ -295,6 +286,8 @@ def _fill_options(schema: list[dict[str, Any]], args: list[str]) -> dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     """Run without the `legatus` entry point: python -m bot.devdiscord.session [--port N]."""
+    from bot.cli.dev_discord import add_commands
+
     parser = argparse.ArgumentParser(prog="legatus")
     add_commands(parser.add_subparsers())
     args = parser.parse_args(["dev-discord", *(sys.argv[1:] if argv is None else argv)])

@@ -74,7 +74,8 @@ class LegatusBot(discord.Client):
     async def setup_hook(self) -> None:
         if os.environ.get(API_BASE_SETTING, "").strip():
             await adopt_bot_gateway(self)
-        from bot.schedule.scheduler import DiscordPoster, start_scheduler
+        from bot.discord.poster import DiscordPoster
+        from bot.schedule.scheduler import start_scheduler
 
         # Deadlines, reminders and lottery fetches: the database is the truth, the scheduler is reconciled to it.
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self), campaign_lock=self._locks.__getitem__)

@@ -22,14 +22,12 @@ from typing import Protocol
 
 
 from bot.lottery.formats import Unusable, days_from_calendar_json, draw_from_archive_zip, draw_from_json
+from bot.lottery.source_names import ARCHIVE, OFFICIAL, SOURCE_NAMES
 from bot.lottery.http import HttpClient, RetryPolicy, Sleeper, SourceFault
 from bot.store.fetched_draws import FetchedDraw
 
 _log = logging.getLogger("legatus.lotto")
 
-ARCHIVE = "archive"
-OFFICIAL = "lotto-italia"
-SOURCE_NAMES: tuple[str, ...] = (ARCHIVE, OFFICIAL)
 
 DEFAULT_ARCHIVE_URLS: tuple[str, ...] = (
     "https://www.igt.it/STORICO_ESTRAZIONI_LOTTO/storico01-oggi.zip",

@@ -6,16 +6,27 @@ replay of every event up to and including it (undos on the way included, exactly
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from bot.store.campaigns import load_events
 from engine.log import replay
 from engine.rulesets import load_ruleset
 
-if TYPE_CHECKING:
-    from bot.service.legatus import Legatus
+
+
+class CampaignService(Protocol):
+    """What this module needs of ``bot.service.Legatus``; the service sits above render and is not imported."""
+
+    engine: Engine
+    data_dir: Path
+
+    def state(self, campaign: str | None = None) -> dict[str, Any]: ...
+
+    def _campaign(self, session: Session, name: str | None) -> Any: ...
 
 CLOSED = "turn.closed"
 
@@ -32,7 +43,7 @@ def closed_turns_text(count: int) -> str:
     return f"turns 1 to {count} have been closed"
 
 
-def state_at_turn(service: "Legatus", campaign: str | None, turn: int | None) -> dict[str, Any]:
+def state_at_turn(service: CampaignService, campaign: str | None, turn: int | None) -> dict[str, Any]:
     """The public state (as ``Legatus.state``) when turn ``turn`` was closed; ``None`` for the state now.
 
     Raises ``bot.service.CampaignNotFound`` for an unknown campaign and ``TurnNotPlayed`` for a turn that

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from bot.schedule.clock import Clock, FixedClock
+from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
 from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
 from bot.store.posted import claim, find, mark_sent
@@ -62,48 +62,6 @@ JOB_DEFAULTS: dict[str, Any] = {
 }
 
 FetchDraw = Callable[[Engine, date], Awaitable[Outcome]]
-
-
-# --- time ---------------------------------------------------------------------------------------------------------------
-
-
-def discord_time(moment: datetime, style: str = "F") -> str:
-    """A Discord timestamp: every reader sees it in their own zone (F: full date, R: relative)."""
-    return f"<t:{int(as_utc(moment).timestamp())}:{style}>"
-
-
-def discord_when(moment: datetime) -> str:
-    return f"{discord_time(moment, 'R')} ({discord_time(moment, 'F')})"
-
-
-def local_to_utc(text: str, zone: str) -> datetime:
-    """'2026-12-01 20:00' on the wall clock of ``zone`` as an aware UTC instant.
-
-    The instant is computed once, at the time the GM sets it, and stored in UTC: a DST change between
-    setting and due time moves nothing (it stays the intended wall time of that date). A wall time that
-    does not exist (the spring-forward gap) is refused; an ambiguous one (the autumn repeated hour) is the
-    first of the two, as zoneinfo's ``fold=0``.
-    """
-    try:
-        naive = datetime.fromisoformat(text.strip().replace("T", " "))
-    except ValueError:
-        raise ValueError(f"'{text}' is not a date and time: write YYYY-MM-DD HH:MM, e.g. 2026-12-01 20:00") from None
-    if naive.tzinfo is not None:
-        return as_utc(naive)
-    tz = ZoneInfo(zone)
-    local = naive.replace(tzinfo=tz)
-    moment = local.astimezone(UTC)
-    if moment.astimezone(tz).replace(tzinfo=None) != naive:
-        raise ValueError(f"{text} does not exist in {zone} (the clocks skip it): pick another time")
-    return moment
-
-
-def utc_to_local(moment: datetime, zone: str) -> datetime:
-    return as_utc(moment).astimezone(ZoneInfo(zone))
-
-
-def possessive(nation: str) -> str:
-    return f"the {nation}'" if nation.endswith("s") else f"the {nation}'s"
 
 
 # --- posting ------------------------------------------------------------------------------------------------------------
@@ -148,64 +106,6 @@ class RecordingPoster:
         return str(len(self.sent))
 
 
-def discord_nonce(key: str) -> int:
-    """Discord nonces are at most 25 characters; a stable 63-bit hash of the key fits."""
-    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
-
-
-class DiscordPoster:
-    """Posts to the campaign's channel. Mentions stay off except the identities in ``ping``."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-
-    async def _turn_thread(self, forum: Any, campaign: str) -> Any:
-        """A forum takes no messages itself: post in the campaign's current turn post (the newest 'Turn ...')."""
-        known = getattr(self.bot, "turn_threads", {}).get(campaign)
-        if known is not None:
-            thread = self.bot.get_channel(known)
-            if thread is not None:
-                return thread
-        threads = [t for t in forum.threads if t.name.startswith("Turn ")]
-        return max(threads, key=lambda t: t.id) if threads else None
-
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
-        import io
-
-        import discord
-
-        from bot.discord.output import split_message
-
-        with Session(self.bot.service.engine) as session:
-            campaign = session.get(CampaignRow, campaign_id)
-        if campaign is None or not campaign.channel_id:
-            log.warning("campaign %s has no channel; not posted: %s", campaign_id, text)
-            return None
-        channel = self.bot.get_channel(int(campaign.channel_id))
-        if channel is None:
-            channel = await self.bot.fetch_channel(int(campaign.channel_id))
-        if isinstance(channel, discord.ForumChannel):
-            channel = await self._turn_thread(channel, campaign.name)
-        if channel is None or not hasattr(channel, "send"):
-            log.warning("campaign %s has nowhere to post (a forum without a turn post yet?); not posted: %s",
-                        campaign_id, text)
-            return None
-        users = [discord.Object(id=int(p[2:-1])) for p in ping if p.startswith("<@") and not p.startswith("<@&") and p[2:-1].isdigit()]
-        roles = [discord.Object(id=int(p[3:-1])) for p in ping if p.startswith("<@&") and p[3:-1].isdigit()]
-        allowed = discord.AllowedMentions(everyone=False, users=users or False, roles=roles or False, replied_user=False)
-        first: Any = None
-        chunks = split_message(text)
-        for i, chunk in enumerate(chunks):
-            attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files] if i == len(chunks) - 1 else []
-            message = await channel.send(
-                chunk, allowed_mentions=allowed if i == 0 else discord.AllowedMentions.none(),
-                nonce=discord_nonce(f"{key}#{i}"), files=attachments,
-            )
-            first = first or message
-        return str(first.id) if first is not None else None
-
-
 # --- the running app ----------------------------------------------------------------------------------------------------
 
 
@@ -238,6 +138,15 @@ def install(app: App | None) -> None:
     _app = app
 
 
+def _reschedule_moved(d: DeadlineRow, now: datetime) -> None:
+    """A GM moved a deadline (bot.service.deadlines): its job follows, if a scheduler is running."""
+    if _app is not None:
+        _schedule_deadline(_app.scheduler, d, now)
+
+
+deadline_listeners.append(_reschedule_moved)
+
+
 def current_app() -> App:
     if _app is None:
         raise RuntimeError("the scheduler's app is not installed: call start_scheduler first")
@@ -259,29 +168,6 @@ async def _campaign_locked(app: App, name: str) -> AsyncIterator[None]:
 
 
 # --- campaign state -----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Acting:
-    turn: int | None
-    nations: tuple[str, ...]
-    players: dict[str, str]  # nation -> player identity
-
-
-def acting_of(service: Any, name: str) -> Acting:
-    """Who is to act now. Uses the service's fold (a public ``to_act`` on Legatus would be nicer)."""
-    with Session(service.engine) as session:
-        row = find_campaign(session, name)
-        assert row is not None
-        ruleset, folded = service._fold(session, row)
-        view = ruleset.public_view(folded.state)
-    return _acting_from(tuple(ruleset.to_act(folded.state)), view)
-
-
-def _acting_from(nations: tuple[str, ...], view: dict[str, Any]) -> Acting:
-    players = {n: str(v.get("player") or "") for n, v in view.get("nations", {}).items()}
-    turn = view.get("turn")
-    return Acting(turn=int(turn) if turn is not None else None, nations=nations, players=players)
 
 
 def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime) -> DeadlineRow:
@@ -316,7 +202,7 @@ class DeadlineKeeper:
         if not started and not stopped:
             return
         now = as_utc(self.clock.now())
-        acting = _acting_from(tuple(change.to_act_after), change.public)
+        acting = acting_from(tuple(change.to_act_after), change.public)
         with Session(self.service.engine) as session:
             ended = [d for d in active_deadlines(session, change.campaign_id)
                      if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
@@ -687,72 +573,6 @@ async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
         await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping)
     if app.scheduler is not None and app.scheduler.get_job(LOTTO_JOB) is None:
         schedule_next_fetch(now)
-
-
-# --- GM tools -----------------------------------------------------------------------------------------------------------
-
-
-def _active_for(session: Session, campaign_id: int, nation: str) -> DeadlineRow | None:
-    rows = [d for d in active_deadlines(session, campaign_id) if d.kind == PLAYER_TURN and d.nation == nation]
-    return rows[-1] if rows else None
-
-
-def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,
-                    *, clock: Clock | None = None) -> str:
-    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead."""
-    now = as_utc((clock or service.clock).now())
-    with Session(service.engine) as session:
-        row = find_campaign(session, campaign)
-        if row is None or row.id is None:
-            return f"no campaign '{campaign}'"
-        d = _active_for(session, row.id, nation)
-        if d is None:
-            return f"the {nation} have no running deadline"
-        settings = settings_for(session, row.id)
-        d.due_at = d.due_at + timedelta(hours=hours)
-        remind_at = d.due_at - timedelta(hours=settings.remind_hours_before)
-        d.remind_at, d.state = (remind_at, PENDING) if remind_at > now else (d.remind_at, d.state)
-        session.add(d)
-        session.commit()
-        session.refresh(d)
-        log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, nation, row.name, hours, d.due_at)
-        if _app is not None:
-            _schedule_deadline(_app.scheduler, d, now)
-        return f"{by} extended {possessive(nation)} turn by {hours:g}h: it now ends {discord_when(d.due_at)}"
-
-
-def set_deadline(service: Any, campaign: str | None, nation: str, local_time: str, by: str,
-                 *, clock: Clock | None = None) -> str:
-    """Set a nation's deadline to a wall time in the campaign's zone ('2026-12-01 20:00')."""
-    with Session(service.engine) as session:
-        row = find_campaign(session, campaign)
-        if row is None or row.id is None:
-            return f"no campaign '{campaign}'"
-        zone = settings_for(session, row.id).timezone
-        d = _active_for(session, row.id, nation)
-        if d is None:
-            return f"the {nation} have no running deadline"
-        due = d.due_at
-    target = local_to_utc(local_time, zone)
-    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock)
-
-
-def status_board_deadlines(service: Any, campaign: str | None) -> list[str]:
-    """Who is up and until when, as Discord timestamps."""
-    with Session(service.engine) as session:
-        row = find_campaign(session, campaign)
-        if row is None or row.id is None:
-            return []
-        deadlines = [d for d in active_deadlines(session, row.id) if d.kind == PLAYER_TURN]
-        name = row.name
-    if not deadlines:
-        return ["No running deadline."]
-    players = acting_of(service, name).players
-    return [
-        f"{d.nation} ({players.get(d.nation or '') or 'no player'}): until {discord_when(d.due_at)}"
-        + (" (reminded)" if d.state == REMINDED else "")
-        for d in deadlines
-    ]
 
 
 # --- start-up -----------------------------------------------------------------------------------------------------------

@@ -18,13 +18,12 @@ from collections.abc import Callable
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from bot.store import campaign_secret
-
-from bot.store import draws as draw_store
 from bot.schedule.clock import Clock, draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
+from bot.store import campaign_secret
+from bot.store import draws as draw_store
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
@@ -412,7 +411,7 @@ class Legatus:
         state = posting.folded.state
         ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
         if name in ("turn status", "status"):
-            from bot.schedule.scheduler import status_board_deadlines
+            from bot.service.deadlines import status_board_deadlines
 
             deadlines = status_board_deadlines(self, posting.campaign.name)
             return ok("status", posting.ruleset.status(state).splitlines() + ["Deadlines:"] + deadlines)
@@ -541,7 +540,7 @@ class Legatus:
         return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
     def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
-        from bot.schedule.scheduler import extend_deadline, set_deadline
+        from bot.service.deadlines import extend_deadline, set_deadline
 
         if len(command.args) < 2:
             raise CommandError(f"usage: {usage(command.name)}")

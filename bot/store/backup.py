@@ -1,4 +1,4 @@
-"""`legatus backup` and `legatus restore`: a SQLite store copied whole, safely, even while the bot runs.
+"""Backing up and restoring a SQLite store (for `legatus backup` and `legatus restore`, bot/cli/backup.py): copied whole copied whole, safely, even while the bot runs.
 
 The backup goes through SQLite's online backup API: a consistent snapshot of the database at one moment,
 taken without stopping the bot (in WAL mode the bot keeps writing meanwhile). Both commands write a
@@ -9,84 +9,18 @@ PostgreSQL stores are backed up with PostgreSQL's own tools; the commands say ho
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sqlite3
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.engine import make_url
-
-from bot.store.db import database_url
 
 
 class BackupError(Exception):
     pass
-
-
-def add_commands(sub: Any) -> None:
-    """Add `backup` and `restore` to the `legatus` subcommands (``sub`` from ``add_subparsers``)."""
-    sp = sub.add_parser("backup", help="copy the campaign database to a file, safely while the bot runs")
-    sp.add_argument("--db", default=None, help="the SQLite file or database URL (default: $DATABASE_URL, else legatus.db)")
-    sp.add_argument("--out", type=Path, required=True, help="the backup file to write (replaced if it exists)")
-    sp.set_defaults(func=cmd_backup)
-
-    sp = sub.add_parser("restore", help="put a backup back as the campaign database (stop the bot first)")
-    sp.add_argument("--from", dest="source", type=Path, required=True, metavar="FILE", help="a file made by legatus backup")
-    sp.add_argument("--db", default=None, help="the SQLite file to restore into (default: $DATABASE_URL, else legatus.db)")
-    sp.add_argument("--force", action="store_true", help="replace a database that already holds data")
-    sp.set_defaults(func=cmd_restore)
-
-
-# --- the commands -----------------------------------------------------------------------------------------------------
-
-
-def _sqlite_target(args: argparse.Namespace, postgres_hint: str) -> Path | int:
-    """The SQLite file the command works on, or the exit code after saying why there is none."""
-    url = database_url(args.db)
-    try:
-        path = _sqlite_path(url)
-    except BackupError as exc:
-        print(f"legatus: {exc}", file=sys.stderr)
-        return 2
-    if path is None:
-        print(f"legatus: {_redacted(url)} is a PostgreSQL database: {postgres_hint}", file=sys.stderr)
-        return 2
-    return path
-
-
-def cmd_backup(args: argparse.Namespace) -> int:
-    url = database_url(args.db)
-    path = _sqlite_target(
-        args, f"back it up with PostgreSQL's own tool, e.g. pg_dump --format=custom --file {args.out} "
-        f"'{_libpq_url(url)}' (restore: pg_restore --clean -d ...)",
-    )
-    if isinstance(path, int):
-        return path
-    try:
-        summary = backup(path, args.out)
-    except BackupError as exc:
-        print(f"legatus: {exc}", file=sys.stderr)
-        return 1
-    print(f"backup of {path} written to {args.out}: {summary}")
-    return 0
-
-
-def cmd_restore(args: argparse.Namespace) -> int:
-    path = _sqlite_target(args, "restore it with pg_restore from a pg_dump file; legatus restore puts back SQLite backups only")
-    if isinstance(path, int):
-        return path
-    try:
-        summary = restore(args.source, path, force=args.force)
-    except BackupError as exc:
-        print(f"legatus: {exc}", file=sys.stderr)
-        return 1
-    print(f"{args.source} restored to {path}: {summary}")
-    return 0
 
 
 # --- the work -----------------------------------------------------------------------------------------------------
@@ -195,7 +129,7 @@ def _summary(connection: sqlite3.Connection) -> str:
             f"{count('draw')} draw results")
 
 
-def _sqlite_path(url: str) -> Path | None:
+def sqlite_path(url: str) -> Path | None:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return None
@@ -204,11 +138,11 @@ def _sqlite_path(url: str) -> Path | None:
     return Path(parsed.database)
 
 
-def _redacted(url: str) -> str:
+def redacted(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def _libpq_url(url: str) -> str:
+def libpq_url(url: str) -> str:
     # pg_dump knows postgresql://, not SQLAlchemy's driver suffix; the password stays out of the shell history.
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=True).replace(":***@", "@")
 

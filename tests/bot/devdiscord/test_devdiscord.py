@@ -18,7 +18,8 @@ import pytest
 from discord import app_commands
 
 from bot.devdiscord import FakeDiscord, adopt_bot_gateway, point_discord_py, seed_dev_world
-from bot.devdiscord.session import DevConsole, add_commands, cmd_dev_discord
+from bot.cli.dev_discord import add_commands, cmd_dev_discord
+from bot.devdiscord.session import DevConsole
 from bot.devdiscord.model import DevWorld
 
 TEST_TIMEOUT = 8.0

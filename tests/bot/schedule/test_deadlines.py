@@ -10,7 +10,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlmodel import Session, select
 
+from bot.discord.poster import DiscordPoster, discord_nonce
 from bot.schedule import scheduler as S
+from bot.service import deadlines as D
 from bot.schedule.clock import FixedClock
 from bot.store.db import open_engine
 from bot.store.posted import PostedRow
@@ -54,20 +56,20 @@ async def opened(service: Legatus, clock: FixedClock) -> tuple[S.RecordingPoster
 
 def test_discord_timestamps() -> None:
     moment = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
-    assert S.discord_time(moment) == "<t:1796151600:F>"
-    assert S.discord_when(moment) == "<t:1796151600:R> (<t:1796151600:F>)"
+    assert D.discord_time(moment) == "<t:1796151600:F>"
+    assert D.discord_when(moment) == "<t:1796151600:R> (<t:1796151600:F>)"
     with pytest.raises(ValueError):
-        S.discord_time(datetime(2026, 12, 1, 19, 0))
+        D.discord_time(datetime(2026, 12, 1, 19, 0))
 
 
 def test_gm_times_are_read_in_the_campaign_zone() -> None:
-    assert S.local_to_utc("2026-12-01 20:00", "Europe/Rome") == datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
-    assert S.local_to_utc("2026-07-01 20:00", "Europe/Rome") == datetime(2026, 7, 1, 18, 0, tzinfo=UTC)
-    assert S.local_to_utc("2026-12-01 20:00", "America/New_York") == datetime(2026, 12, 2, 1, 0, tzinfo=UTC)
+    assert D.local_to_utc("2026-12-01 20:00", "Europe/Rome") == datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
+    assert D.local_to_utc("2026-07-01 20:00", "Europe/Rome") == datetime(2026, 7, 1, 18, 0, tzinfo=UTC)
+    assert D.local_to_utc("2026-12-01 20:00", "America/New_York") == datetime(2026, 12, 2, 1, 0, tzinfo=UTC)
     with pytest.raises(ValueError, match="does not exist"):
-        S.local_to_utc("2026-03-29 02:30", "Europe/Rome")  # the spring-forward gap
+        D.local_to_utc("2026-03-29 02:30", "Europe/Rome")  # the spring-forward gap
     with pytest.raises(ValueError, match="YYYY-MM-DD HH:MM"):
-        S.local_to_utc("next tuesday", "Europe/Rome")
+        D.local_to_utc("next tuesday", "Europe/Rome")
 
 
 def test_a_deadline_set_across_the_october_dst_change_keeps_its_wall_time(tmp_path: Path) -> None:
@@ -82,7 +84,7 @@ def test_a_deadline_set_across_the_october_dst_change_keeps_its_wall_time(tmp_pa
             session.add(DeadlineRow(campaign_id=1, nation="Romans", turn=None,
                                     due_at=clock.now() + timedelta(hours=48), created_at=clock.now()))
             session.commit()
-        message = S.set_deadline(service, "c", "Romans", "2026-10-26 20:00", "gm")
+        message = D.set_deadline(service, "c", "Romans", "2026-10-26 20:00", "gm")
         assert "<t:1793041200:R>" in message
 
     asyncio.run(main())
@@ -115,8 +117,8 @@ def test_the_nation_to_act_gets_a_deadline_and_the_previous_loses_its_own(tmp_pa
         assert gauls.state == CANCELLED
         assert (ptolemaics.nation, ptolemaics.state) == ("Ptolemaics", PENDING)
         assert ptolemaics.due_at == clock.moment + timedelta(hours=48)
-        assert S.status_board_deadlines(service, "c") == [
-            f"Ptolemaics (ptolemy): until {S.discord_when(ptolemaics.due_at)}"
+        assert D.status_board_deadlines(service, "c") == [
+            f"Ptolemaics (ptolemy): until {D.discord_when(ptolemaics.due_at)}"
         ]
 
     asyncio.run(main())
@@ -130,7 +132,7 @@ def test_extend_moves_the_deadline_and_brings_a_new_reminder(tmp_path: Path) -> 
         await S.run_due(scheduler, datetime(2026, 9, 3, 7, 0, tzinfo=UTC), clock)
         assert [s.key for s in poster.sent][-1] == "deadline-1:remind:1788459300"
         assert deadlines(service)[0].state == REMINDED
-        message = S.extend_deadline(service, "c", "Gauls", 24, "gm")
+        message = D.extend_deadline(service, "c", "Gauls", 24, "gm")
         assert message.startswith("gm extended the Gauls' turn by 24h: it now ends <t:1788545700:R>")
         (d,) = deadlines(service)
         assert (d.state, d.due_at) == (PENDING, datetime(2026, 9, 4, 18, 15, tzinfo=UTC))
@@ -142,7 +144,7 @@ def test_extend_moves_the_deadline_and_brings_a_new_reminder(tmp_path: Path) -> 
             "deadline-1:remind:1788459300", "deadline-1:remind:1788545700", "deadline-1:timeout:1788545700",
         ]
         assert service.state()["to_play"] == "Ptolemaics"
-        assert S.extend_deadline(service, "c", "Gauls", 5, "gm") == "the Gauls have no running deadline"
+        assert D.extend_deadline(service, "c", "Gauls", 5, "gm") == "the Gauls have no running deadline"
 
     asyncio.run(main())
 
@@ -229,10 +231,10 @@ def test_discord_poster_pings_only_the_named_player_with_the_key_as_nonce(tmp_pa
             return type("Message", (), {"id": 777})()
 
     bot = type("Bot", (), {"service": service, "get_channel": lambda self, i: Channel() if i == 42 else None})()
-    message_id = asyncio.run(S.DiscordPoster(bot).post(1, "<@5> your turn ends soon", ping=["<@5>"], key="k"))
+    message_id = asyncio.run(DiscordPoster(bot).post(1, "<@5> your turn ends soon", ping=["<@5>"], key="k"))
     assert message_id == "777"
     (call,) = calls
     allowed = call["allowed_mentions"]
     assert isinstance(allowed, discord.AllowedMentions)
     assert [u.id for u in allowed.users] == [5] and allowed.roles is False and allowed.everyone is False  # type: ignore[union-attr]
-    assert call["nonce"] == S.discord_nonce("k#0") and len(str(call["nonce"])) <= 25
+    assert call["nonce"] == discord_nonce("k#0") and len(str(call["nonce"])) <= 25

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.backup import add_commands
+from bot.cli.backup import add_commands
 from bot.schedule.clock import FixedClock
 from bot.store.db import current_revision, head_revision, open_engine
 from bot.service.legatus import Legatus
