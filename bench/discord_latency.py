@@ -20,11 +20,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.clock import FixedClock  # noqa: E402
-from bot.db import open_engine  # noqa: E402
+from bot.schedule.clock import FixedClock  # noqa: E402
+from bot.store.db import open_engine  # noqa: E402
 from bot.devdiscord import FakeDiscord, point_discord_py, seed_dev_world  # noqa: E402
-from bot.discord_bot import LegatusBot  # noqa: E402
-from bot.service import Legatus  # noqa: E402
+from bot.discord.bot import LegatusBot  # noqa: E402
+from bot.service.legatus import Legatus  # noqa: E402
 
 LOTTO = REPO.parent / "shared" / "fixtures" / "lotto"
 SEATS = {"Romans": "alice", "Gauls": "bob", "Carthaginians": "carla", "Macedonians": "max", "Ptolemaics": "pat", "Seleucids": "sam"}

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "bot" / "render"))
 
-from bot.history import state_at_turn  # noqa: E402
+from bot.render.history import state_at_turn  # noqa: E402
 from engine import canonical  # noqa: E402
 from tests.bot.campaign_play import play_full_campaign  # noqa: E402
 from test_reference_images import REFERENCE, regenerate  # type: ignore[import-not-found]  # noqa: E402

@@ -59,7 +59,7 @@ def measure(state_path: Path, runs: int, width: int) -> None:
     from bot.render.charts import render_chart
     from bot.render.map_png import render_png
     from bot.render.map_svg import render_svg
-    from bot.service import DATA_DIR
+    from bot.service.legatus import DATA_DIR
     from engine.rulesets import load_ruleset
 
     view = json.loads(state_path.read_text(encoding="utf-8"))

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bot.cli import read_log  # noqa: E402
-from bot.service import DATA_DIR  # noqa: E402
+from bot.service.legatus import DATA_DIR  # noqa: E402
 from engine.log import replay  # noqa: E402
 from engine.mare_nostrum.parse import parse_post  # noqa: E402
 from engine.rulesets import load_ruleset  # noqa: E402
@@ -43,7 +43,7 @@ def report(label: str, samples: list[float], unit: str = "ms") -> None:
 
 def make_log(tmp: Path) -> Path:
     sys.path.insert(0, str(REPO / "tests" / "bot"))
-    from campaign_play import play_full_campaign  # type: ignore[import-not-found]
+    from tests.bot.campaign_play import play_full_campaign  # type: ignore[import-not-found]
 
     service, _ = play_full_campaign(tmp / "bench.db")
     log = tmp / "bench.log"

@@ -28,9 +28,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "bot"))
 
-from bot.clock import FixedClock  # noqa: E402
-from bot.db import open_engine  # noqa: E402
-from bot.service import Legatus  # noqa: E402
+from bot.schedule.clock import FixedClock  # noqa: E402
+from bot.store.db import open_engine  # noqa: E402
+from bot.service.legatus import Legatus  # noqa: E402
 from engine.lotto import format_archive_line, wheels_on  # noqa: E402
 
 PLAYERS = {
@@ -107,7 +107,7 @@ def open_in_process(db: Path, data_dir: Path) -> float:
 
 def open_in_new_process(db: Path, data_dir: Path) -> float:
     code = (
-        "import time; t = time.perf_counter(); from bot.db import open_engine; from bot.service import Legatus; "
+        "import time; t = time.perf_counter(); from bot.store.db import open_engine; from bot.service.legatus import Legatus; "
         f"Legatus(open_engine({str(db)!r})).state(); print(time.perf_counter() - t)"
     )
     env = {**os.environ, "LEGATUS_DATA": str(data_dir)}
@@ -120,7 +120,7 @@ def ms(samples: list[float]) -> str:
 
 
 def main() -> None:
-    from campaign_play import play_full_campaign  # type: ignore[import-not-found]
+    from tests.bot.campaign_play import play_full_campaign  # type: ignore[import-not-found]
 
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)

@@ -18,7 +18,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "bot"))
 
 from bot.cli import read_log  # noqa: E402
-from bot.service import DATA_DIR  # noqa: E402
+from bot.service.legatus import DATA_DIR  # noqa: E402
 from engine.lotto import parse_archive  # noqa: E402
 from engine.rulesets import load_ruleset  # noqa: E402
 from engine.verify import verify  # noqa: E402

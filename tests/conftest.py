@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import FixedClock
-from bot.db import open_engine
-from bot.service import Legatus
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
+from bot.service.legatus import Legatus
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared"))
@@ -43,7 +43,7 @@ def played_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     import sys
 
     sys.path.insert(0, str(REPO / "tests" / "bot"))
-    from campaign_play import play_full_campaign
+    from tests.bot.campaign_play import play_full_campaign
 
     folder = tmp_path_factory.mktemp("played")
     service, transcript = play_full_campaign(folder / "campaign.db")

@@ -12,9 +12,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bot.clock import FixedClock
-from bot.db import open_engine
-from bot.service import Legatus
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
+from bot.service.legatus import Legatus
 from engine.geography import GameMap
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Engine
 
-from bot.db import open_engine
-from lotto_fakes import FakeSite, running_site
+from bot.store.db import open_engine
+from tests.bot.lottery.lotto_fakes import FakeSite, running_site
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.history import TurnNotPlayed, state_at_turn
-from bot.render.cli import add_commands
-from bot.service import CampaignNotFound, Legatus
+from bot.render.history import TurnNotPlayed, state_at_turn
+from bot.cli.render import add_commands
+from bot.service.legatus import CampaignNotFound, Legatus
 from tests.bot.campaign_play import play_full_campaign
 from tests.conftest import LOTTO, PLAYERS
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from bot.campaign_secret import CampaignSecretRow
+from bot.store.campaign_secret import CampaignSecretRow
 from bot.cli import main as cli_main, read_log
 from bot.service import DATA_DIR, Legatus
-from bot.store import find_campaign
+from bot.store.campaigns import find_campaign
 from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash

@@ -1,0 +1,297 @@
+"""The `legatus` command line: the offline face of the bot, through the same handlers as Discord."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from engine import canonical
+from engine.events import Event, Rejection
+from engine.log import replay
+from engine.rulesets import load_ruleset
+
+EXIT_USAGE = 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=os.environ.get("LEGATUS_LOG", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "func", None):
+        args = parser.parse_args(["run", *([] if argv is None else argv)])
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # no user ever sees a traceback; the log has it for the operator
+        logging.getLogger("legatus").debug("command failed", exc_info=True)
+        return fail(f"internal error ({type(exc).__name__}); run with LEGATUS_LOG=DEBUG for details", 1)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="legatus", description="Legatus: a GM bot for play-by-forum strategy campaigns.")
+    sub = p.add_subparsers(metavar="COMMAND")
+
+    def db_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--db", default=None, help="the SQLite file (default: $DATABASE_URL, else legatus.db)")
+        sp.add_argument("--campaign", default=None, help="the campaign's name, when the file holds several")
+
+    sp = sub.add_parser("run", help="run the bot (Discord with DISCORD_TOKEN; else the offline console)")
+    db_arg(sp)
+    sp.set_defaults(func=cmd_run)
+
+    sp = sub.add_parser("new", help="create a campaign")
+    db_arg(sp)
+    sp.add_argument("--ruleset", default="mare-nostrum")
+    sp.add_argument("--name", default=None, help="the campaign's name (default: the ruleset's id)")
+    sp.add_argument("--player", action="append", default=[], metavar="NATION=USER")
+    sp.add_argument("--gm", default="gm")
+    sp.add_argument("--clock", choices=("historical", "live"), default="historical",
+                    help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
+    sp.add_argument("--randomness", choices=("lottery", "commit-reveal"), default="lottery",
+                    help="where rolls beyond the order of play and events come from: lottery slots of coming draws, or "
+                         "a seed committed to now and revealed by the GM at the end (/campaign reveal) (default lottery)")
+    sp.set_defaults(func=cmd_new)
+
+    lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")
+    sp = lotto.add_parser("import", help="import draws in the official archive format")
+    db_arg(sp)
+    sp.add_argument("path", type=Path)
+    sp.set_defaults(func=cmd_lotto_import)
+    from bot.cli.lotto_fetch import add_commands as add_lotto_fetch
+
+    add_lotto_fetch(lotto)
+
+    sp = sub.add_parser("post", help="post a message as a user, exactly like a Discord message")
+    db_arg(sp)
+    sp.add_argument("--as", dest="author", required=True, metavar="NAME")
+    sp.add_argument("--strict", action="store_true", help="exit 1 if any line is refused")
+    sp.add_argument("text")
+    sp.set_defaults(func=cmd_post)
+
+    sp = sub.add_parser("state", help="print the campaign's state")
+    db_arg(sp)
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_state)
+
+    sp = sub.add_parser("export", help="write the campaign's event log")
+    db_arg(sp)
+    sp.add_argument("--out", type=Path, required=True)
+    sp.set_defaults(func=cmd_export)
+
+    sp = sub.add_parser("replay", help="rebuild a campaign from an exported log")
+    sp.add_argument("log", type=Path)
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_replay)
+
+    sp = sub.add_parser("verify", help="re-check a campaign's log against the public lottery results")
+    sp.add_argument("log", type=Path)
+    sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
+                    help="public draws in the official archive format (repeatable)")
+    sp.set_defaults(func=cmd_verify)
+
+    from bot.cli.ledger import add_commands as add_ledger
+
+    add_ledger(sub)
+    from bot.cli.backup import add_commands as add_backup
+
+    add_backup(sub)
+    from bot.cli.render import add_commands as add_render
+
+    add_render(sub)
+
+    from bot.cli.dev_discord import add_commands as add_dev_discord
+
+    add_dev_discord(sub)
+
+    sp = sub.add_parser("console", help="play interactively (NAME> TEXT) or from a transcript")
+    db_arg(sp)
+    sp.add_argument("--script", type=Path, default=None, help="a transcript of 'NAME: TEXT' lines")
+    sp.add_argument("--as", dest="author", default=None, help="who speaks when a line names nobody")
+    sp.set_defaults(func=cmd_console)
+    return p
+
+
+def _service(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from bot.store.db import open_engine
+    from bot.service.legatus import Legatus
+
+    return Legatus(open_engine(args.db))
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"legatus: {message}", file=sys.stderr)
+    return code
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    players: dict[str, str] = {}
+    for item in args.player:
+        nation, sep, user = item.partition("=")
+        if not sep or not nation.strip() or not user.strip():
+            return fail(f"--player '{item}': write NATION=USER, e.g. --player Romans=alice")
+        players[nation.strip()] = user.strip()
+    service = _service(args)
+    reply = service.create_campaign(
+        args.name or args.ruleset, args.ruleset, args.gm, players, clock=args.clock, randomness=args.randomness,
+    )
+    print(reply.render())
+    return 0 if reply.changed else 1
+
+
+def cmd_lotto_import(args: argparse.Namespace) -> int:
+    try:
+        text = args.path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        return fail(f"cannot read {args.path}: {exc.strerror}")
+    except UnicodeDecodeError:
+        return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5)")
+    service = _service(args)
+    report, progress = service.import_draws(text, args.path.name)
+    print(report.summary())
+    for line in [*report.errors, *report.conflicts]:
+        print(f"  {line}")
+    for name, messages in progress.items():
+        print(f"Campaign '{name}':")
+        for m in messages:
+            print(f"  {m}")
+    return 1 if report.conflicts or report.errors else 0
+
+
+def cmd_post(args: argparse.Namespace) -> int:
+    reply = _service(args).post(args.author, args.text, args.campaign)
+    print(reply.render())
+    return 1 if args.strict and not reply.ok else 0
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    from bot.service.legatus import CampaignNotFound
+
+    service = _service(args)
+    try:
+        if args.json:
+            print(canonical.dumps(service.state(args.campaign), indent=2))
+        else:
+            print(service.status(args.campaign))
+    except CampaignNotFound as exc:
+        return fail(str(exc))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from bot.service.legatus import CampaignNotFound
+
+    try:
+        text = _service(args).export(args.campaign)
+    except CampaignNotFound as exc:
+        return fail(str(exc))
+    args.out.write_text(text, encoding="utf-8")
+    print(f"{text.count(chr(10))} events written to {args.out}")
+    return 0
+
+
+def read_log(path: Path) -> list[Event]:
+    events = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            events.append(Event.from_dict(json.loads(line)))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Rejection(f"{path}:{number}: not an event of a Legatus log ({exc})") from None
+    return events
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from bot.service.legatus import DATA_DIR
+
+    try:
+        events = read_log(args.log)
+        if not events:
+            return fail(f"{args.log} holds no event")
+        ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
+        folded = replay(ruleset, events)
+    except OSError as exc:
+        return fail(f"cannot read {args.log}: {exc.strerror}")
+    except KeyError as exc:
+        return fail(str(exc.args[0]))
+    except Rejection as exc:
+        return fail(f"the log does not replay: {exc.reason}", 1)
+    if args.json:
+        print(canonical.dumps(ruleset.public_view(folded.state), indent=2))
+    else:
+        print(ruleset.status(folded.state))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from bot.service.legatus import DATA_DIR
+    from engine.lotto import parse_archive
+    from engine.verify import verify
+
+    public: dict[str, dict[str, list[int]]] = {}
+    for path in args.draws:
+        try:
+            parsed = parse_archive(path.read_text(encoding="utf-8-sig"), path.name)
+        except OSError as exc:
+            return fail(f"cannot read {path}: {exc.strerror}")
+        for error in parsed.errors:
+            print(f"warning: {error}")
+        for draw in parsed.draws:
+            public.setdefault(draw.date.isoformat(), {}).update({w: list(n) for w, n in draw.numbers.items()})
+    try:
+        events = read_log(args.log)
+        ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
+    except OSError as exc:
+        return fail(f"cannot read {args.log}: {exc.strerror}")
+    except (Rejection, IndexError, KeyError) as exc:
+        return fail(f"{args.log} is not a campaign log: {exc}", 1)
+    result = verify(ruleset, events, public)
+    for finding in result.findings:
+        print(f"MISMATCH {finding}")
+    summary = (
+        f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
+        f"{result.rolls} rolls re-derived"
+        + (f", {result.numbers_checked} commit-reveal numbers recomputed from the revealed seed" if result.numbers_checked else "")
+    )
+    if result.awaiting_reveal:
+        summary += (f"; {result.awaiting_reveal} commit-reveal roll(s) await the seed's reveal (/campaign reveal) "
+                    "and could not be checked yet")
+    if result.ok:
+        print(f"verified: {summary}: everything matches the public draws")
+        return 0
+    print(f"NOT verified: {len(result.findings)} mismatch(es); {summary}")
+    return 1
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    from bot.console.offline import Console
+
+    console = Console(_service(args), args.campaign, args.author)
+    if args.script is not None:
+        try:
+            return console.play_script(args.script.read_text(encoding="utf-8"))
+        except OSError as exc:
+            return fail(f"cannot read {args.script}: {exc.strerror}")
+    return console.interactive(sys.stdin)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        from bot.console.offline import interactive_with_scheduler
+
+        print("No DISCORD_TOKEN set: starting the offline console (type :help).", file=sys.stderr)
+        return interactive_with_scheduler(_service(args), args.campaign, None, sys.stdin)
+    from bot.discord.bot import run_bot
+
+    return run_bot(token, args.db)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

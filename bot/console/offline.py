@@ -1,0 +1,181 @@
+"""The offline console: people type as they would in the campaign channel, `NAME> TEXT`."""
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from bot.service.legatus import CampaignNotFound, Legatus
+
+DISCORD_TIME = re.compile(r"<t:(\d+):([FRf])>")
+
+
+def readable(text: str) -> str:
+    """Discord shows <t:UNIX:F> in each reader's own time zone; a terminal gets UTC written out."""
+    from datetime import datetime, timezone
+
+    def one(match: re.Match[str]) -> str:
+        moment = datetime.fromtimestamp(int(match.group(1)), timezone.utc)
+        return moment.strftime("%a %d %b %Y %H:%M UTC") if match.group(2) != "R" else "by"
+
+    # "<t:..:R> (<t:..:F>)" is the pair the bot writes: keep only the written-out time.
+    return re.sub(r"by \(([^()]*UTC)\)", r"\1", DISCORD_TIME.sub(one, text))
+
+
+SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*[>:]\s?(.*)$")
+HELP = """Type what a user posts, as NAME> TEXT (e.g. alice> build temple in Latium); a line without a
+name speaks as the last speaker. Console commands:
+  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=lottery|commit-reveal]   create a campaign
+  :import PATH          import lottery draws (official archive format)
+  :use CAMPAIGN         switch campaign        :status   the status board
+  :as NAME              set the speaker        :quit     leave"""
+
+
+def interactive_with_scheduler(service: Legatus, campaign: str | None, author: str | None, stream: TextIO) -> int:
+    """The console as the bot's offline face: deadlines, reminders and lottery fetches run while people type."""
+    import asyncio
+
+    from bot.schedule.scheduler import RecordingPoster, start_scheduler
+
+    async def run() -> int:
+        scheduler = await start_scheduler(service, RecordingPoster(echo=lambda text: print(f"\n[legatus] {readable(text)}", flush=True)))
+        try:
+            return await asyncio.to_thread(Console(service, campaign, author).interactive, stream)
+        finally:
+            scheduler.shutdown(wait=False)
+
+    return asyncio.run(run())
+
+
+class Console:
+    def __init__(self, service: Legatus, campaign: str | None = None, author: str | None = None) -> None:
+        self.service = service
+        self.campaign = campaign
+        self.author = author
+
+    def interactive(self, stream: TextIO) -> int:
+        names = self.service.campaign_names()
+        if not names:
+            print("No campaign in this database yet. Create one, e.g.:\n  :new demo mare-nostrum Romans=alice Gauls=bob\nType :help for more.")
+        else:
+            print(f"Campaigns: {', '.join(names)}. Type :help for help.")
+        while True:
+            try:
+                print(f"{self.author or ''}> ", end="", flush=True)
+                line = stream.readline()
+            except KeyboardInterrupt:
+                print()
+                return 0
+            if not line:
+                print()
+                return 0
+            if self.handle(line.rstrip("\n")) == "quit":
+                return 0
+
+    def play_script(self, text: str) -> int:
+        for post in self.posts(text.splitlines()):
+            print(f"{post[0]}: {post[1]}" if post[0] else post[1])
+            self.handle_post(*post)
+        return 0
+
+    @staticmethod
+    def posts(lines: Iterable[str]) -> list[tuple[str | None, str]]:
+        """Transcript lines: `NAME: TEXT`; an indented line continues the post above it; '#' lines are comments."""
+        out: list[tuple[str | None, str]] = []
+        for raw in lines:
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            if raw[:1].isspace() and out:
+                who, text = out[-1]
+                out[-1] = (who, text + "\n" + raw.strip())
+                continue
+            match = SPEAKER.match(raw)
+            out.append((match.group(1), match.group(2)) if match else (None, raw.strip()))
+        return out
+
+    def handle(self, line: str) -> str | None:
+        if not line.strip():
+            return None
+        if line.strip().startswith(":"):
+            return self.meta(line.strip()[1:])
+        match = SPEAKER.match(line)
+        if match and not line.lstrip().startswith("/"):
+            if match.group(2).startswith(":"):
+                self.author = match.group(1)
+                return self.meta(match.group(2)[1:])
+            self.handle_post(match.group(1), match.group(2))
+        else:
+            self.handle_post(None, line)
+        return None
+
+    def handle_post(self, who: str | None, text: str) -> None:
+        if who:
+            self.author = who
+        if not self.author:
+            print("Who is speaking? Write NAME> TEXT, or set a speaker with :as NAME.")
+            return
+        print(readable(self.service.post(self.author, text, self.campaign).render()))
+
+    def meta(self, command: str) -> str | None:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = command.split()
+        if not words:
+            return None
+        verb, args = words[0].lower(), words[1:]
+        if verb in ("quit", "q", "exit"):
+            return "quit"
+        if verb == "help":
+            print(HELP)
+        elif verb == "as" and args:
+            self.author = args[0]
+        elif verb == "use" and args:
+            self.campaign = args[0]
+        elif verb == "status":
+            try:
+                print(self.service.status(self.campaign))
+            except CampaignNotFound as exc:
+                print(exc)
+        elif verb == "import" and args:
+            try:
+                text = Path(args[0]).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"cannot read {args[0]}: {exc}")
+                return None
+            report, progress = self.service.import_draws(text, Path(args[0]).name)
+            print(report.summary())
+            for line in [*report.errors, *report.conflicts]:
+                print(f"  {line}")
+            for messages in progress.values():
+                for m in messages:
+                    print(f"  {m}")
+        elif verb == "new" and args:
+            self._new(args)
+        else:
+            print(f"unknown console command ':{command}'\n{HELP}")
+        return None
+
+    def _new(self, args: list[str]) -> None:
+        name, rest = args[0], args[1:]
+        ruleset = "mare-nostrum"
+        if rest and "=" not in rest[0]:
+            ruleset, rest = rest[0], rest[1:]
+        players, gm, clock, randomness = {}, "gm", "historical", "lottery"
+        for item in rest:
+            key, _, value = item.partition("=")
+            if key.lower() == "gm":
+                gm = value
+            elif key.lower() == "clock":
+                clock = value
+            elif key.lower() == "randomness":
+                randomness = value
+            elif value:
+                players[key] = value
+            else:
+                print(f"'{item}': write NATION=USER")
+                return
+        print(self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness).render())
+        self.campaign = name

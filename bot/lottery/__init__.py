@@ -1,0 +1,1 @@
+"""The lottery: fetching draws from their sources, checking them, and agreeing on one."""

@@ -1,0 +1,615 @@
+"""Deadlines, reminders and lottery fetches on a persistent apscheduler, safe across crashes and restarts.
+
+The ``deadline`` table is the truth (bot/store/schedule_tables.py); apscheduler's job store only says when to
+look at a deadline again. At start-up ``reconcile`` makes the jobs match the rows, and the rows match the
+campaigns' states (a crash between a post's commit and its observer leaves a nation without a deadline;
+a post made with no scheduler running leaves a stale one), so nothing depends on a job surviving.
+
+Jobs are module-level functions taking only ids, so the pickled job store survives refactors; they reach
+the running app through a module-level registry (``install``), set at start-up.
+
+Idempotency: claim, then send, then record (at-least-once, never lost). A job first inserts its key in
+``posted`` (bot/store/posted.py) with ``message_id`` NULL ("sending") in the same transaction that marks the
+deadline reminded or done; it then sends, then fills ``message_id``. A key with a message id means skip; a
+key still "sending" at start-up means the process died mid-send, and the job runs again and resends under
+the same key. We chose this over record-then-post-without-resume because a lost timeout or reminder silently
+stalls a months-long game, while a duplicate is harmless; and the duplicate window (between Discord
+accepting the message and our commit) is closed in practice by sending the key as a Discord nonce, which
+Discord enforces for a few minutes. Game-state actions (the timeout's /gm pass) are made idempotent by the
+state itself: a nation is passed only while it is still the one to act in the deadline's turn.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from bot.schedule.clock import Clock, FixedClock
+from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
+from bot.lottery.fetch import fetch_draw_async, next_fetch_time
+from bot.lottery.reconcile import Outcome, Status
+from bot.store.posted import claim, find, mark_sent
+from bot.store.schedule_tables import (
+    ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
+    settings_for, unsent,
+)
+from bot.store.campaigns import CampaignRow, find_campaign, list_campaigns, load_events
+
+log = logging.getLogger("legatus.scheduler")
+
+UTC = timezone.utc
+BOT = "legatus"  # bot.service.BOT: the actor of the draws the bot records
+LOTTO_JOB = "lotto-next"
+# A draw not yet published is fetched again after these delays (minutes); then the GM is alerted.
+LOTTO_RETRIES = (15, 30, 60, 120, 240)
+JOB_DEFAULTS: dict[str, Any] = {
+    # None: a job overdue by any amount (the bot was down) still runs, once; never skipped silently.
+    "misfire_grace_time": None,
+    "coalesce": True,
+    "max_instances": 1,
+}
+
+FetchDraw = Callable[[Engine, date], Awaitable[Outcome]]
+
+
+# --- posting ------------------------------------------------------------------------------------------------------------
+
+
+class Poster(Protocol):
+    """Sends a message to a campaign's channel. ``key`` identifies the message: a sink that can (Discord, via
+    the nonce) uses it to drop a resend of what it already accepted. Returns the message id, if any."""
+
+    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
+                   files: Sequence[tuple[str, bytes]] = ()) -> str | None: ...
+
+
+@dataclass
+class Sent:
+    campaign_id: int
+    text: str
+    ping: list[str]
+    key: str
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+
+
+@dataclass
+class RecordingPoster:
+    """Keeps what would be posted: for tests and the console (``echo=print``)."""
+
+    sent: list[Sent] = field(default_factory=list)
+    echo: Callable[[str], None] | None = None
+    # Behave like Discord's enforced nonce: a key already accepted is not posted again.
+    honour_keys: bool = False
+
+    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
+                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
+        if self.honour_keys:
+            for i, sent in enumerate(self.sent):
+                if sent.key == key:
+                    return str(i + 1)  # Discord answers a repeated nonce with the message it already has
+        self.sent.append(Sent(campaign_id, text, list(ping), key, list(files)))
+        if self.echo is not None:
+            attached = f" [{', '.join(name for name, _ in files)}]" if files else ""
+            self.echo(f"[campaign {campaign_id}] {text}{attached}")
+        return str(len(self.sent))
+
+
+# --- the running app ----------------------------------------------------------------------------------------------------
+
+
+async def _default_fetch(engine: Engine, day: date) -> Outcome:
+    return await fetch_draw_async(engine, day)
+
+
+@dataclass
+class App:
+    service: Any  # bot.service.Legatus (not imported: service.py imports nothing from here)
+    poster: Poster
+    clock: Clock
+    scheduler: BaseScheduler | None = None
+    fetch: FetchDraw = _default_fetch
+    # The transport's per-campaign lock (LegatusBot._locks): a timeout pass must not interleave with a post.
+    campaign_lock: Callable[[str], asyncio.Lock] | None = None
+
+    @property
+    def engine(self) -> Engine:
+        return self.service.engine  # type: ignore[no-any-return]
+
+
+_app: App | None = None
+# Test seam for the crash test: called with "claimed", "sent", "recorded" around every post.
+crash_hook: Callable[[str], None] | None = None
+
+
+def install(app: App | None) -> None:
+    global _app
+    _app = app
+
+
+def _reschedule_moved(d: DeadlineRow, now: datetime) -> None:
+    """A GM moved a deadline (bot.service.deadlines): its job follows, if a scheduler is running."""
+    if _app is not None:
+        _schedule_deadline(_app.scheduler, d, now)
+
+
+deadline_listeners.append(_reschedule_moved)
+
+
+def current_app() -> App:
+    if _app is None:
+        raise RuntimeError("the scheduler's app is not installed: call start_scheduler first")
+    return _app
+
+
+def _checkpoint(name: str) -> None:
+    if crash_hook is not None:
+        crash_hook(name)
+
+
+@contextlib.asynccontextmanager
+async def _campaign_locked(app: App, name: str) -> AsyncIterator[None]:
+    if app.campaign_lock is None:
+        yield
+        return
+    async with app.campaign_lock(name):
+        yield
+
+
+# --- campaign state -----------------------------------------------------------------------------------------------------
+
+
+def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime) -> DeadlineRow:
+    settings = settings_for(session, campaign_id)
+    due = now + timedelta(hours=settings.player_hours)
+    remind = due - timedelta(hours=settings.remind_hours_before) if settings.remind_hours_before > 0 else None
+    row = DeadlineRow(
+        campaign_id=campaign_id, kind=PLAYER_TURN, nation=nation, turn=turn, due_at=due,
+        remind_at=remind if remind is not None and remind > now else None, state=PENDING, created_at=now,
+    )
+    session.add(row)
+    return row
+
+
+class DeadlineKeeper:
+    """Observer of ``Legatus``: the nation that comes to act gets a deadline; the one that stops loses its own."""
+
+    def __init__(self, service: Any, clock: Clock | None = None) -> None:
+        self.service = service
+        self.clock = clock or service.clock
+        self.scheduler: BaseScheduler | None = None
+
+    def __call__(self, change: Any) -> None:
+        if any(e.kind == "turn.closed" for e in change.events):
+            # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
+            # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
+            when = min(as_utc(self.clock.now()), datetime.now(timezone.utc))
+            _add(self.scheduler, f"results-{change.campaign_id}-{change.public['turn']}", post_results,
+                 when, [change.campaign_id, int(change.public["turn"])])
+        started = [n for n in change.to_act_after if n not in change.to_act_before]
+        stopped = [n for n in change.to_act_before if n not in change.to_act_after]
+        if not started and not stopped:
+            return
+        now = as_utc(self.clock.now())
+        acting = acting_from(tuple(change.to_act_after), change.public)
+        with Session(self.service.engine) as session:
+            ended = [d for d in active_deadlines(session, change.campaign_id)
+                     if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
+            for d in ended:
+                d.state = CANCELLED
+                session.add(d)
+            created = [_new_deadline(session, change.campaign_id, n, acting.turn, now) for n in started]
+            session.commit()
+            for d in created:
+                session.refresh(d)
+            ended_ids = [d.id for d in ended]
+        for deadline_id in ended_ids:
+            _unschedule(self.scheduler, deadline_id)
+        for d in created:
+            _schedule_deadline(self.scheduler, d, now)
+
+
+def sync_deadlines(service: Any, now: datetime) -> None:
+    """Make the active player_turn deadlines match who is to act (repairs what a crash or an unobserved post left)."""
+    now = as_utc(now)
+    for name in service.campaign_names():
+        acting = acting_of(service, name)
+        with Session(service.engine) as session:
+            row = find_campaign(session, name)
+            assert row is not None and row.id is not None
+            for d in active_deadlines(session, row.id):
+                if d.kind == PLAYER_TURN and not (d.nation in acting.nations and d.turn == acting.turn):
+                    d.state = CANCELLED
+                    session.add(d)
+            existing = session.exec(
+                select(DeadlineRow).where(DeadlineRow.campaign_id == row.id, DeadlineRow.kind == PLAYER_TURN,
+                                          DeadlineRow.state != CANCELLED)
+            ).all()
+            have = {(d.nation, d.turn) for d in existing}
+            for nation in acting.nations:
+                if (nation, acting.turn) not in have:
+                    _new_deadline(session, row.id, nation, acting.turn, now)
+            session.commit()
+
+
+# --- scheduling ---------------------------------------------------------------------------------------------------------
+
+
+def deadline_job_id(deadline_id: int | None) -> str:
+    return f"deadline-{deadline_id}"
+
+
+def _next_step(d: DeadlineRow, now: datetime) -> tuple[Callable[..., Awaitable[None]], datetime]:
+    if d.state == PENDING and d.remind_at is not None and d.remind_at < d.due_at and now < d.due_at:
+        return remind, d.remind_at
+    return act_on_deadline, d.due_at
+
+
+def _add(scheduler: BaseScheduler | None, job_id: str, func: Callable[..., Any], when: datetime, args: list[Any]) -> None:
+    if scheduler is None:
+        return  # no scheduler (a plain CLI post): the row is the truth, reconcile schedules it later
+    scheduler.add_job(func, trigger="date", run_date=when, args=args, id=job_id, replace_existing=True, **JOB_DEFAULTS)
+
+
+def _schedule_deadline(scheduler: BaseScheduler | None, d: DeadlineRow, now: datetime) -> None:
+    func, when = _next_step(d, now)
+    _add(scheduler, deadline_job_id(d.id), func, when, [d.campaign_id, d.id])
+
+
+def _unschedule(scheduler: BaseScheduler | None, deadline_id: int | None) -> None:
+    if scheduler is None:
+        return
+    with contextlib.suppress(JobLookupError):
+        scheduler.remove_job(deadline_job_id(deadline_id))
+
+
+def schedule_next_fetch(now: datetime | None = None) -> datetime:
+    """Schedule ``fetch_lotto`` for the next draw's publication; returns when."""
+    app = current_app()
+    now = as_utc(now or app.clock.now())
+    when = next_fetch_time(now)
+    day = when.astimezone(ZoneInfo("Europe/Rome")).date()
+    _add(app.scheduler, LOTTO_JOB, fetch_lotto, when, [day.isoformat()])
+    return when
+
+
+def _key(d: DeadlineRow, what: str) -> str:
+    # The due time is part of the key: an extended deadline gets a fresh reminder.
+    return f"deadline-{d.id}:{what}:{int(d.due_at.timestamp())}"
+
+
+def reconcile(app: App, now: datetime | None = None) -> None:
+    """Make the jobs match the database: one job per active deadline (or per claim still being sent), none else.
+
+    A deadline already overdue gets a job in the past, which the scheduler runs at once, once.
+    """
+    scheduler = app.scheduler
+    assert scheduler is not None
+    now = as_utc(now or app.clock.now())
+    sync_deadlines(app.service, now)
+    wanted: dict[str, tuple[Callable[..., Any], datetime, list[Any]]] = {}
+    with Session(app.engine) as session:
+        for d in active_deadlines(session):
+            func, when = _next_step(d, now)
+            wanted[deadline_job_id(d.id)] = (func, when, [d.campaign_id, d.id])
+        for row in unsent(session):
+            if row.kind in ("reminder", "deadline") and row.key.startswith("deadline-"):
+                deadline_id = int(row.key.split(":")[0].removeprefix("deadline-"))
+                func = remind if row.kind == "reminder" else act_on_deadline
+                wanted[deadline_job_id(deadline_id)] = (func, now, [row.campaign_id, deadline_id])
+            elif row.kind == "lotto" and row.key.startswith("lotto:"):
+                day = row.key.split(":")[1]
+                wanted[f"lotto-resume-{day}"] = (fetch_lotto, now, [day])
+            elif row.kind == "results":
+                wanted[f"results-{row.campaign_id}-{_turn_of(row.key)}"] = (post_results, now, [row.campaign_id, _turn_of(row.key)])
+    for name in app.service.campaign_names():
+        # The last closed turn's results, if a crash came between its close and their claim.
+        history = app.service.state(name)["history"]
+        with Session(app.engine) as session:
+            row = find_campaign(session, name)
+            if history and row is not None and row.id is not None:
+                turn = int(history[-1]["turn"])
+                if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
+                    wanted[f"results-{row.id}-{turn}"] = (post_results, now, [row.id, turn])
+    for job in scheduler.get_jobs():
+        if job.id.startswith("deadline-") and job.id not in wanted:
+            scheduler.remove_job(job.id)
+    for job_id, (func, when, args) in wanted.items():
+        _add(scheduler, job_id, func, when, args)
+    if scheduler.get_job(LOTTO_JOB) is None:
+        schedule_next_fetch(now)
+
+
+async def run_due(scheduler: BaseScheduler, now: datetime, clock: Clock | None = None) -> list[str]:
+    """Run every job due by ``now`` in time order, as the scheduler would (for tests and replays: no sleeping).
+
+    With a FixedClock, the clock reads each job's own time while it runs (or the clock's reading at the
+    call, for a job that was already overdue then: the bot was down), and ``now`` at the end.
+    """
+    ran: list[str] = []
+    start = as_utc(clock.now()) if clock is not None else now
+    while True:
+        due = [j for j in scheduler.get_jobs() if j.next_run_time is not None and j.next_run_time <= now]
+        if not due:
+            break
+        job = min(due, key=lambda j: (j.next_run_time, j.id))
+        if isinstance(clock, FixedClock):
+            # On time if it fell due since the clock's last reading; an overdue job runs late, at ``start``.
+            clock.moment = max(as_utc(job.next_run_time), start)
+        # Removed before it runs, as apscheduler does with a spent date trigger: the job may re-add its id.
+        scheduler.remove_job(job.id)
+        ran.append(job.id)
+        await job.func(*job.args, **job.kwargs)
+    if isinstance(clock, FixedClock):
+        clock.moment = now
+    return ran
+
+
+# --- posting with a key -------------------------------------------------------------------------------------------------
+
+
+async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: list[str],
+                files: Sequence[tuple[str, bytes]] = ()) -> None:
+    """Send a claimed message, then record it. ``text`` None: nothing to say any more; the claim is closed."""
+    _checkpoint("claimed")
+    message_id = None
+    if text:
+        message_id = await app.poster.post(campaign_id, text, ping=ping, key=key, files=files)
+        _checkpoint("sent")
+    with Session(app.engine) as session:
+        campaign = session.get(CampaignRow, campaign_id)
+        mark_sent(session, key, message_id or NOTHING_SENT, campaign.channel_id if campaign else None)
+    _checkpoint("recorded")
+
+
+def _sent(session: Session, key: str) -> bool | None:
+    """None: never claimed; False: claimed, send not confirmed (resume it); True: done, skip."""
+    row = find(session, key)
+    return None if row is None else row.message_id is not None
+
+
+def _campaign_and_settings(session: Session, campaign_id: int) -> tuple[CampaignRow, Any]:
+    campaign = session.get(CampaignRow, campaign_id)
+    assert campaign is not None
+    return campaign, settings_for(session, campaign_id)
+
+
+# --- the jobs (module level, ids only: they pickle and survive refactors) -----------------------------------------------
+
+
+def results_files(service: Any, campaign: str, turn: int) -> tuple[str, list[tuple[str, bytes]]]:
+    """The text and pictures posted with a closed turn's results: the map as it stood, and the provinces chart."""
+    from bot.render.history import state_at_turn
+    from bot.render.pictures import pictures
+
+    view = state_at_turn(service, campaign, turn)
+    rules = getattr(service.ruleset_of(campaign), "rules")
+    return f"Turn {turn} ({view['year']}): the map and the provinces so far.", pictures(rules, view)
+
+
+def _turn_of(key: str) -> int:
+    return int(key.split(":turn-")[1].split(":")[0])
+
+
+async def post_results(campaign_id: int, turn: int) -> None:
+    app = current_app()
+    now = as_utc(app.clock.now())
+    key = f"campaign-{campaign_id}:turn-{turn}:results"
+    with Session(app.engine) as session:
+        sent = _sent(session, key)
+        if sent:
+            return
+        if sent is None and not claim(session, key, campaign_id, "results", at=now):
+            return
+        campaign = session.get(CampaignRow, campaign_id)
+        name = campaign.name if campaign else None
+    if name is None:
+        return
+    text, files = await asyncio.to_thread(results_files, app.service, name, turn)
+    await _send(app, key, campaign_id, text, [], files)
+
+
+async def remind(campaign_id: int, deadline_id: int) -> None:
+    app = current_app()
+    now = as_utc(app.clock.now())
+    with Session(app.engine) as session:
+        d = session.get(DeadlineRow, deadline_id)
+        if d is None:
+            return
+        key = _key(d, "remind")
+        sent = _sent(session, key)
+        if sent:
+            return
+        if sent is None:
+            if d.state != PENDING or d.remind_at is None or now >= d.due_at:
+                if d.state in ACTIVE:  # nothing to remind (any more): the deadline still needs its act job
+                    _schedule_deadline(app.scheduler, d, now)
+                return
+            d.state = REMINDED
+            session.add(d)
+            # The claim commits the deadline's new state with it: one transaction.
+            if not claim(session, key, campaign_id, "reminder", at=now):
+                return
+        campaign, _ = _campaign_and_settings(session, campaign_id)
+        nation, due, still = d.nation or "", d.due_at, d.state in ACTIVE
+        name = campaign.name
+    player = acting_of(app.service, name).players.get(nation) or nation
+    text = f"{player} your turn ends {discord_when(due)}" if still else None
+    await _send(app, key, campaign_id, text, [player])
+    with Session(app.engine) as session:
+        d = session.get(DeadlineRow, deadline_id)
+        if d is not None and d.state in ACTIVE:
+            _schedule_deadline(app.scheduler, d, now)
+
+
+async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
+    app = current_app()
+    now = as_utc(app.clock.now())
+    with Session(app.engine) as session:
+        d = session.get(DeadlineRow, deadline_id)
+        if d is None:
+            return
+        key = _key(d, "timeout")
+        sent = _sent(session, key)
+        if sent:
+            return
+        if sent is None:
+            if d.state not in ACTIVE:
+                return
+            if now < d.due_at:  # extended since this job was scheduled
+                _schedule_deadline(app.scheduler, d, now)
+                return
+            d.state = DONE
+            session.add(d)
+            if not claim(session, key, campaign_id, "deadline", at=now):
+                return
+        campaign, settings = _campaign_and_settings(session, campaign_id)
+        nation, turn, due = d.nation or "", d.turn, d.due_at
+        name, gm, on_timeout = campaign.name, campaign.gm, settings.on_timeout
+    text: str | None
+    ping: list[str] = []
+    if on_timeout == "wait":
+        text = f"{gm} {possessive(nation)} time is up: /gm pass {nation} or extend"
+        ping = [gm]
+    else:
+        async with _campaign_locked(app, name):
+            acting = acting_of(app.service, name)
+            if nation in acting.nations and acting.turn == turn:
+                reply = await asyncio.to_thread(app.service.post, gm, f"/gm pass {nation} timeout", name, is_gm=True)
+                text = f"Time is up for the {nation}.\n{reply.render()}"
+                ping = list(reply.ping)
+            elif _passed_for_timeout(app, campaign_id, nation, due):
+                # An earlier run passed them and died before posting: say so, without the original reply.
+                after = acting_of(app.service, name)
+                text = f"Time is up for the {nation}: the GM passed them (timeout)."
+                ping = [p for n in after.nations if (p := after.players.get(n))]
+            else:
+                text = None  # they played in time after all
+    await _send(app, key, campaign_id, text, ping)
+
+
+def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[str]:
+    """What ``pump`` said for the draws the bot recorded since ``since``, rebuilt by replaying the log."""
+    from engine.log import replay, step
+    from engine.rulesets import load_ruleset
+
+    floor = as_utc(since).isoformat(timespec="seconds")
+    with Session(app.engine) as session:
+        campaign = session.get(CampaignRow, campaign_id)
+        assert campaign is not None
+        events = load_events(session, campaign_id)
+    ours = [i for i, e in enumerate(events) if e.kind == "draw.recorded" and e.actor == BOT and e.at >= floor]
+    if not ours:
+        return []
+    ruleset = load_ruleset(campaign.ruleset, app.service.data_dir)
+    folded = replay(ruleset, events[:ours[0]])
+    messages: list[str] = []
+    for i, event in enumerate(events[ours[0]:], start=ours[0]):
+        folded, new = step(ruleset, folded, event)
+        if i in ours:
+            messages += [f"Lottery draw of {event.data.get('date')} recorded.", *new]
+    return messages
+
+
+def _passed_for_timeout(app: App, campaign_id: int, nation: str, due: datetime) -> bool:
+    since = due.isoformat(timespec="seconds")
+    with Session(app.engine) as session:
+        events = load_events(session, campaign_id)
+    return any(
+        e.kind == "gm.pass" and e.data.get("nation") == nation and str(e.data.get("reason", "")).startswith("timeout")
+        and e.at >= since
+        for e in events
+    )
+
+
+async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
+    app = current_app()
+    now = as_utc(app.clock.now())
+    day = date.fromisoformat(day_iso)
+    outcome = await app.fetch(app.engine, day)
+    if outcome.status is Status.WAITING and attempt < len(LOTTO_RETRIES):
+        _add(app.scheduler, f"lotto-retry-{day_iso}", fetch_lotto, now + timedelta(minutes=LOTTO_RETRIES[attempt]),
+             [day_iso, attempt + 1])
+        return
+    with Session(app.engine) as session:
+        campaigns = [(c.id, c.name, c.gm) for c in list_campaigns(session)]
+    for campaign_id, name, gm in campaigns:
+        assert campaign_id is not None
+        key = f"lotto:{day_iso}:{campaign_id}"
+        with Session(app.engine) as session:
+            sent = _sent(session, key)
+            if sent:
+                continue
+            if sent is None:
+                claim(session, key, campaign_id, "lotto", at=now)
+                since = now
+            else:
+                row = find(session, key)
+                assert row is not None
+                since = row.posted_at
+        async with _campaign_locked(app, name):
+            before = acting_of(app.service, name)
+            messages = await asyncio.to_thread(app.service.pump, name)
+            after = acting_of(app.service, name)
+            if sent is False:
+                # Resumed: an earlier run may have pumped and died before posting; its messages are in the log.
+                messages = _draw_messages_since(app, campaign_id, since)
+                before = Acting(None, (), {}) if messages else after
+        alert = outcome.alert or outcome.status is Status.WAITING
+        lines = (outcome.lines() if alert else []) + list(messages)
+        ping = [gm] if alert else []
+        ping += [p for n in after.nations if n not in before.nations and (p := after.players.get(n))]
+        await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping)
+    if app.scheduler is not None and app.scheduler.get_job(LOTTO_JOB) is None:
+        schedule_next_fetch(now)
+
+
+# --- start-up -----------------------------------------------------------------------------------------------------------
+
+
+def make_scheduler(engine: Engine) -> AsyncIOScheduler:
+    store = SQLAlchemyJobStore(url=str(engine.url.render_as_string(hide_password=False)))
+    return AsyncIOScheduler(jobstores={"default": store}, job_defaults=dict(JOB_DEFAULTS), timezone=UTC)
+
+
+async def start_scheduler(
+    service: Any,
+    poster: Poster,
+    clock: Clock | None = None,
+    *,
+    fetch: FetchDraw | None = None,
+    campaign_lock: Callable[[str], asyncio.Lock] | None = None,
+    run: bool = True,
+) -> AsyncIOScheduler:
+    """Register the DeadlineKeeper, open the persistent job store, reconcile, schedule the next fetch, start.
+
+    Must be called inside the running event loop (LegatusBot.setup_hook, or the console's own loop).
+    ``run=False`` leaves it paused: tests drive it with ``run_due``.
+    """
+    clock = clock or service.clock
+    # The deadline tables need no creating here: open_engine brought the database to alembic's head.
+    scheduler = make_scheduler(service.engine)
+    app = App(service=service, poster=poster, clock=clock, scheduler=scheduler,
+              fetch=fetch or _default_fetch, campaign_lock=campaign_lock)
+    install(app)
+    service.observers[:] = [o for o in service.observers if not isinstance(o, DeadlineKeeper)]
+    keeper = DeadlineKeeper(service, clock)
+    keeper.scheduler = scheduler
+    service.observers.append(keeper)
+    # Paused first: the store's jobs are only visible once started, and none may fire before reconcile.
+    scheduler.start(paused=True)
+    reconcile(app)
+    if run:
+        scheduler.resume()
+    return scheduler

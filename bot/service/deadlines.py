@@ -1,0 +1,163 @@
+"""Deadlines as the service reads and moves them: who is up and until when, and the GM's /gm extend and /gm deadline.
+
+The ``deadline`` rows (bot/store/schedule_tables.py) are the truth. This module only reads and changes rows;
+the scheduler (bot/schedule/scheduler.py), which sits above the service, turns rows into jobs. So that the
+service need not import the scheduler, a moved deadline is announced to ``deadline_listeners``: the scheduler
+registers itself there when it is imported, and reschedules the row's job if it is running.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session
+
+from bot.schedule.clock import Clock
+from bot.store.campaigns import find_campaign
+from bot.store.schedule_tables import PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc, settings_for
+
+log = logging.getLogger("legatus.scheduler")
+
+UTC = timezone.utc
+
+# Called with the moved row and the time of the move, after it is committed.
+DeadlineListener = Callable[[DeadlineRow, datetime], None]
+deadline_listeners: list[DeadlineListener] = []
+
+
+# --- time ---------------------------------------------------------------------------------------------------------------
+
+
+def discord_time(moment: datetime, style: str = "F") -> str:
+    """A Discord timestamp: every reader sees it in their own zone (F: full date, R: relative)."""
+    return f"<t:{int(as_utc(moment).timestamp())}:{style}>"
+
+
+def discord_when(moment: datetime) -> str:
+    return f"{discord_time(moment, 'R')} ({discord_time(moment, 'F')})"
+
+
+def local_to_utc(text: str, zone: str) -> datetime:
+    """'2026-12-01 20:00' on the wall clock of ``zone`` as an aware UTC instant.
+
+    The instant is computed once, at the time the GM sets it, and stored in UTC: a DST change between
+    setting and due time moves nothing (it stays the intended wall time of that date). A wall time that
+    does not exist (the spring-forward gap) is refused; an ambiguous one (the autumn repeated hour) is the
+    first of the two, as zoneinfo's ``fold=0``.
+    """
+    try:
+        naive = datetime.fromisoformat(text.strip().replace("T", " "))
+    except ValueError:
+        raise ValueError(f"'{text}' is not a date and time: write YYYY-MM-DD HH:MM, e.g. 2026-12-01 20:00") from None
+    if naive.tzinfo is not None:
+        return as_utc(naive)
+    tz = ZoneInfo(zone)
+    local = naive.replace(tzinfo=tz)
+    moment = local.astimezone(UTC)
+    if moment.astimezone(tz).replace(tzinfo=None) != naive:
+        raise ValueError(f"{text} does not exist in {zone} (the clocks skip it): pick another time")
+    return moment
+
+
+def utc_to_local(moment: datetime, zone: str) -> datetime:
+    return as_utc(moment).astimezone(ZoneInfo(zone))
+
+
+def possessive(nation: str) -> str:
+    return f"the {nation}'" if nation.endswith("s") else f"the {nation}'s"
+
+
+# --- who is to act ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Acting:
+    turn: int | None
+    nations: tuple[str, ...]
+    players: dict[str, str]  # nation -> player identity
+
+
+def acting_of(service: Any, name: str) -> Acting:
+    """Who is to act now. Uses the service's fold (a public ``to_act`` on Legatus would be nicer)."""
+    with Session(service.engine) as session:
+        row = find_campaign(session, name)
+        assert row is not None
+        ruleset, folded = service._fold(session, row)
+        view = ruleset.public_view(folded.state)
+    return acting_from(tuple(ruleset.to_act(folded.state)), view)
+
+
+def acting_from(nations: tuple[str, ...], view: dict[str, Any]) -> Acting:
+    players = {n: str(v.get("player") or "") for n, v in view.get("nations", {}).items()}
+    turn = view.get("turn")
+    return Acting(turn=int(turn) if turn is not None else None, nations=nations, players=players)
+
+
+# --- GM tools -----------------------------------------------------------------------------------------------------------
+
+
+def _active_for(session: Session, campaign_id: int, nation: str) -> DeadlineRow | None:
+    rows = [d for d in active_deadlines(session, campaign_id) if d.kind == PLAYER_TURN and d.nation == nation]
+    return rows[-1] if rows else None
+
+
+def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,
+                    *, clock: Clock | None = None) -> str:
+    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead."""
+    now = as_utc((clock or service.clock).now())
+    with Session(service.engine) as session:
+        row = find_campaign(session, campaign)
+        if row is None or row.id is None:
+            return f"no campaign '{campaign}'"
+        d = _active_for(session, row.id, nation)
+        if d is None:
+            return f"the {nation} have no running deadline"
+        settings = settings_for(session, row.id)
+        d.due_at = d.due_at + timedelta(hours=hours)
+        remind_at = d.due_at - timedelta(hours=settings.remind_hours_before)
+        d.remind_at, d.state = (remind_at, PENDING) if remind_at > now else (d.remind_at, d.state)
+        session.add(d)
+        session.commit()
+        session.refresh(d)
+        log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, nation, row.name, hours, d.due_at)
+        for listener in list(deadline_listeners):
+            listener(d, now)
+        return f"{by} extended {possessive(nation)} turn by {hours:g}h: it now ends {discord_when(d.due_at)}"
+
+
+def set_deadline(service: Any, campaign: str | None, nation: str, local_time: str, by: str,
+                 *, clock: Clock | None = None) -> str:
+    """Set a nation's deadline to a wall time in the campaign's zone ('2026-12-01 20:00')."""
+    with Session(service.engine) as session:
+        row = find_campaign(session, campaign)
+        if row is None or row.id is None:
+            return f"no campaign '{campaign}'"
+        zone = settings_for(session, row.id).timezone
+        d = _active_for(session, row.id, nation)
+        if d is None:
+            return f"the {nation} have no running deadline"
+        due = d.due_at
+    target = local_to_utc(local_time, zone)
+    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock)
+
+
+def status_board_deadlines(service: Any, campaign: str | None) -> list[str]:
+    """Who is up and until when, as Discord timestamps."""
+    with Session(service.engine) as session:
+        row = find_campaign(session, campaign)
+        if row is None or row.id is None:
+            return []
+        deadlines = [d for d in active_deadlines(session, row.id) if d.kind == PLAYER_TURN]
+        name = row.name
+    if not deadlines:
+        return ["No running deadline."]
+    players = acting_of(service, name).players
+    return [
+        f"{d.nation} ({players.get(d.nation or '') or 'no player'}): until {discord_when(d.due_at)}"
+        + (" (reminded)" if d.state == REMINDED else "")
+        for d in deadlines
+    ]

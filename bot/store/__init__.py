@@ -1,0 +1,1 @@
+"""The store: tables, opening and migrating the database, backups. Imports nothing else of ``bot``."""

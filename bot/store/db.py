@@ -1,0 +1,126 @@
+"""Opening the campaign store: sqlmodel over SQLite by default, any SQLAlchemy URL when configured.
+
+The schema is owned by the alembic revisions in ``bot/store/migrations``: opening a database brings it to the
+newest revision, so a database made by any earlier version of Legatus (even one from before migrations,
+which only ever ran ``create_all``) is upgraded in place at start-up.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, inspect, text
+from sqlalchemy.engine import Connection, Engine
+from sqlmodel import create_engine
+
+DEFAULT_DB = "legatus.db"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+# Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
+_PG_MIGRATION_LOCK = 0x4C454741
+# Tables in the same database that the migrations do not own: apscheduler's SQLAlchemyJobStore creates and
+# manages its own (bot/schedule/scheduler.py), so autogenerate must never propose dropping or altering it.
+FOREIGN_TABLES = frozenset({"apscheduler_jobs"})
+
+
+def database_url(db: str | os.PathLike[str] | None = None) -> str:
+    """A path becomes a SQLite URL; ``DATABASE_URL`` applies only when no path is given."""
+    if db is None:
+        env = os.environ.get("DATABASE_URL")
+        if env:
+            return env
+        db = DEFAULT_DB
+    text_ = str(db)
+    if "://" in text_:
+        return text_
+    return f"sqlite:///{Path(text_).resolve()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers (a backup, the map renderer) work while the bot writes.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    # NORMAL in WAL mode can lose the last commits on power loss but never corrupts the file; the posts
+    # themselves stay in Discord, so a lost tail can be re-read.
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def register_tables() -> None:
+    """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
+    from bot.store import campaign_secret, campaigns, draws, fetched_draws, posted, schedule_tables  # noqa: F401
+
+
+def include_object(object_: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+    """Alembic's ``include_object`` hook (bot/store/migrations/env.py): leave out the tables in FOREIGN_TABLES."""
+    # A column, index or constraint goes with its table.
+    table = name if type_ == "table" else getattr(getattr(object_, "table", None), "name", None)
+    return table not in FOREIGN_TABLES
+
+
+def alembic_config(connection: Connection | None = None) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    # env.py uses this connection, so the upgrade runs in the caller's transaction and engine settings.
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database to ``revision``; a no-op when it is there already."""
+    from alembic import command
+
+    register_tables()
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Two processes starting together (the bot and the scheduler) must not both create the tables.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+        elif connection.dialect.name == "sqlite":
+            # The sqlite3 module runs DDL outside any transaction; beginning one by hand makes the whole upgrade
+            # atomic (a crash or a full disk mid-way leaves the old schema) and takes the write lock first, so a
+            # second process starting at once waits (busy_timeout), then finds the work done.
+            connection.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        command.upgrade(alembic_config(connection), revision)
+
+
+def open_engine_unmigrated(db: str | os.PathLike[str] | None = None) -> Engine:
+    """The engine with its connection settings, leaving the schema as it is (for migrations and backups)."""
+    engine = create_engine(database_url(db))
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def open_engine(db: str | os.PathLike[str] | None = None) -> Engine:
+    engine = open_engine_unmigrated(db)
+    upgrade(engine)
+    return engine
+
+
+def table_names(engine: Engine) -> set[str]:
+    return set(inspect(engine).get_table_names())
+
+
+__all__ = [
+    "DEFAULT_DB", "FOREIGN_TABLES", "alembic_config", "current_revision", "database_url", "head_revision",
+    "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "table_names", "upgrade",
+]

@@ -1,0 +1,161 @@
+"""The scheduler over whole turns: the persistent job store, a restart in the middle, and SIGKILL anywhere."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from sqlmodel import Session, select
+
+from bot.schedule import scheduler as S
+from bot.service import legatus as service_module
+from bot.schedule.clock import FixedClock
+from bot.store.db import open_engine
+from bot.store.posted import PostedRow
+from bot.store.schedule_tables import DeadlineRow
+from bot.service.legatus import Legatus
+from tests.bot.schedule import scheduler_drive as drive
+
+UTC = timezone.utc
+DRIVE = Path(drive.__file__)
+
+
+@pytest.fixture(autouse=True)
+def restore(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # The driver patches these for its kill points; keep them from leaking into other tests.
+    monkeypatch.setattr(service_module, "append_event", service_module.append_event)
+    monkeypatch.setattr(S, "crash_hook", None)
+    yield
+    S.install(None)
+
+
+def test_jobs_pickle_through_the_sqlalchemy_job_store(tmp_path: Path) -> None:
+    clock = FixedClock(drive.START)
+    service = Legatus(open_engine(tmp_path / "c.db"), clock=clock)
+    service.create_campaign("c", "mare-nostrum", "gm", dict(drive.PLAYERS), clock="live")
+
+    async def main() -> None:
+        scheduler = await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=drive.fake_fetch, run=False)
+        service.post("gm", "/turn open", "c")
+        await S.run_due(scheduler, datetime(2026, 9, 1, 18, 15, tzinfo=UTC), clock)
+        scheduler.shutdown(wait=False)
+
+    asyncio.run(main())
+    # A store opened afresh (another process) reads the jobs back: module-level functions, ids only.
+    store = SQLAlchemyJobStore(url=str(service.engine.url))
+    store.start(None, "default")  # type: ignore[arg-type]
+    jobs = {job.id: job for job in store.get_all_jobs()}
+    assert set(jobs) == {"deadline-1", "lotto-next"}
+    assert jobs["deadline-1"].func is S.remind and jobs["deadline-1"].args == (1, 1)
+    assert jobs["deadline-1"].next_run_time == datetime(2026, 9, 3, 6, 15, tzinfo=UTC)
+    assert jobs["lotto-next"].func is S.fetch_lotto and jobs["lotto-next"].args == ("2026-09-03",)
+    assert jobs["deadline-1"].misfire_grace_time is None and jobs["deadline-1"].coalesce is True
+
+
+def run_drive(tmp_path: Path, until: datetime | None = None) -> None:
+    if until is not None:
+        drive.END = until
+    asyncio.run(drive.main(tmp_path / "c.db", tmp_path / "posts.jsonl"))
+
+
+def posts(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_turns_of_deadlines_reminders_and_draws_with_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drive, "END", drive.END)
+    run_drive(tmp_path, datetime(2026, 9, 6, 12, 0, tzinfo=UTC))
+    # Restart: a new service, scheduler and job store on the same file, reconciled, and played on.
+    run_drive(tmp_path, datetime(2026, 9, 16, 0, 0, tzinfo=UTC))
+    sent = posts(tmp_path / "posts.jsonl")
+    assert [p["key"] for p in sent] == [
+        "lotto:2026-09-01:1",
+        "deadline-1:remind:1788459300", "deadline-1:timeout:1788459300",  # Gauls never play
+        "deadline-4:remind:1788668100",  # Macedonians play 40h in: after their reminder
+        "deadline-6:remind:1788815700", "deadline-6:timeout:1788815700",  # Seleucids never play
+        "campaign-1:turn-1:results",  # the map and chart of the closed turn
+        "lotto:2026-09-08:1",
+        "deadline-7:remind:1789064100", "deadline-7:timeout:1789064100",
+        "deadline-8:remind:1789236900", "deadline-8:timeout:1789236900",
+        "deadline-11:remind:1789445700",
+        "campaign-1:turn-2:results",
+        "lotto:2026-09-15:1",
+    ]
+    assert "Turn 2, 280 BC: draw of 2026-09-08" in str(sent[7]["text"])
+    assert sent[6]["files"] == ["map-turn-1.png", "provinces-turn-1.png"]
+    assert sent[1]["text"] == "brennus your turn ends <t:1788459300:R> (<t:1788459300:F>)" and sent[1]["ping"] == ["brennus"]
+    assert str(sent[2]["text"]).startswith("Time is up for the Gauls.\n✓ line 1 “/gm pass Gauls timeout”")
+    assert sent[2]["ping"] == ["ptolemy"]
+    engine = open_engine(tmp_path / "c.db")
+    with Session(engine) as session:
+        rows = {p.key: p for p in session.exec(select(PostedRow)).all()}
+        deadlines = {d.id: d for d in session.exec(select(DeadlineRow)).all()}
+    # Every claim is closed; those with nothing to say (a draw no campaign waited for) sent nothing.
+    assert all(r.message_id is not None for r in rows.values())
+    assert {k for k, r in rows.items() if r.message_id} == {p["key"] for p in sent}
+    # Every post went out at its time: reminders 36h and timeouts 48h after the turn came (the draw at 20:15 Rome).
+    for key, row in rows.items():
+        if not row.message_id:
+            continue
+        if key.endswith(":results"):
+            continue  # posted as soon as the turn closed
+        if key.startswith("deadline-"):
+            d = deadlines[int(key.split(":")[0].split("-")[1])]
+            expected = d.due_at - timedelta(hours=12) if ":remind:" in key else d.due_at
+            assert row.posted_at == expected == d.created_at + timedelta(hours=36 if ":remind:" in key else 48), key
+        else:
+            assert row.posted_at.astimezone(drive.START.tzinfo).strftime("%H:%M") == "18:15"
+
+
+# Kill points for one chain of runs: each run dies at its point (counted within that run), the next resumes.
+KILLS = ["append:1", "commit:1", "claimed:1", "sent:1", "recorded:1"] * 3 + ["append:2", "commit:2", "sent:2", "claimed:2"]
+
+
+def drive_process(db: Path, out: Path, kill: str | None) -> int:
+    env = {**os.environ, "LEGATUS_KILL": kill or ""}
+    result = subprocess.run([sys.executable, str(DRIVE), str(db), str(out)], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode in (0, -signal.SIGKILL), result.stderr[-3000:]
+    return result.returncode
+
+
+def outcome(db: Path, out: Path) -> tuple[dict[str, object], list[tuple[str, str]], list[str]]:
+    service = Legatus(open_engine(db))
+    with Session(service.engine) as session:
+        keys = sorted(p.key for p in session.exec(select(PostedRow)).all() if p.message_id)
+    events = [(e["kind"], json.dumps(e["data"], sort_keys=True)) for e in map(json.loads, service.export().splitlines())]
+    return service.state("c"), events, keys
+
+
+def test_killed_anywhere_and_restarted_it_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    assert drive_process(reference / "c.db", reference / "posts.jsonl", None) == 0
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    killed = 0
+    for kill in KILLS:
+        if drive_process(crashed / "c.db", crashed / "posts.jsonl", kill) == -signal.SIGKILL:
+            killed += 1
+    while drive_process(crashed / "c.db", crashed / "posts.jsonl", None) != 0:
+        pass
+    assert killed >= len(KILLS) - 2, "most kill points must be reached, or the test proves little"
+    state, events, keys = outcome(crashed / "c.db", crashed / "posts.jsonl")
+    ref_state, ref_events, ref_keys = outcome(reference / "c.db", reference / "posts.jsonl")
+    assert state == ref_state
+    assert events == ref_events
+    assert keys == ref_keys
+    sent, ref_sent = posts(crashed / "posts.jsonl"), posts(reference / "posts.jsonl")
+    # None missing, none doubled, in the same order, to the same people.
+    assert [(p["key"], p["ping"]) for p in sent] == [(p["key"], p["ping"]) for p in ref_sent]
+    for mine, theirs in zip(sent, ref_sent):
+        # A timeout whose pass was committed before a kill is announced without the original reply.
+        if mine["text"] != theirs["text"]:
+            assert str(mine["text"]).endswith("the GM passed them (timeout)."), (mine, theirs)
