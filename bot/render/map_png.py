@@ -6,9 +6,8 @@ and halving gives smooth stars, swords and hatching for a fraction of the time a
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -18,15 +17,14 @@ from bot.render.layout import (
 from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
 )
-from engine.geography import GameMap
+from engine.ruleset import Picture
 
 SS = 2  # supersampling factor
 
 
-def render_png(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[str], view: Mapping[str, Any],
-               width: int = 1600, *, title: str | None = None, compress_level: int = 1) -> bytes:
-    """The map of the campaign's state ``view`` (the public state JSON) as PNG bytes."""
-    image = paint(build_layout(game_map, nations_data, view, width, title))
+def render_png(picture: Picture, width: int = 1600, *, compress_level: int = 1) -> bytes:
+    """The map ``picture`` (a ruleset's ``picture(state)``) as PNG bytes."""
+    image = paint(build_layout(picture, width))
     out = io.BytesIO()
     # zlib level 1: the file is a tenth larger than at the default 6 and the map is encoded in two thirds of
     # the time; it is redrawn on every turn of every campaign.

@@ -6,9 +6,8 @@ measured for it with the bundled font, and labels cannot run into each other.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+
 from functools import lru_cache
-from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from bot.render.layout import Box, Label, MapLayout, Shape, ascent, build_layout, font, icon_shapes, stroke
@@ -16,19 +15,18 @@ from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
     rgb_to_hex,
 )
-from engine.geography import GameMap
+from engine.ruleset import Picture
 
 FONTS = "'Legatus Aileron', Aileron, 'Helvetica Neue', Helvetica, Arial, sans-serif"
 
 
-def render_svg(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[str], view: Mapping[str, Any],
-               width: int = 1600, *, title: str | None = None, embed_font: bool = True) -> str:
-    """The map of the campaign's state ``view`` (the public state JSON) as an SVG document.
+def render_svg(picture: Picture, width: int = 1600, *, embed_font: bool = True) -> str:
+    """The map ``picture`` (a ruleset's ``picture(state)``) as an SVG document.
 
     ``embed_font`` puts the bundled font (13 kB, public domain) in the file, so browsers draw the labels
     exactly as measured; without it they fall back to a sans-serif squeezed to the same widths.
     """
-    return paint_svg(build_layout(game_map, nations_data, view, width, title), embed_font=embed_font)
+    return paint_svg(build_layout(picture, width), embed_font=embed_font)
 
 
 @lru_cache(maxsize=1)
