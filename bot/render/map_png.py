@@ -6,7 +6,6 @@ and halving gives smooth stars, swords and hatching for a fraction of the time a
 from __future__ import annotations
 
 import io
-
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
