@@ -150,6 +150,46 @@ class Space:
     fill: str | None = None
     marks: tuple[str, ...] = ()  # short labels drawn in it: "F" fortified, "2 fleets", "siege", ...
     highlight: bool = False  # attacked, contested: drawn with a warning outline
+    glyphs: tuple["Glyph", ...] = ()  # icons drawn in it, in the order given
+    role: str = ""  # what the space is to its power: "capital", "home", "border", ... (for a renderer's hints)
+    note: str = ""  # one line under the name: "held by the Dardanians"
+
+
+# The icons a renderer knows how to draw; a game picks from them (``Glyph.kind``, ``Picture.key``).
+GLYPHS = ("capital", "fortification", "suburbs", "temple", "battle", "fleet", "pirates")
+HIGHLIGHT = "highlight"  # in ``Picture.key``: what a highlighted space means
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """An icon in a space: one of ``GLYPHS``, the power it belongs to (a fleet's), and a count (its ships)."""
+
+    kind: str
+    power: str | None = None
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A legend row: a power (None: the spaces nobody holds), what is said of it, its player and count."""
+
+    power: str | None
+    text: str
+    player: str | None = None
+    count: int = 0
+    alive: bool = True
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """A history chart: one value per power at each step. ``steps`` are (x, label under x, {power: value});
+    ``top`` makes a level scale (every unit ticked, from 0 up to at least ``top``), else a count scale."""
+
+    kind: str  # "provinces", "stability": what is counted, shown on the y axis
+    title: str  # "Provinces per nation"
+    steps: tuple[tuple[int, str, dict[str, int]], ...] = ()
+    top: int | None = None
+    x_name: str = "turn"
 
 
 @dataclass(frozen=True)
@@ -163,6 +203,12 @@ class Picture:
     links: tuple[tuple[str, str], ...] = ()  # adjacencies drawn as lines on an area map
     legend: tuple[tuple[str, str], ...] = ()  # (power, text) in the order shown
     powers: tuple[str, ...] = ()  # every power that may colour a space, in a fixed order (stable colours)
+    colours: tuple[tuple[str, str], ...] = ()  # (power, "#rrggbb") the game's data asks for
+    # Named lines beside the title: ("draw", "lottery draw of 2023-01-10"), ("phase", "Orders: the Romans to play").
+    info: tuple[tuple[str, str], ...] = ()
+    standings: tuple[Standing, ...] = ()  # the legend with players and counts; ``legend`` when empty
+    key: tuple[tuple[str, str], ...] = ()  # (glyph kind or HIGHLIGHT, meaning): what the marks mean
+    charts: tuple[ChartSeries, ...] = ()  # the history, one per kind of chart
 
 
 class Ruleset(Protocol):

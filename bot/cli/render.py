@@ -1,7 +1,10 @@
 """`legatus map` and `legatus chart`: the campaign map and its history charts, written to files.
 
     legatus map --db camp.db [--campaign NAME] --out map.png [--turn N] [--width 1600] [--svg map.svg]
-    legatus chart --db camp.db [--campaign NAME] --kind provinces|stability --out chart.png [--width 1200]
+    legatus chart --db camp.db [--campaign NAME] --kind KIND --out chart.png [--width 1200]
+
+Both draw the ruleset's ``picture(state)``: the kinds of chart are those the game's picture carries
+(Mare Nostrum: provinces, stability).
 
 ``bot/cli/main.py`` adds these commands with ``add_commands(sub)``. Each handler prints one line when it has
 written its files and returns 0; on a mistake it prints one line saying what is wrong and returns 2.
@@ -39,9 +42,9 @@ def add_commands(sub: Any) -> None:
     sp.add_argument("--width", type=int, default=1600, help="the image's width in pixels (default 1600)")
     sp.set_defaults(func=cmd_map)
 
-    sp = sub.add_parser("chart", help="draw provinces or stability per nation over the turns as a PNG")
+    sp = sub.add_parser("chart", help="draw a value per power over the turns (provinces, stability, ...) as a PNG")
     db_arg(sp)
-    sp.add_argument("--kind", choices=("provinces", "stability"), required=True)
+    sp.add_argument("--kind", required=True, help="the chart to draw, one of those the game keeps (provinces, ...)")
     sp.add_argument("--out", type=Path, required=True)
     sp.add_argument("--width", type=int, default=1200, help="the image's width in pixels (default 1200)")
     sp.set_defaults(func=cmd_chart)
@@ -54,14 +57,10 @@ def _service(args: argparse.Namespace) -> Any:
     return Legatus(open_engine(args.db))
 
 
-def _rules(service: Any, view: dict[str, Any]) -> Any:
-    from engine.rulesets import load_ruleset
-
-    ruleset = load_ruleset(str(view["ruleset"]), service.data_dir)
-    rules = getattr(ruleset, "rules", None)
-    if rules is None or getattr(rules, "map", None) is None:
-        raise LookupError(f"the '{view['ruleset']}' ruleset has no map to draw")
-    return rules
+def _picture(ruleset: Any, state: Any) -> Any:
+    if not callable(getattr(ruleset, "picture", None)):
+        raise LookupError(f"the '{ruleset.id}' ruleset has no map to draw")
+    return ruleset.picture(state)
 
 
 def _write(path: Path, data: bytes | str) -> None:
@@ -74,7 +73,7 @@ def _write(path: Path, data: bytes | str) -> None:
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    from bot.render.history import TurnNotPlayed, state_at_turn
+    from bot.render.history import TurnNotPlayed, folded_at_turn
     from bot.render.layout import MIN_WIDTH
     from bot.render.map_png import render_png
     from bot.render.map_svg import render_svg
@@ -87,29 +86,29 @@ def cmd_map(args: argparse.Namespace) -> int:
         return fail(f"--out {args.out}: the map is written as .png or .svg")
     try:
         service = _service(args)
-        view = state_at_turn(service, args.campaign, args.turn)
-        rules = _rules(service, view)
+        ruleset, state = folded_at_turn(service, args.campaign, args.turn)
+        picture = _picture(ruleset, state)
         written = []
         if svg_out:
-            _write(args.out, render_svg(rules.map, rules.nations, view, args.width))
+            _write(args.out, render_svg(picture, args.width))
         else:
-            _write(args.out, render_png(rules.map, rules.nations, view, args.width))
+            _write(args.out, render_png(picture, args.width))
         written.append(str(args.out))
         if args.svg is not None and args.svg != args.out:
-            _write(args.svg, render_svg(rules.map, rules.nations, view, args.width))
+            _write(args.svg, render_svg(picture, args.width))
             written.append(str(args.svg))
     except (CampaignNotFound, TurnNotPlayed, LookupError) as exc:
         return fail(str(exc.args[0]) if exc.args else str(exc))
     except OSError as exc:
         return fail(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}", EXIT_FAILED)
-    turn = view.get("turn") or 0
-    when = f"turn {turn} ({view['year']})" if turn and view.get("year") else ("turn %d" % turn if turn else "before turn 1")
-    print(f"Map of {when} written to {' and '.join(written)}")
+    label = ruleset.summary(state).turn_label
+    print(f"Map of {label[:1].lower() + label[1:]} written to {' and '.join(written)}")
     return 0
 
 
 def cmd_chart(args: argparse.Namespace) -> int:
-    from bot.render.charts import render_chart
+    from bot.render.history import folded_at_turn
+    from bot.render.charts import chart_of, render_chart
     from bot.service.legatus import CampaignNotFound
 
     if not 400 <= args.width <= MAX_WIDTH:
@@ -118,14 +117,16 @@ def cmd_chart(args: argparse.Namespace) -> int:
         return fail(f"--out {args.out}: charts are written as .png")
     try:
         service = _service(args)
-        view = service.state(args.campaign)
-        rules = _rules(service, view)
-        data = render_chart(view, args.kind, args.width, nations_data=rules.nations, year_of=rules.year)
-        _write(args.out, data)
+        ruleset, state = folded_at_turn(service, args.campaign, None)
+        picture = _picture(ruleset, state)
+        chart = chart_of(picture, args.kind)
+        _write(args.out, render_chart(picture, args.kind, args.width))
+    except ValueError as exc:  # a kind of chart the game does not keep
+        return fail(f"--kind {args.kind}: {exc}")
     except (CampaignNotFound, LookupError) as exc:
         return fail(str(exc.args[0]) if exc.args else str(exc))
     except OSError as exc:
         return fail(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}", EXIT_FAILED)
-    turns = len(view.get("history", []))
-    print(f"Chart of {args.kind} over {turns} closed turn{'s' if turns != 1 else ''} written to {args.out}")
+    steps = len(chart.steps)
+    print(f"Chart of {args.kind} over {steps} closed {chart.x_name}{'s' if steps != 1 else ''} written to {args.out}")
     return 0

@@ -227,7 +227,7 @@ def _autocomplete(kind: str):  # type: ignore[no-untyped-def]
 
 
 async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: int | None, charts: bool) -> None:
-    from bot.render.history import state_at_turn
+    from bot.render.history import folded_at_turn
     from bot.render.pictures import pictures
 
     campaign = _campaign_here(bot, interaction)
@@ -236,18 +236,17 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
         return
     await interaction.response.defer(thinking=True)
     try:
-        view = await asyncio.to_thread(state_at_turn, bot.service, campaign.name, turn)
+        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)
     except (LookupError, ValueError) as exc:
         await interaction.followup.send(str(exc.args[0] if exc.args else exc))
         return
-    rules = getattr(bot.service.ruleset_of(campaign.name), "rules")
     kinds = ("provinces", "stability") if charts else ()
-    made = await asyncio.to_thread(pictures, rules, view, with_map=not charts, charts=kinds)
+    made = await asyncio.to_thread(pictures, ruleset, state, with_map=not charts, charts=kinds)
     if not made:
         await interaction.followup.send("No turn has been closed yet: the charts begin with the first closed turn.")
         return
     files = [discord.File(io.BytesIO(data), filename=name) for name, data in made]
-    await interaction.followup.send(f"Turn {view['turn']} ({view['year'] or 'before the first turn'})", files=files)
+    await interaction.followup.send(ruleset.summary(state).turn_label, files=files)
 
 
 def quoted(text: str) -> str:

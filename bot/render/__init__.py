@@ -1,6 +1,8 @@
 """Pictures of a campaign: the map (PNG and SVG, from one layout) and the history charts, drawn with Pillow.
 
-``map_png.render_png`` and ``map_svg.render_svg`` draw the public state JSON on the ruleset's grid map;
-``charts.render_chart`` draws provinces or stability per nation over the closed turns; ``cli.add_commands``
-adds ``legatus map`` and ``legatus chart``. See docs/rendering.md.
+Everything is drawn from a ruleset's ``picture(state)`` (engine/ruleset.py ``Picture``), never from a game's
+own state: ``map_png.render_png(picture)`` and ``map_svg.render_svg(picture)`` draw a grid map (``layout.py``)
+or an area map (``area_layout.py``); ``charts.render_chart(picture, kind)`` draws one of ``picture.charts``;
+``pictures.pictures(ruleset, state)`` gives what the bot attaches; ``cli.add_commands`` adds ``legatus map``
+and ``legatus chart``.
 """

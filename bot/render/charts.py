@@ -1,4 +1,4 @@
-"""Line charts of the campaign's history: provinces or stability per nation, turn by turn, drawn with Pillow.
+"""Line charts of a campaign's history (``Picture.charts``): a value per power, turn by turn, drawn with Pillow.
 
 Each nation keeps its map colour and also gets its own marker and dash pattern, and every line has a dark
 edge so that light colours (yellow) read on the pale background. Lines whose values coincide are nudged
@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.layout import Box, Point, font, line_height, printable, stroke, text_width
-from bot.render.palette import BACKGROUND, INDEPENDENT, INK, WHITE, NationStyle, RGB, mix, nation_styles
+from bot.render.layout import Box, Point, font, line_height, picture_styles, printable, stroke, text_width
+from bot.render.palette import BACKGROUND, INDEPENDENT, INK, WHITE, NationStyle, RGB, mix
+from engine.ruleset import ChartSeries, Picture
 
 SS = 2
-KINDS = {"provinces": "Provinces per nation", "stability": "Stability per nation"}
 PLOT_FILL: RGB = mix(BACKGROUND, WHITE, 0.6)
 GRID: RGB = mix(PLOT_FILL, INK, 0.12)
 
@@ -54,6 +53,8 @@ class ChartLayout:
     series: tuple[Series, ...]
     legend: tuple[LegendItem, ...]
     pad_y: int = 0  # values sit this far inside the frame, so a nation at 0 is not hidden by the axis
+    year_of: Callable[[int], str] | None = None  # the label under each step's number ("290 BC"), if any
+    x_name: str = "turn"
 
     def y_of(self, value: float) -> float:
         return _y(self.plot, self.y_range, self.pad_y, value)
@@ -64,14 +65,21 @@ def _y(plot: Box, y_range: tuple[int, int], pad_y: int, value: float) -> float:
     return plot[3] - pad_y - (plot[3] - plot[1] - 2 * pad_y) * (value - lo) / max(1, hi - lo)
 
 
-def _history_values(view: Mapping[str, Any], kind: str) -> tuple[list[int], dict[str, list[tuple[int, int]]]]:
+def chart_of(picture: Picture, kind: str) -> ChartSeries:
+    for chart in picture.charts:
+        if chart.kind == kind:
+            return chart
+    known = [c.kind for c in picture.charts]
+    raise ValueError(f"unknown chart '{kind}': choose {' or '.join(known) if known else 'a chart the game draws'}")
+
+
+def _history_values(chart: ChartSeries) -> tuple[list[int], dict[str, list[tuple[int, int]]]]:
     turns: list[int] = []
     values: dict[str, list[tuple[int, int]]] = {}
-    for record in view.get("history", []):
-        turn = int(record["turn"])
-        turns.append(turn)
-        for nation, value in record.get(kind, {}).items():
-            values.setdefault(nation, []).append((turn, int(value)))
+    for x, _label, record in chart.steps:
+        turns.append(int(x))
+        for power, value in record.items():
+            values.setdefault(power, []).append((int(x), int(value)))
     return turns, values
 
 
@@ -82,28 +90,30 @@ def _nice_top(value: int) -> int:
     return value
 
 
-def chart_layout(view: Mapping[str, Any], kind: str, width: int = 1200, height: int | None = None,
-                 nations_data: Mapping[str, Any] | Sequence[str] | None = None,
-                 year_of: Callable[[int], str] | None = None, title: str | None = None) -> ChartLayout:
-    if kind not in KINDS:
-        raise ValueError(f"unknown chart '{kind}': choose {' or '.join(KINDS)}")
+def chart_layout(picture: Picture, kind: str, width: int = 1200, height: int | None = None,
+                 title: str | None = None) -> ChartLayout:
+    """Where everything of the chart ``kind`` of ``picture`` goes (``picture.charts``)."""
+    chart = chart_of(picture, kind)
     width = max(400, int(width))
     height = int(height or round(width * 0.56))
     u = width / 1200
-    styles = nation_styles(nations_data if nations_data is not None else list(view.get("nations", {})))
-    turns, values = _history_values(view, kind)
+    styles = picture_styles(picture)
+    turns, values = _history_values(chart)
+    labels = {int(x): label for x, label, _r in chart.steps}
+    year_of = (lambda t: labels.get(t, "")) if any(labels.values()) else None
     nations = [n for n in styles if n != INDEPENDENT and n in values] + [n for n in values if n not in styles]
     margin = round(28 * u)
     title_size, sub_size, tick_size, legend_size = (max(10, round(s * u)) for s in (28, 16, 14, 16))
-    title = title or KINDS[kind]
+    title = title or chart.title
+    step_name = chart.x_name
     if turns:
         first, last = turns[0], turns[-1]
-        span = f"turn {first}" if first == last else f"turns {first} to {last}"
+        span = f"{step_name} {first}" if first == last else f"{step_name}s {first} to {last}"
         if year_of is not None:
             span += f" ({year_of(first)}" + (f" to {year_of(last)})" if first != last else ")")
-        subtitle = f"After each closed turn, {span}"
+        subtitle = f"After each closed {step_name}, {span}"
     else:
-        subtitle = "No turn has been closed yet"
+        subtitle = f"No {step_name} has been closed yet"
 
     # Legend at the right: a line sample, then the nation and its latest value.
     sample_w = round(54 * u)
@@ -115,8 +125,8 @@ def chart_layout(view: Mapping[str, Any], kind: str, width: int = 1200, height: 
     legend_x = width - margin - legend_w
     top = margin + line_height(title_size) + line_height(sub_size) + round(18 * u) + line_height(tick_size)
     y_max_value = max((v for series in values.values() for _t, v in series), default=0)
-    if kind == "stability":
-        lo, hi = min(0, min((v for s in values.values() for _t, v in s), default=0)), max(7, y_max_value)
+    if chart.top is not None:  # a level scale: every unit ticked
+        lo, hi = min(0, min((v for s in values.values() for _t, v in s), default=0)), max(chart.top, y_max_value)
         y_ticks = tuple(range(lo, hi + 1))
     else:
         lo, hi = 0, _nice_top(max(5, y_max_value + 1))
@@ -163,19 +173,17 @@ def chart_layout(view: Mapping[str, Any], kind: str, width: int = 1200, height: 
                                  legend_size))
         ly += row + round(6 * u)
     return ChartLayout(width, height, kind, title, subtitle, plot, (lo, hi), y_ticks, x_ticks, tuple(series),
-                       tuple(legend), pad_y)
+                       tuple(legend), pad_y, year_of, step_name)
 
 
-def render_chart(view: Mapping[str, Any], kind: str, width: int = 1200, *, height: int | None = None,
-                 nations_data: Mapping[str, Any] | Sequence[str] | None = None,
-                 year_of: Callable[[int], str] | None = None, title: str | None = None) -> bytes:
-    """A line chart of ``kind`` ("provinces" or "stability") from the state's ``history``, as PNG bytes.
+def render_chart(picture: Picture, kind: str, width: int = 1200, *, height: int | None = None,
+                 title: str | None = None) -> bytes:
+    """A line chart of ``kind`` (one of ``picture.charts``: "provinces", "stability", ...) as PNG bytes.
 
-    Give ``nations_data`` (the ruleset's nations) for the same colours as the map; without it the nations
-    get the Okabe–Ito colours in their order. ``year_of`` adds each turn's year under the turn number.
+    Each power keeps its map colour; a step's label (its year) is written under its number.
     """
-    layout = chart_layout(view, kind, width, height, nations_data, year_of, title)
-    image = paint_chart(layout, view, year_of)
+    layout = chart_layout(picture, kind, width, height, title)
+    image = paint_chart(layout)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=4)
     return out.getvalue()
@@ -255,9 +263,9 @@ def _dashed(points: Sequence[Point], dash: tuple[float, ...], unit: float) -> li
     return pieces
 
 
-def paint_chart(layout: ChartLayout, view: Mapping[str, Any] | None = None,
-                year_of: Callable[[int], str] | None = None) -> Image.Image:
+def paint_chart(layout: ChartLayout) -> Image.Image:
     u = layout.width / 1200
+    year_of = layout.year_of
     image = Image.new("RGB", (layout.width * SS, layout.height * SS), BACKGROUND)
     draw = ImageDraw.Draw(image)
     margin = round(28 * u)
@@ -282,10 +290,10 @@ def paint_chart(layout: ChartLayout, view: Mapping[str, Any] | None = None,
     draw.line(((px0 * SS, py1 * SS), (px1 * SS, py1 * SS)), fill=INK, width=SS)
     draw.line(((px0 * SS, py0 * SS), (px0 * SS, py1 * SS)), fill=INK, width=SS)
     axis_y = py1 + round(8 * u) + line_height(tick_size) * (2 if year_of else 1) + round(4 * u)
-    _text(draw, ((px0 + px1) / 2, axis_y), "turn", tick_size, INK, bold=True, anchor="ma")
+    _text(draw, ((px0 + px1) / 2, axis_y), layout.x_name, tick_size, INK, bold=True, anchor="ma")
     _text(draw, (px0, py0 - round(6 * u)), layout.kind, tick_size, INK, bold=True, anchor="ld")
     if not layout.series:
-        _text(draw, ((px0 + px1) / 2, (py0 + py1) / 2), "No turn has been closed yet", round(20 * u),
+        _text(draw, ((px0 + px1) / 2, (py0 + py1) / 2), f"No {layout.x_name} has been closed yet", round(20 * u),
               mix(INK, WHITE, 0.4), anchor="mm")
 
     width = max(2.0, 3.0 * u)

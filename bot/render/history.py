@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from bot.store.campaigns import load_events
 from engine.log import replay
+from engine.ruleset import Ruleset
 from engine.rulesets import load_ruleset
 
 
@@ -51,18 +52,28 @@ def state_at_turn(service: CampaignService, campaign: str | None, turn: int | No
     """
     if turn is None:
         return service.state(campaign)
+    ruleset, state = folded_at_turn(service, campaign, turn)
+    return ruleset.public_view(state)
+
+
+def folded_at_turn(service: "Legatus", campaign: str | None, turn: int | None) -> tuple[Ruleset, Any]:
+    """The campaign's ruleset and its game state (opaque, for ``ruleset.picture`` or ``summary``) when turn
+    ``turn`` was closed; ``None`` for the state now. Raises as ``state_at_turn``."""
     with Session(service.engine) as session:
         # The service's own lookup, so that an unknown or ambiguous campaign reads exactly as everywhere else.
         row = service._campaign(session, campaign)
         assert row.id is not None
+        if turn is None:
+            ruleset, folded = service._fold(session, row)
+            return ruleset, folded.state
         events = load_events(session, row.id)
     ruleset = load_ruleset(row.ruleset, service.data_dir)
     now = replay(ruleset, events)
     closes = [e for e in now.effective if e.kind == CLOSED]
     if turn < 1 or turn > len(closes):
-        current = getattr(now.state, "turn", None)
+        current = ruleset.summary(now.state).turn
         extra = f"; turn {turn} is being played now" if current == turn and turn > len(closes) else ""
         raise TurnNotPlayed(f"turn {turn} has not been closed: {closed_turns_text(len(closes))}{extra}")
     close = closes[turn - 1]
     folded = replay(ruleset, [e for e in events if e.seq <= close.seq])
-    return ruleset.public_view(folded.state)
+    return ruleset, folded.state

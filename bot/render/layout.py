@@ -1,9 +1,9 @@
-"""Where everything goes on the campaign map: one layout, painted by both the PNG and the SVG renderer.
+"""Where everything goes on a map: one layout, painted by both the PNG and the SVG renderer.
 
-Pure: from a GameMap and the public state (``engine/mare_nostrum/view.py``) it computes the tiles, the
-labels (with their boxes, fitted so none overlaps another), the icons and the legend, and the shapes that
-draw each icon. Nothing here draws; text is only measured, with Pillow's bundled font so the measures are
-the same on every machine.
+Pure: from a ``Picture`` (engine/ruleset.py: the game's map at a moment, in neutral shapes) it computes the
+tiles of a grid map (here) or the areas of an area map (``area_layout.py``), the labels (with their boxes,
+fitted so none overlaps another), the icons and the legend, and the shapes that draw each icon. Nothing here
+draws; text is only measured, with Pillow's bundled font so the measures are the same on every machine.
 
 Coordinates are pixels of the final image: (x0, y0, x1, y1) with x1 and y1 exclusive.
 """
@@ -21,20 +21,11 @@ from PIL import ImageFont
 from bot.render.palette import (
     ATTACK_RED, INDEPENDENT, INK, SEA_INK, WHITE, NationStyle, RGB, mix, nation_styles, style_of,
 )
-from engine.geography import GameMap
+from engine.ruleset import HIGHLIGHT, Glyph, Picture, Space, Standing
 
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
 
-# A battle is still to be settled unless its status says it was; the rulesets add open states of their
-# own (a claimed or disputed report), so the settled ones are listed.
-SETTLED = frozenset({"won", "lost", "held", "aborted", "draw"})
-PHASES = {
-    "setup": "the campaign has not started",
-    "awaiting_draw": "waiting for the turn's draw",
-    "battles": "battles to report",
-    "closed": "turn closed",
-}
 MIN_WIDTH = 480  # below this the legend and the names no longer fit
 GOLD: RGB = (0xF2, 0xC1, 0x2E)
 BADGE: RGB = (0xFD, 0xFC, 0xF8)
@@ -162,6 +153,26 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Area:
+    """A space of an area map: its shape (a convex polygon around its centre) and who colours it."""
+
+    kind: str  # "province" (land), "sea"
+    name: str
+    polygon: tuple[Point, ...]
+    centre: Point
+    style: str  # a power, palette.INDEPENDENT, or "sea"
+    owner: str | None = None
+    attacked: bool = False
+    sample: Box | None = None  # plain fill around the centre, clear of labels and icons
+
+    @property
+    def box(self) -> Box:
+        xs = [p[0] for p in self.polygon]
+        ys = [p[1] for p in self.polygon]
+        return math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys))
+
+
+@dataclass(frozen=True)
 class Icon:
     # "capital", "fortification", "suburbs", "temple", "battle", "fleet", "pirates", "more" (fleets that did not
     # fit), and in the legend "swatch" and "attacked"
@@ -213,7 +224,9 @@ class MapLayout:
     attack_border: int
     radius: int  # tiles' rounded corners
     pattern_step: int  # spacing of the tiles' hatching
-    info: dict[str, Any] = field(default_factory=dict)  # turn, year, draw, phase: what the header says
+    info: dict[str, Any] = field(default_factory=dict)  # the subtitle and the info lines: what the header says
+    areas: tuple["Area", ...] = ()  # an area map's spaces (a grid map has ``cells``)
+    links: tuple[Shape, ...] = ()  # an area map's adjacencies, drawn under the names
 
     def labels_of(self, kind: str) -> list[Label]:
         return [label for label in self.labels if label.kind == kind]
@@ -267,39 +280,33 @@ def _centred_label(kind: str, place: str, lines: tuple[str, ...], size: int, cx:
 
 # --- the map ---------------------------------------------------------------------------------------------------------
 
-def map_title(game_map: GameMap) -> str:
-    # A map's title often carries its start year ("Mare Nostrum, 290 BC"): the header shows the current one.
-    return game_map.name.split(",")[0].strip() or game_map.name
+def picture_styles(picture: Picture) -> dict[str, NationStyle]:
+    """The powers' styles: from the colours the game's data asks for, in the picture's fixed order of powers."""
+    asked = dict(picture.colours)
+    powers = list(picture.powers) or list(dict.fromkeys(s.fill for s in picture.spaces if s.fill))
+    return nation_styles({p: {"colour": asked.get(p)} for p in powers})
 
 
-def build_layout(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[str], view: Mapping[str, Any],
-                 width: int = 1600, title: str | None = None) -> MapLayout:
-    """The layout of ``view`` (the public state) on ``game_map``, ``width`` pixels wide (at least 480).
+def build_layout(picture: Picture, width: int = 1600) -> MapLayout:
+    """The layout of ``picture``, ``width`` pixels wide (at least 480): a grid map's tiles, or an area map's."""
+    if picture.grid is None:
+        from bot.render.area_layout import build_area_layout
 
-    ``nations_data`` is the ruleset's nations (for their colours) or just their names; when empty, the
-    state's own nations are used.
-    """
-    width = max(MIN_WIDTH, int(width))
-    styles = nation_styles(nations_data if nations_data else list(view.get("nations", {})))
-    u = width / 1600  # scale of the header and legend, which do not depend on the grid
-    margin = max(8, round(24 * u))
-    # A small map keeps tiles of a sensible size, centred, rather than a few giant ones.
-    cell = max(24, min((width - 2 * margin) // max(1, game_map.columns), round(width * 0.12)))
-    grid_w = cell * game_map.columns
-    gx = (width - grid_w) // 2
+        return build_area_layout(picture, width)
+    return _grid_layout(picture, width)
+
+
+def header(picture: Picture, width: int, u: float, margin: int) -> tuple[list[Label], Box]:
+    """The title and the subtitle at the left, the picture's info lines at the right."""
     labels: list[Label] = []
-    icons: list[Icon] = []
-
-    # Header: the title, the turn and year at the left; the draw and the phase at the right.
-    title = title or map_title(game_map)
-    info = _info(view)
     header_top = margin
     title_size = max(14, round(38 * u))
     info_size = max(10, round(17 * u))
-    right_lines = tuple(printable(t) for t in (info["draw_text"], info["phase_text"]) if t)
+    right_lines = tuple(printable(t) for _name, t in picture.info if t)
+    places = [name for name, t in picture.info if t]
     right_w = max((text_width(t, info_size) for t in right_lines), default=0)
     left_room = width - 2 * margin - right_w - round(24 * u)
-    heading = printable(f"{title} · {info['turn_text']}")
+    heading = printable(f"{picture.title} · {picture.subtitle}" if picture.subtitle else picture.title)
     size = title_size
     while size > 10 and text_width(heading, size, True) > left_room:
         size -= 1
@@ -309,12 +316,45 @@ def build_layout(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[s
         y = header_top + max(0, (line_height(size) - line_height(info_size) * len(right_lines)) // 2)
         for i, text in enumerate(right_lines):
             w = text_width(text, info_size)
-            labels.append(_label("info", ("draw", "phase")[i] if len(right_lines) == 2 else "phase", (text,),
-                                 info_size, width - margin - w, y + i * line_height(info_size), INK))
+            labels.append(_label("info", places[i], (text,), info_size, width - margin - w,
+                                 y + i * line_height(info_size), INK))
     header_bottom = max(lb.box[3] for lb in labels)
-    header = (0, 0, width, header_bottom + margin // 2)
-    gy = header[3] + margin // 2
-    grid = (gx, gy, gx + grid_w, gy + cell * game_map.rows)
+    return labels, (0, 0, width, header_bottom + margin // 2)
+
+
+def legend_and_key(picture: Picture, styles: Mapping[str, NationStyle], top: int, width: int, margin: int,
+                   u: float) -> tuple[list[Label], list[Icon], list[LegendEntry], Box]:
+    """The powers with their players and counts, then what the marks mean, in a box from ``top`` down."""
+    labels: list[Label] = []
+    icons: list[Icon] = []
+    entries = _legend_entries(picture, styles, margin, top, width - 2 * margin, u)
+    for entry in entries:
+        labels.extend((entry.name, entry.detail))
+        icons.append(Icon("swatch", "legend", entry.swatch, entry.nation))
+    key_top = (max(e.swatch[3] for e in entries) if entries else top) + round(16 * u)
+    key_labels, key_icons, key_bottom = _key(picture.key, margin, key_top, width - 2 * margin, u, styles)
+    labels.extend(key_labels)
+    icons.extend(key_icons)
+    legend_box = (margin - round(12 * u), top - round(12 * u), width - margin + round(12 * u),
+                  key_bottom + round(12 * u))
+    return labels, icons, entries, legend_box
+
+
+def _grid_layout(picture: Picture, width: int) -> MapLayout:
+    assert picture.grid is not None
+    columns, rows = picture.grid
+    width = max(MIN_WIDTH, int(width))
+    styles = picture_styles(picture)
+    u = width / 1600  # scale of the header and legend, which do not depend on the grid
+    margin = max(8, round(24 * u))
+    # A small map keeps tiles of a sensible size, centred, rather than a few giant ones.
+    cell = max(24, min((width - 2 * margin) // max(1, columns), round(width * 0.12)))
+    grid_w = cell * columns
+    gx = (width - grid_w) // 2
+    labels, header_box = header(picture, width, u, margin)
+    icons: list[Icon] = []
+    gy = header_box[3] + margin // 2
+    grid = (gx, gy, gx + grid_w, gy + cell * rows)
 
     # Tiles.
     gap = max(2, cell // 36)
@@ -322,8 +362,6 @@ def build_layout(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[s
     pad = max(3, round(tile * 0.065))
     border = max(1, round(tile / 55))
     attack = max(3, pad - 1)
-    provinces = view.get("provinces", {})
-    pending = {b.get("province") or b.get("sea") for b in view.get("battles", []) if b.get("status") not in SETTLED}
     cells: list[Cell] = []
 
     def tile_box(col: int, row: int) -> Box:
@@ -332,73 +370,44 @@ def build_layout(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[s
 
     name_largest = max(8, round(tile * 0.15))
     name_smallest = max(7, round(tile * 0.085))
-    for prov in game_map.provinces.values():
-        box = tile_box(*prov.cell)
-        pv = provinces.get(prov.name, {})
-        owner = pv.get("owner", prov.nation) if pv else prov.nation
-        style = style_of(styles, owner).name
-        tile_labels, tile_icons = _province_contents(prov.name, box, pad, name_largest, name_smallest, styles[style], pv,
-                                                     prov.is_capital, prov.name in pending)
+    seas = []
+    for space in picture.spaces:
+        if space.kind == "sea":
+            seas.append(space)
+            continue
+        if not space.cells:
+            continue
+        col, row = space.cells[0]
+        box = tile_box(col, row)
+        style = style_of(styles, space.fill).name
+        tile_labels, tile_icons = _province_contents(space, box, pad, name_largest, name_smallest, styles[style])
         labels.extend(tile_labels)
         icons.extend(tile_icons)
         occupied = [lb.box for lb in tile_labels] + [ic.box for ic in tile_icons]
-        cells.append(Cell("province", prov.name, prov.cell[0], prov.cell[1], box, style, owner, bool(pv.get("attacked")),
+        cells.append(Cell("province", space.name, col, row, box, style, space.fill, space.highlight,
                           _sample(box, pad, occupied)))
-    fleets = view.get("fleets", {})
-    pirates = set(view.get("pirates", []))
-    for sea in game_map.seas.values():
-        for i, (col, row) in enumerate(sea.cells):
+    for space in seas:
+        for i, (col, row) in enumerate(space.cells):
             box = tile_box(col, row)
             if i == 0:  # a sea over several cells is named, and its ships shown, once
-                tile_labels, tile_icons = _sea_contents(sea.name, box, pad, name_largest, name_smallest, styles,
-                                                        fleets.get(sea.name, {}), sea.name in pirates, sea.name in pending)
+                tile_labels, tile_icons = _sea_contents(space.name, box, pad, name_largest, name_smallest, styles,
+                                                        space.glyphs)
                 labels.extend(tile_labels)
                 icons.extend(tile_icons)
-            cells.append(Cell("sea", sea.name, col, row, box, "sea"))
+            cells.append(Cell("sea", space.name, col, row, box, "sea"))
 
-    # Legend: the nations with their players and provinces, then what the marks mean.
+    # Legend: the powers with their players and counts, then what the marks mean.
     legend_top = grid[3] + round(margin * 1.2)
-    entries = _legend_entries(view, styles, margin, legend_top, width - 2 * margin, u)
-    for entry in entries:
-        labels.extend((entry.name, entry.detail))
-        icons.append(Icon("swatch", "legend", entry.swatch, entry.nation))
-    key_top = (max(e.swatch[3] for e in entries) if entries else legend_top) + round(16 * u)
-    key_labels, key_icons, key_bottom = _key(margin, key_top, width - 2 * margin, u, styles)
-    labels.extend(key_labels)
-    icons.extend(key_icons)
-    legend_box = (margin - round(12 * u), legend_top - round(12 * u), width - margin + round(12 * u),
-                  key_bottom + round(12 * u))
+    legend_labels, legend_icons, entries, legend_box = legend_and_key(picture, styles, legend_top, width, margin, u)
+    labels.extend(legend_labels)
+    icons.extend(legend_icons)
     height = legend_box[3] + margin
     return MapLayout(
-        width=width, height=height, styles=styles, title=title, header=header, grid=grid, legend_box=legend_box,
-        cells=tuple(cells), labels=tuple(labels), icons=tuple(icons), legend=tuple(entries),
-        border=border, attack_border=attack, radius=max(2, tile // 14), pattern_step=max(5, round(tile / 9)), info=info,
+        width=width, height=height, styles=styles, title=picture.title, header=header_box, grid=grid,
+        legend_box=legend_box, cells=tuple(cells), labels=tuple(labels), icons=tuple(icons), legend=tuple(entries),
+        border=border, attack_border=attack, radius=max(2, tile // 14), pattern_step=max(5, round(tile / 9)),
+        info={"turn_text": picture.subtitle, "lines": tuple(t for _n, t in picture.info)},
     )
-
-
-def _info(view: Mapping[str, Any]) -> dict[str, Any]:
-    turn = int(view.get("turn") or 0)
-    year = view.get("year")
-    phase = str(view.get("phase") or "setup")
-    if turn:
-        turn_text = f"Turn {turn}, {year}" if year else f"Turn {turn}"
-    else:
-        turn_text = "before turn 1"
-    winner = view.get("winner")
-    if winner:
-        phase_text = f"the {winner} won the campaign"
-    elif phase == "orders":
-        to_play = view.get("to_play")
-        phase_text = f"orders: the {to_play} to play" if to_play else "orders"
-    elif phase == "over":
-        phase_text = "the campaign is over"
-    else:
-        phase_text = PHASES.get(phase, phase.replace("_", " "))
-    draw = view.get("draw")
-    return {
-        "turn": turn, "year": year, "phase": phase, "draw": draw, "turn_text": turn_text,
-        "draw_text": f"lottery draw of {draw}" if draw else "", "phase_text": phase_text[:1].upper() + phase_text[1:],
-    }
 
 
 def _sample(box: Box, pad: int, occupied: list[Box]) -> Box | None:
@@ -436,8 +445,14 @@ def _flow_icons(kinds: list[str], place: str, zone: Box, preferred: int, gap: in
     return out
 
 
-def _province_contents(name: str, box: Box, pad: int, largest: int, smallest: int, style: NationStyle,
-                       pv: Mapping[str, Any], capital: bool, battle: bool) -> tuple[list[Label], list[Icon]]:
+def note_of(space: Space) -> str:
+    """The line under a space's name: its note, then its marks."""
+    return " · ".join(t for t in (space.note, *space.marks) if t)
+
+
+def _province_contents(space: Space, box: Box, pad: int, largest: int, smallest: int, style: NationStyle
+                       ) -> tuple[list[Label], list[Icon]]:
+    name = space.name
     tile = box[2] - box[0]
     plate_px = max(2, tile // 32)
     plate_py = max(1, tile // 70)
@@ -449,36 +464,45 @@ def _province_contents(name: str, box: Box, pad: int, largest: int, smallest: in
                            plate=plate, plate_outline=style.ink)
     labels = [label]
     bottom = label.box[3]
-    held = pv.get("held_by")
-    if held:
-        hsize, hlines = fit_text(f"held by the {held}", max_w, line_height(max(7, size - 3)) * 2, max(7, size - 3),
+    note = note_of(space)
+    if note:
+        hsize, hlines = fit_text(note, max_w, line_height(max(7, size - 3)) * 2, max(7, size - 3),
                                  max(6, smallest - 2), max_lines=2)
         held_label = _centred_label("held", name, hlines, hsize, cx, bottom + max(1, tile // 60), INK,
                                     pad_x=plate_px, pad_y=0, plate=plate, plate_outline=style.ink)
         labels.append(held_label)
         bottom = held_label.box[3]
-    kinds = [k for k, on in (("capital", capital), ("fortification", pv.get("fortification")),
-                             ("suburbs", pv.get("suburbs")), ("temple", pv.get("temple")), ("battle", battle)) if on]
+    kinds = [g.kind for g in space.glyphs]
     gap = max(2, tile // 40)
     zone = (box[0] + pad, bottom + gap, box[2] - pad, box[3] - pad)
-    icons = _flow_icons(kinds, name, zone, round(tile * 0.25), gap, pv.get("owner"))
+    icons = _flow_icons(kinds, name, zone, round(tile * 0.25), gap, space.fill)
     return labels, icons
 
 
+BadgeItem = tuple[str, str | None, int, str]  # kind, power, count, text
+
+
+def badge_items(glyphs: Sequence[Glyph], styles: Mapping[str, NationStyle]) -> tuple[list[BadgeItem], list[BadgeItem]]:
+    """A space's glyphs as badges: the fleets (with their power's tag and count), then the others."""
+    fleets: list[BadgeItem] = []
+    specials: list[BadgeItem] = []
+    for g in glyphs:
+        if g.kind == "fleet":
+            if g.count:
+                fleets.append(("fleet", g.power, int(g.count), f"{style_of(styles, g.power).tag} {g.count}"))
+        elif g.kind == "pirates":
+            specials.append(("pirates", None, 0, "PIRATES"))
+        else:
+            specials.append((g.kind, g.power, int(g.count), ""))
+    return fleets, specials
+
+
 def _sea_contents(name: str, box: Box, pad: int, largest: int, smallest: int, styles: Mapping[str, NationStyle],
-                  fleets: Mapping[str, int], pirates: bool, battle: bool) -> tuple[list[Label], list[Icon]]:
+                  glyphs: Sequence[Glyph]) -> tuple[list[Label], list[Icon]]:
     tile = box[2] - box[0]
     max_w = tile - 2 * pad
     cx = (box[0] + box[2]) // 2
-    fleet_items: list[tuple[str, str | None, int, str]] = []  # kind, nation, count, text
-    for nation, count in fleets.items():
-        if count:
-            fleet_items.append(("fleet", nation, int(count), f"{style_of(styles, nation).tag} {count}"))
-    specials: list[tuple[str, str | None, int, str]] = []
-    if pirates:
-        specials.append(("pirates", None, 0, "PIRATES"))
-    if battle:
-        specials.append(("battle", None, 0, ""))
+    fleet_items, specials = badge_items(glyphs, styles)
     items = fleet_items + specials
     gap = max(2, tile // 40)
     preferred = max(8, round(tile * 0.2))
@@ -488,7 +512,7 @@ def _sea_contents(name: str, box: Box, pad: int, largest: int, smallest: int, st
     attempts = [(size, preferred, compact) for size in range(largest - 1, smallest - 1, -1) for compact in (False, True)]
     attempts += [(smallest, h, True) for h in range(preferred - 1, smallest_badge - 1, -1)]
     label: Label | None = None
-    placed: list[tuple[tuple[str, str | None, int, str], Box, Box, int]] | None = None
+    placed: list[tuple[BadgeItem, Box, Box, int]] | None = None
     for size_cap, badge_h, compact in attempts:
         size, lines = fit_text(name, max_w, round(tile * 0.36), size_cap, min(smallest, size_cap), max_lines=2)
         label = _centred_label("sea", name, lines, size, cx, box[1] + pad, SEA_INK)
@@ -508,18 +532,25 @@ def _sea_contents(name: str, box: Box, pad: int, largest: int, smallest: int, st
                 break
         placed = placed or []
     labels = [label]
+    icons, badge_labels = badges_placed(name, placed, styles)
+    return labels + badge_labels, icons
+
+
+def badges_placed(place: str, placed: Sequence[tuple[BadgeItem, Box, Box, int]], styles: Mapping[str, NationStyle]
+                  ) -> tuple[list[Icon], list[Label]]:
     icons: list[Icon] = []
+    labels: list[Label] = []
     for (kind, owner, count, text), badge, text_box, tsize in placed:
         compact = bool(text) and text_box[0] - badge[0] < (badge[3] - badge[1]) // 2
-        icons.append(Icon(kind, name, badge, owner, count, compact))
+        icons.append(Icon(kind, place, badge, owner, count, compact))
         if text:
             colour = WHITE if kind == "pirates" else (INK if kind == "more" else style_of(styles, owner).text)
-            labels.append(_label("badge", name, (text,), tsize, text_box[0], text_box[1], colour))
-    return labels, icons
+            labels.append(_label("badge", place, (text,), tsize, text_box[0], text_box[1], colour))
+    return icons, labels
 
 
-def _place_badges(items: list[tuple[str, str | None, int, str]], zone: Box, h: int, gap: int, compact: bool = False
-                  ) -> list[tuple[tuple[str, str | None, int, str], Box, Box, int]] | None:
+def _place_badges(items: list[BadgeItem], zone: Box, h: int, gap: int, compact: bool = False
+                  ) -> list[tuple[BadgeItem, Box, Box, int]] | None:
     """Badges in centred rows filling the zone from the bottom up; None when they do not fit.
 
     A badge is a square glyph (ship, skull, swords) then its text; ``compact`` badges with a text keep
@@ -559,22 +590,14 @@ def _place_badges(items: list[tuple[str, str | None, int, str]], zone: Box, h: i
     return out
 
 
-def _legend_entries(view: Mapping[str, Any], styles: Mapping[str, NationStyle], x0: int, y0: int, total_w: int,
+def _legend_entries(picture: Picture, styles: Mapping[str, NationStyle], x0: int, y0: int, total_w: int,
                     u: float) -> list[LegendEntry]:
-    nations = view.get("nations", {})
-    provinces = view.get("provinces", {})
-    rows_data: list[tuple[str, str | None, int, bool, str]] = []
-    for name in [n for n in styles if n != INDEPENDENT]:
-        nv = nations.get(name, {})
-        count = len(nv.get("provinces", [])) if nv else sum(1 for p in provinces.values() if p.get("owner") == name)
-        alive = bool(nv.get("alive", True)) if nv else True
-        player = nv.get("player") if nv else None
-        detail = f"{player or 'no player'} · {count} province{'s' if count != 1 else ''}"
-        if not alive:
-            detail += " · fallen"
-        rows_data.append((name, player, count, alive, detail))
-    independent = sum(1 for p in provinces.values() if p.get("owner") is None or p.get("owner") not in styles)
-    rows_data.append((INDEPENDENT, None, independent, True, f"{independent} province{'s' if independent != 1 else ''}"))
+    standings = picture.standings or tuple(
+        Standing(None if power == INDEPENDENT or power not in styles else power, text) for power, text in picture.legend)
+    rows_data: list[tuple[str, str | None, int, bool, str]] = [
+        (style_of(styles, s.power).name, s.player, s.count, s.alive, s.text) for s in standings]
+    if not rows_data:
+        return []
     n = len(rows_data)
     rows = math.ceil(n / 4)
     cols = math.ceil(n / rows)
@@ -601,26 +624,16 @@ def _legend_entries(view: Mapping[str, Any], styles: Mapping[str, NationStyle], 
     return entries
 
 
-KEY_ITEMS: tuple[tuple[str, str], ...] = (
-    ("capital", "capital"),
-    ("fortification", "fortification"),
-    ("suburbs", "suburbs"),
-    ("temple", "temple"),
-    ("fleet", "fleet: nation and ships"),
-    ("pirates", "pirates"),
-    ("attacked", "attacked this turn"),
-    ("battle", "battle to fight"),
-)
-
-
-def _key(x0: int, y0: int, total_w: int, u: float, styles: Mapping[str, NationStyle]) -> tuple[list[Label], list[Icon], int]:
+def _key(items_given: Sequence[tuple[str, str]], x0: int, y0: int, total_w: int, u: float,
+         styles: Mapping[str, NationStyle]) -> tuple[list[Label], list[Icon], int]:
     size = max(8, round(15 * u))
     icon = max(10, round(24 * u))
     gap = round(8 * u)
     spacing = round(26 * u)
     items = []
     nation = next((n for n in styles if n != INDEPENDENT), None)
-    for kind, text in KEY_ITEMS:
+    for given, text in items_given:
+        kind = "attacked" if given == HIGHLIGHT else given  # the legend's icon for a highlighted space
         w = icon
         if kind in ("fleet", "pirates"):
             sample = f"{styles[nation].tag if nation else 'ABC'} 2" if kind == "fleet" else "PIRATES"
@@ -631,6 +644,8 @@ def _key(x0: int, y0: int, total_w: int, u: float, styles: Mapping[str, NationSt
     x, y = x0, y0
     lh = line_height(size)
     row_h = max(icon, lh)
+    if not items:
+        return labels, icons, y0 - round(16 * u)
     for kind, text, w, total in items:
         if x > x0 and x + total > x0 + total_w:
             x, y = x0, y + row_h + round(8 * u)

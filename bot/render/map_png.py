@@ -6,9 +6,7 @@ and halving gives smooth stars, swords and hatching for a fraction of the time a
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -18,15 +16,14 @@ from bot.render.layout import (
 from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
 )
-from engine.geography import GameMap
+from engine.ruleset import Picture
 
 SS = 2  # supersampling factor
 
 
-def render_png(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[str], view: Mapping[str, Any],
-               width: int = 1600, *, title: str | None = None, compress_level: int = 1) -> bytes:
-    """The map of the campaign's state ``view`` (the public state JSON) as PNG bytes."""
-    image = paint(build_layout(game_map, nations_data, view, width, title))
+def render_png(picture: Picture, width: int = 1600, *, compress_level: int = 1) -> bytes:
+    """The map ``picture`` (a ruleset's ``picture(state)``) as PNG bytes."""
+    image = paint(build_layout(picture, width))
     out = io.BytesIO()
     # zlib level 1: the file is a tenth larger than at the default 6 and the map is encoded in two thirds of
     # the time; it is redrawn on every turn of every campaign.
@@ -125,6 +122,8 @@ def paint(layout: MapLayout) -> Image.Image:
     draw.rounded_rectangle((lx0, ly0, lx1, ly1), radius=SS * 8, fill=LEGEND_FILL, outline=mix(LEGEND_FILL, INK, 0.2),
                            width=SS)
     styles = layout.styles
+    if layout.areas:
+        _paint_areas(image, draw, layout)
     for cell in layout.cells:
         if cell.kind == "sea":
             _paste_tile(image, cell.box, SEA_FILL, SEA_WAVE, "waves", layout.radius, layout.pattern_step, 0, SEA_FILL)
@@ -146,6 +145,33 @@ def paint(layout: MapLayout) -> Image.Image:
     for label in layout.labels:
         draw_label(draw, label)
     return image.reduce(SS)
+
+
+def _paint_areas(image: Image.Image, draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
+    """An area map: the links under everything, each area in its fill and pattern, then the attack frames."""
+    draw_shapes(draw, list(layout.links))
+    for area in layout.areas:
+        x0, y0, x1, y1 = _scaled(area.box)
+        w, h = x1 - x0 + 1, y1 - y0 + 1
+        pts = [((x - area.box[0]) * SS, (y - area.box[1]) * SS) for x, y in area.polygon]
+        mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(mask).polygon(pts, fill=255)
+        if area.kind == "sea":
+            fill, ink, pattern, outline = SEA_FILL, SEA_WAVE, "waves", None
+        else:
+            style = layout.styles[area.style]
+            fill, ink, pattern, outline = style.fill, pattern_ink(style), style.pattern, style.ink
+        tile = _tile(fill, ink, pattern, w, h, 0, layout.pattern_step * SS, 0, fill)
+        image.paste(tile, (x0, y0), mask)
+        if outline is not None:
+            ring = [(x * SS, y * SS) for x, y in area.polygon]
+            draw.line([*ring, ring[0], ring[1]], fill=outline, width=layout.border * SS, joint="curve")
+    for area in layout.areas:
+        if area.attacked:
+            ring = [(x * SS, y * SS) for x, y in area.polygon]
+            draw.line([*ring, ring[0], ring[1]], fill=INK, width=layout.attack_border * SS, joint="curve")
+            draw.line([*ring, ring[0], ring[1]], fill=ATTACK_RED, width=max(1, layout.attack_border * SS - 2 * SS),
+                      joint="curve")
 
 
 def _attack_frame(draw: ImageDraw.ImageDraw, box: Box, width: int, radius: int) -> None:

@@ -6,9 +6,8 @@ measured for it with the bundled font, and labels cannot run into each other.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+
 from functools import lru_cache
-from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from bot.render.layout import Box, Label, MapLayout, Shape, ascent, build_layout, font, icon_shapes, stroke
@@ -16,19 +15,18 @@ from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
     rgb_to_hex,
 )
-from engine.geography import GameMap
+from engine.ruleset import Picture
 
 FONTS = "'Legatus Aileron', Aileron, 'Helvetica Neue', Helvetica, Arial, sans-serif"
 
 
-def render_svg(game_map: GameMap, nations_data: Mapping[str, Any] | Sequence[str], view: Mapping[str, Any],
-               width: int = 1600, *, title: str | None = None, embed_font: bool = True) -> str:
-    """The map of the campaign's state ``view`` (the public state JSON) as an SVG document.
+def render_svg(picture: Picture, width: int = 1600, *, embed_font: bool = True) -> str:
+    """The map ``picture`` (a ruleset's ``picture(state)``) as an SVG document.
 
     ``embed_font`` puts the bundled font (13 kB, public domain) in the file, so browsers draw the labels
     exactly as measured; without it they fall back to a sans-serif squeezed to the same widths.
     """
-    return paint_svg(build_layout(game_map, nations_data, view, width, title), embed_font=embed_font)
+    return paint_svg(build_layout(picture, width), embed_font=embed_font)
 
 
 @lru_cache(maxsize=1)
@@ -143,6 +141,31 @@ def _label(label: Label) -> str:
     return "".join(parts)
 
 
+def _areas(layout: MapLayout) -> list[str]:
+    """An area map: the links under everything, each area in its fill and pattern, then the attack frames."""
+    out = ['<g class="links">', *(_shape(link) for link in layout.links), "</g>", '<g class="areas">']
+    for area in layout.areas:
+        pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in area.polygon)
+        if area.kind == "sea":
+            out.append(f'<g class="sea" data-name={quoteattr(area.name)}><polygon points="{pts}" fill="{_c(SEA_FILL)}"/>'
+                       f'<polygon points="{pts}" fill="url(#p-sea)"/></g>')
+            continue
+        style = layout.styles[area.style]
+        out.append(f'<g class="province" data-name={quoteattr(area.name)} data-owner={quoteattr(area.owner or "")}>'
+                   f'<polygon points="{pts}" fill="{_c(style.fill)}"/><polygon points="{pts}" fill="url(#{_id(area.style)})" '
+                   f'stroke="{_c(style.ink)}" stroke-width="{layout.border}" stroke-linejoin="round"/></g>')
+    for area in layout.areas:
+        if area.attacked:
+            pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in area.polygon)
+            a = layout.attack_border
+            out.append(f'<polygon class="attacked" points="{pts}" fill="none" stroke="{_c(INK)}" stroke-width="{a}" '
+                       f'stroke-linejoin="round"/>')
+            out.append(f'<polygon points="{pts}" fill="none" stroke="{_c(ATTACK_RED)}" stroke-width="{a - 2}" '
+                       'stroke-linejoin="round"/>')
+    out.append("</g>")
+    return out
+
+
 def paint_svg(layout: MapLayout, embed_font: bool = True) -> str:
     styles = layout.styles
     w, h = layout.width, layout.height
@@ -170,6 +193,8 @@ def paint_svg(layout: MapLayout, embed_font: bool = True) -> str:
     lx0, ly0, lx1, ly1 = layout.legend_box
     out.append(f'<rect x="{lx0}" y="{ly0}" width="{lx1 - lx0}" height="{ly1 - ly0}" rx="8" fill="{_c(LEGEND_FILL)}" '
                f'stroke="{_c(mix(LEGEND_FILL, INK, 0.2))}"/>')
+    if layout.areas:
+        out.extend(_areas(layout))
     out.append('<g class="tiles">')
     for cell in layout.cells:
         if cell.kind == "sea":

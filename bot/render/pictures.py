@@ -1,21 +1,28 @@
 """The pictures of a campaign at a moment: its map and its charts, as (file name, PNG bytes).
 
 One place for what the bot attaches, whether a turn's results (scheduler job) or a /map or /chart request.
+Everything is drawn from the ruleset's ``picture(state)``: no game is named here.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from engine.ruleset import Ruleset
 
-def pictures(rules: Any, view: Mapping[str, Any], *, with_map: bool = True,
+
+def pictures(ruleset: Ruleset, state: Any, *, with_map: bool = True,
              charts: Sequence[str] = ("provinces",)) -> list[tuple[str, bytes]]:
+    """The map (unless ``with_map`` is false) and the charts of ``charts`` the game draws and has steps for."""
     from bot.render.charts import render_chart
     from bot.render.map_png import render_png
 
-    turn = view["turn"]
-    files = [(f"map-turn-{turn}.png", render_png(rules.map, rules.nations, view))] if with_map else []
-    if view["history"]:
-        for kind in charts:
-            files.append((f"{kind}-turn-{turn}.png", render_chart(view, kind, nations_data=rules.nations, year_of=rules.year)))
+    picture = ruleset.picture(state)
+    turn = ruleset.summary(state).turn
+    files = [(f"map-turn-{turn}.png", render_png(picture))] if with_map else []
+    drawn = {chart.kind: chart for chart in picture.charts}
+    for kind in charts:
+        chart = drawn.get(kind)
+        if chart is not None and chart.steps:
+            files.append((f"{kind}-turn-{turn}.png", render_chart(picture, kind)))
     return files

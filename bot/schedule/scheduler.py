@@ -390,12 +390,11 @@ def _campaign_and_settings(session: Session, campaign_id: int) -> tuple[Campaign
 
 def results_files(service: Any, campaign: str, turn: int) -> tuple[str, list[tuple[str, bytes]]]:
     """The text and pictures posted with a closed turn's results: the map as it stood, and the provinces chart."""
-    from bot.render.history import state_at_turn
+    from bot.render.history import folded_at_turn
     from bot.render.pictures import pictures
 
-    view = state_at_turn(service, campaign, turn)
-    rules = getattr(service.ruleset_of(campaign), "rules")
-    return f"Turn {turn} ({view['year']}): the map and the provinces so far.", pictures(rules, view)
+    ruleset, state = folded_at_turn(service, campaign, turn)
+    return f"{ruleset.summary(state).turn_label}: the map and the provinces so far.", pictures(ruleset, state)
 
 
 def _turn_of(key: str) -> int:

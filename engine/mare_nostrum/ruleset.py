@@ -21,7 +21,8 @@ from engine.mare_nostrum.slots import pending_labels, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import public_view, status_board
-from engine.ruleset import IN_TURN, CommandSpec, Need, Prompt, Proposal, Seat, Summary, Transition
+from engine.mare_nostrum.picture import picture
+from engine.ruleset import IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 
 RESOLVERS = {
     "peace_treaty": battles.resolve_peace,
@@ -170,6 +171,9 @@ class MareNostrum:
 
     def status(self, state: State) -> str:
         return status_board(self.rules, state)
+
+    def picture(self, state: State) -> Picture:
+        return picture(self.rules, state)
 
     def wanted_draws(self, state: State) -> list[str]:
         wanted = {r.draw for r in state.rolls if r.number is None and r.draw != COMMIT_REVEAL}

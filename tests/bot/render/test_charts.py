@@ -12,6 +12,8 @@ from PIL import Image
 from bot.render.charts import _dashed, chart_layout, render_chart
 from bot.render.layout import inside
 from bot.render.palette import nation_styles
+from engine.mare_nostrum.picture import picture_of_view
+from engine.ruleset import ChartSeries, Picture
 from engine.rulesets import load_ruleset
 
 HERE = Path(__file__).resolve().parent
@@ -26,7 +28,7 @@ def fifteen_turns() -> dict[str, Any]:
 
 @pytest.mark.parametrize("kind", ["provinces", "stability"])
 def test_a_line_per_nation_through_every_closed_turn(fifteen_turns: dict[str, Any], kind: str) -> None:
-    layout = chart_layout(fifteen_turns, kind, 1200, nations_data=RULES.nations, year_of=RULES.year)
+    layout = chart_layout(picture_of_view(RULES, fifteen_turns), kind, 1200)
     history = fifteen_turns["history"]
     assert [s.nation for s in layout.series] == list(RULES.nations)
     for series in layout.series:
@@ -44,7 +46,7 @@ def test_a_line_per_nation_through_every_closed_turn(fifteen_turns: dict[str, An
 
 
 def test_the_legend_names_each_nation_with_its_latest_value(fifteen_turns: dict[str, Any]) -> None:
-    layout = chart_layout(fifteen_turns, "provinces", 1200, nations_data=RULES.nations)
+    layout = chart_layout(picture_of_view(RULES, fifteen_turns), "provinces", 1200)
     last = fifteen_turns["history"][-1]["provinces"]
     assert [item.text for item in layout.legend] == [f"{n}  {last[n]}" for n in RULES.nations]
     boxes = [item.sample for item in layout.legend]
@@ -53,7 +55,7 @@ def test_the_legend_names_each_nation_with_its_latest_value(fifteen_turns: dict[
 
 
 def test_every_nation_colour_is_drawn(fifteen_turns: dict[str, Any]) -> None:
-    image = Image.open(io.BytesIO(render_chart(fifteen_turns, "stability", 1200, nations_data=RULES.nations)))
+    image = Image.open(io.BytesIO(render_chart(picture_of_view(RULES, fifteen_turns), "stability", 1200)))
     assert image.size == (1200, 672)
     counts = {colour: n for n, colour in image.convert("RGB").getcolors(maxcolors=1 << 20)}
     for nation, style in nation_styles(RULES.nations).items():
@@ -61,12 +63,19 @@ def test_every_nation_colour_is_drawn(fifteen_turns: dict[str, Any]) -> None:
             assert counts.get(style.fill, 0) > 100, nation
 
 
+def bare(powers: tuple[str, ...], history: list[dict[str, Any]]) -> Picture:
+    """A picture with charts and nothing else, no ruleset behind it: no colours asked for, no labels under x."""
+    return Picture("Test", powers=powers, charts=tuple(
+        ChartSeries(kind, f"{kind} per power", tuple((h["turn"], "", h[kind]) for h in history), top)
+        for kind, top in (("provinces", None), ("stability", 7))))
+
+
 def test_charts_work_without_history_or_ruleset() -> None:
-    empty = {"nations": {"Romans": {}, "Gauls": {}}, "history": []}
+    empty = bare(("Romans", "Gauls"), [])
     layout = chart_layout(empty, "provinces", 800)
     assert layout.series == () and layout.subtitle == "No turn has been closed yet"
     assert render_chart(empty, "stability", 800)[:4] == b"\x89PNG"
-    one = {"nations": {"Romans": {}}, "history": [{"turn": 1, "provinces": {"Romans": 6}, "stability": {"Romans": 5}}]}
+    one = bare(("Romans",), [{"turn": 1, "provinces": {"Romans": 6}, "stability": {"Romans": 5}}])
     single = chart_layout(one, "stability", 800)
     assert single.subtitle == "After each closed turn, turn 1"
     assert single.series[0].style.fill == nation_styles(["Romans"])["Romans"].fill

@@ -14,6 +14,7 @@ from bot.render.layout import (
 from bot.render.palette import INDEPENDENT
 from engine import canonical
 from engine.mapfile import parse_map
+from engine.mare_nostrum.picture import grid_picture, picture_of_view
 from engine.rulesets import load_ruleset
 
 DATA = Path(__file__).resolve().parents[3] / "data"
@@ -56,7 +57,7 @@ def tile_of(layout: MapLayout, name: str) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("width", [1600, 1200, 900, 2400])
 def test_no_two_labels_overlap_on_the_real_map(width: int) -> None:
     for view in (initial_view(), busy_view()):
-        layout = build_layout(GAME_MAP, RULES.nations, view, width)
+        layout = build_layout(picture_of_view(RULES, view), width)
         assert layout.width == width
         clashes = overlapping_labels(layout)
         assert clashes == [], [(a.kind, a.place, a.text, b.kind, b.place, b.text) for a, b in clashes[:5]]
@@ -68,7 +69,7 @@ def test_no_two_labels_overlap_on_the_real_map(width: int) -> None:
 
 @pytest.mark.parametrize("width", [1600, 900])
 def test_every_label_sits_inside_its_own_tile_and_clear_of_the_icons(width: int) -> None:
-    layout = build_layout(GAME_MAP, RULES.nations, busy_view(), width)
+    layout = build_layout(picture_of_view(RULES, busy_view()), width)
     for label in layout.labels:
         assert inside(label.box, (0, 0, layout.width, layout.height)), label
         for line_box in label.line_boxes:
@@ -91,7 +92,7 @@ def test_every_label_sits_inside_its_own_tile_and_clear_of_the_icons(width: int)
 
 
 def test_names_fit_without_cutting_at_1600_px() -> None:
-    layout = build_layout(GAME_MAP, RULES.nations, busy_view(), 1600)
+    layout = build_layout(picture_of_view(RULES, busy_view()), 1600)
     names = {lb.place: lb.text for lb in layout.labels if lb.kind in ("province", "sea")}
     assert names == {**{p: p for p in GAME_MAP.provinces}, **{s: s for s in GAME_MAP.seas}}
     # Long names wrap rather than shrink: most tiles share one size.
@@ -116,7 +117,7 @@ def test_icons_stand_where_the_buildings_capitals_and_battles_are() -> None:
     ]
     view["fleets"] = {"Mare Tyrrhenum": {"Carthaginians": 2, "Romans": 1}}
     view["pirates"] = ["Mare Ionium"]
-    layout = build_layout(GAME_MAP, RULES.nations, view, 1600)
+    layout = build_layout(picture_of_view(RULES, view), 1600)
     kinds = {name: sorted(i.kind for i in layout.icons_at(name)) for name in [*GAME_MAP.provinces, *GAME_MAP.seas]}
     assert kinds["Latium"] == ["capital", "fortification", "temple"]
     assert kinds["Syria"] == ["capital", "suburbs"]
@@ -145,7 +146,7 @@ def test_the_legend_lists_every_nation_with_its_player_and_provinces() -> None:
         view["nations"][nation]["provinces"] = [p for p, v in view["provinces"].items() if v["owner"] == nation]
     view["nations"]["Seleucids"]["player"] = None
     view["nations"]["Ptolemaics"]["alive"] = False
-    layout = build_layout(GAME_MAP, RULES.nations, view, 1600)
+    layout = build_layout(picture_of_view(RULES, view), 1600)
     rows = {e.nation: (e.player, e.provinces, e.alive) for e in layout.legend}
     assert rows == {
         "Carthaginians": ("hanno", 6, True), "Gauls": ("brennus", 7, True), "Macedonians": ("philip", 6, True),
@@ -165,19 +166,19 @@ def test_the_legend_lists_every_nation_with_its_player_and_provinces() -> None:
 def test_the_header_gives_the_turn_year_and_draw() -> None:
     view = initial_view()
     view.update(turn=3, year="270 BC", phase="orders", draw="2023-01-10", to_play="Romans")
-    layout = build_layout(GAME_MAP, RULES.nations, view, 1600)
+    layout = build_layout(picture_of_view(RULES, view), 1600)
     assert layout.labels_of("title")[0].text == "Mare Nostrum · Turn 3, 270 BC"
     info = [lb.text for lb in layout.labels_of("info")]
     assert info == ["lottery draw of 2023-01-10", "Orders: the Romans to play"]
-    before = build_layout(GAME_MAP, RULES.nations, initial_view(), 1600)
+    before = build_layout(picture_of_view(RULES, initial_view()), 1600)
     assert before.labels_of("title")[0].text == "Mare Nostrum · before turn 1"
     over = copy.deepcopy(view)
     over.update(phase="over", winner="Romans")
-    assert "The Romans won the campaign" in [lb.text for lb in build_layout(GAME_MAP, RULES.nations, over).labels]
+    assert "The Romans won the campaign" in [lb.text for lb in build_layout(picture_of_view(RULES, over)).labels]
 
 
 def test_each_tile_keeps_a_patch_of_plain_colour() -> None:
-    layout = build_layout(GAME_MAP, RULES.nations, busy_view(), 1600)
+    layout = build_layout(picture_of_view(RULES, busy_view()), 1600)
     occupied = [lb.box for lb in layout.labels] + [i.box for i in layout.icons]
     for cell in layout.cells:
         if cell.kind != "province":
@@ -222,13 +223,14 @@ def test_a_game_masters_own_map_renders_too() -> None:
                       "Gamma": {"owner": "Blues", "capital": True, "temple": True}, "Delos": {"owner": None}},
         "fleets": {"Mare Parvum": {"Blues": 1}}, "pirates": [], "battles": [], "history": [],
     }
-    layout = build_layout(tiny, nations, view, 800)
+    picture = grid_picture(tiny, nations, view)
+    layout = build_layout(picture, 800)
     assert overlapping_labels(layout) == []
     assert layout.labels_of("title")[0].text == "Tiny Sea · Turn 1, 300 BC"
     assert {c.name for c in layout.cells} == {"Albion", "Betica", "Gamma", "Delos", "Mare Parvum"}
     assert [e.nation for e in layout.legend] == ["Reds", "Blues", INDEPENDENT]
-    assert render_png(tiny, nations, view, 800)[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "Mare Parvum" in render_svg(tiny, nations, view, 800)
+    assert render_png(picture, 800)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Mare Parvum" in render_svg(picture, 800)
 
 
 def test_a_label_reports_its_text() -> None:

@@ -22,6 +22,7 @@ from bot.render.map_png import render_png
 from bot.render.map_svg import render_svg
 from bot.render.palette import ATTACK_RED, GRID_FILL, INDEPENDENT, SEA_FILL, RGB, style_of
 from engine import canonical
+from engine.mare_nostrum.picture import picture_of_view
 from engine.rulesets import load_ruleset
 from tests.bot.campaign_play import play_full_campaign
 
@@ -40,7 +41,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def png_image(view: dict[str, Any], width: int = 1600) -> Image.Image:
-    return Image.open(io.BytesIO(render_png(GAME_MAP, NATIONS, view, width))).convert("RGB")
+    return Image.open(io.BytesIO(render_png(picture_of_view(RULES, view), width))).convert("RGB")
 
 
 def dominant(image: Image.Image, box: tuple[int, int, int, int]) -> RGB:
@@ -67,7 +68,7 @@ def test_every_province_shows_its_owners_colour_after_a_whole_campaign(campaign:
     moved = [p for p in GAME_MAP.provinces.values() if campaign["provinces"][p.name]["owner"] != p.nation]
     assert len(moved) >= 5, "the campaign should have moved some borders for this test to mean something"
     image = png_image(campaign)
-    layout = build_layout(GAME_MAP, NATIONS, campaign, 1600)
+    layout = build_layout(picture_of_view(RULES, campaign), 1600)
     assert image.size == (layout.width, layout.height) == (1600, layout.height)
     check_owner_colours(image, layout, campaign)
 
@@ -78,7 +79,7 @@ def test_new_owners_get_new_colours(campaign: dict[str, Any]) -> None:
     for i, (name, province) in enumerate(sorted(view["provinces"].items())):
         province["owner"] = None if i % 7 == 0 else nations[i % len(nations)]
     image = png_image(view)
-    layout = build_layout(GAME_MAP, NATIONS, view, 1600)
+    layout = build_layout(picture_of_view(RULES, view), 1600)
     check_owner_colours(image, layout, view)
     independent = [c for c in layout.cells if c.kind == "province" and c.owner is None]
     assert independent and all(c.style == INDEPENDENT for c in independent)
@@ -90,7 +91,7 @@ def near(a: RGB, b: RGB, tolerance: int = 24) -> bool:
 
 def test_attacked_provinces_wear_a_red_frame_and_the_rest_do_not(campaign: dict[str, Any]) -> None:
     image = png_image(campaign)
-    layout = build_layout(GAME_MAP, NATIONS, campaign, 1600)
+    layout = build_layout(picture_of_view(RULES, campaign), 1600)
     attacked = {c.name for c in layout.cells if c.attacked}
     assert attacked == {p for p, v in campaign["provinces"].items() if v["attacked"]} and attacked
     for cell in layout.cells:
@@ -103,7 +104,7 @@ def test_attacked_provinces_wear_a_red_frame_and_the_rest_do_not(campaign: dict[
 
 def test_seas_are_blue_and_empty_cells_are_background(campaign: dict[str, Any]) -> None:
     image = png_image(campaign)
-    layout = build_layout(GAME_MAP, NATIONS, campaign, 1600)
+    layout = build_layout(picture_of_view(RULES, campaign), 1600)
     occupied = [lb.box for lb in layout.labels] + [i.box for i in layout.icons]
     for cell in layout.cells:
         if cell.kind == "sea":
@@ -123,7 +124,7 @@ def test_seas_are_blue_and_empty_cells_are_background(campaign: dict[str, Any]) 
 
 
 def test_the_svg_says_the_same_as_the_png(campaign: dict[str, Any]) -> None:
-    svg = render_svg(GAME_MAP, NATIONS, campaign, 1600)
+    svg = render_svg(picture_of_view(RULES, campaign), 1600)
     root = ET.fromstring(svg)
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert f"Mare Nostrum · Turn {campaign['turn']}, {campaign['year']}" in texts
@@ -140,11 +141,11 @@ def test_the_svg_says_the_same_as_the_png(campaign: dict[str, Any]) -> None:
 
 
 def test_a_1600_px_map_renders_quickly(campaign: dict[str, Any]) -> None:
-    render_png(GAME_MAP, NATIONS, campaign, 1600)  # fonts and tiles cached, as in a running bot
+    render_png(picture_of_view(RULES, campaign), 1600)  # fonts and tiles cached, as in a running bot
     cpu = []
     for _ in range(3):
         start = time.process_time()
-        render_png(GAME_MAP, NATIONS, campaign, 1600)
+        render_png(picture_of_view(RULES, campaign), 1600)
         cpu.append(time.process_time() - start)
     # The aim is well under 0.25 s (bench/render_map.py prints the figures); the bound leaves room for slow CI.
     assert statistics.median(cpu) < 0.5
@@ -152,7 +153,7 @@ def test_a_1600_px_map_renders_quickly(campaign: dict[str, Any]) -> None:
 
 def test_the_view_is_not_changed_by_drawing_it(campaign: dict[str, Any]) -> None:
     before = canonical.dumps(campaign)
-    render_png(GAME_MAP, NATIONS, campaign, 800)
-    render_svg(GAME_MAP, NATIONS, campaign, 800)
+    render_png(picture_of_view(RULES, campaign), 800)
+    render_svg(picture_of_view(RULES, campaign), 800)
     assert canonical.dumps(campaign) == before
     assert json.loads(before)["turn"] == campaign["turn"] >= 2

@@ -24,6 +24,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from bot.render.charts import render_chart
 from bot.render.map_png import render_png
+from engine.mare_nostrum.picture import picture_of_view
 from engine.rulesets import load_ruleset
 
 HERE = Path(__file__).resolve().parent
@@ -45,14 +46,14 @@ def _state(name: str) -> dict[str, Any]:
 def _map(state: str, width: int) -> Callable[[], bytes]:
     def render() -> bytes:
         rules = _rules()
-        return render_png(rules.map, rules.nations, _state(state), width)
+        return render_png(picture_of_view(rules, _state(state)), width)
     return render
 
 
 def _chart(state: str, kind: str, width: int) -> Callable[[], bytes]:
     def render() -> bytes:
         rules = _rules()
-        return render_chart(_state(state), kind, width, nations_data=rules.nations, year_of=rules.year)
+        return render_chart(picture_of_view(rules, _state(state)), kind, width)
     return render
 
 
