@@ -350,6 +350,10 @@ def register_commands(bot: LegatusBot) -> None:
     async def gm_undo(interaction: discord.Interaction, reason: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/gm undo {reason or ''}".strip())
 
+    @gm.command(name="void", description="Set aside the last decision whose outcome is known (kept on record)")
+    async def gm_void(interaction: discord.Interaction, reason: str) -> None:
+        await run_text_command(bot, interaction, f"/gm void {reason}")
+
     @gm.command(name="confirm-draw", description="Type a lottery draw by hand when the sources disagree or are late")
     @app_commands.describe(date="YYYY-MM-DD", numbers="WHEEL n1 n2 n3 n4 n5; WHEEL ... (every wheel)")
     async def gm_confirm_draw(interaction: discord.Interaction, date: str, numbers: str) -> None:

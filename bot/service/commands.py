@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "order": ("/order <nation> <order>", "anyone"),
     "gm pass": ("/gm pass <nation> [reason]", "gm"),
     "gm undo": ("/gm undo [reason]", "gm"),
+    "gm void": ("/gm void <reason>", "gm"),
     "gm lock": ("/gm lock [reason]", "gm"),
     "gm extend": ("/gm extend <nation> <hours>", "gm"),
     "gm deadline": ("/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", "gm"),

@@ -442,13 +442,16 @@ class Legatus:
                 raise CommandError(f"usage: {usage(name)}")
             nation = self._resolve(posting, "nation", args[0])
             return ok(f"end the turn of the {nation}", self._append(posting, "gm.pass", {"nation": nation, "reason": " ".join(args[1:])}, posting.gm_actor))
-        if name == "gm undo":
+        if name in ("gm undo", "gm void"):
             self._require_gm(posting, command)
             target = undo_target(posting.folded)
             if target is None:
-                raise Rejection("there is nothing to undo")
+                raise Rejection(f"there is nothing to {name.split()[1]}")
+            if name == "gm void" and not args:
+                raise CommandError("a void needs its reason, kept on record: /gm void <reason>, e.g. /gm void wrong nation")
             data = {"target": target.seq, "reason": " ".join(args)}
-            return ok(f"undo event #{target.seq}", self._append(posting, "gm.undo", data, posting.gm_actor))
+            return ok(f"{name.split()[1]} event #{target.seq}",
+                      self._append(posting, name.replace(" ", "."), data, posting.gm_actor))
         if name in ("gm lock", "gm unlock"):
             self._require_gm(posting, command)
             data = {"locked": name == "gm lock", "reason": " ".join(args)}

@@ -74,12 +74,18 @@ def test_every_post_is_kept_with_its_answer(started: Legatus) -> None:
     assert any("did you mean 'build'" in p.answer for p in posts)
 
 
-def test_undo_takes_back_the_last_decision_and_burns_its_slot(started: Legatus) -> None:
+def test_undo_is_refused_once_the_outcome_is_known_and_a_void_is_on_record(started: Legatus) -> None:
+    """The treaty's draw is stored (historical clock): its outcome is known at once, so an undo would be a
+    mulligan. The GM may only void it, which names the outcome it discards, and the slot stays burnt."""
     assert started.post("antiochus", "pass").ok
     reply = started.post("ptolemy", "peace treaty with Romans")
     assert "bound to the draw of 2023-01-05, wheel PA, 1st number" in reply.render()
     undo = started.post("gm", "/gm undo wrong nation")
-    assert "The GM undoes event" in undo.render()
+    assert not undo.ok and "cannot be undone" in undo.render() and "/gm void" in undo.render()
+    assert len(started.state()["rolls"]) == 1
+    assert "needs its reason" in started.post("gm", "/gm void").render()
+    void = started.post("gm", "/gm void wrong nation")
+    assert "The GM voids event" in void.render() and "Outcomes discarded: roll #2 (peace treaty) = 55" in void.render()
     state = started.state()
     assert state["rolls"] == []
     assert state["nations"]["Ptolemaics"]["actions"] == 2

@@ -172,7 +172,8 @@ def test_no_roll_after_the_reveal(played: Legatus) -> None:
 def test_an_undone_roll_never_gives_its_label_again(played: Legatus) -> None:
     first = played.post("gm", "/roll 1d6 omen")
     label = played.state()["rolls"][-1]["label"]
-    assert played.post("gm", "/gm undo").ok
+    assert not played.post("gm", "/gm undo").ok, "its number is recorded at once: undo would be a mulligan"
+    assert played.post("gm", "/gm void typo").ok
     assert played.post("gm", "/roll 1d6 omen").ok, first.render()
     again = played.state()["rolls"][-1]["label"]
     assert again != label and again.startswith(label)
