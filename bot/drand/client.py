@@ -150,11 +150,11 @@ class DrandClient:
             return
         status, info = self._get(relay, "info")
         if status in NOT_PUBLISHED:
-            raise RelayFault(relay, f"does not serve the {self.chain.name} chain ({self.chain.hash[:8]}…): "
+            raise RelayFault(relay, f"does not serve chain {self.chain.name!r} ({self.chain.hash[:8]}…): "
                                     f"HTTP {status} on /info", retryable=False)
         problems = self.chain.info_problems(info)
         if problems:
-            raise RelayFault(relay, f"its chain info does not match the pinned {self.chain.name} chain: "
+            raise RelayFault(relay, f"its chain info does not match the pinned chain {self.chain.name!r}: "
                                     + ", ".join(problems), retryable=False)
         self._chain_checked.add(relay)
 
