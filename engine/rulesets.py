@@ -1,4 +1,8 @@
-"""The rulesets Legatus can host, by id. Each loads its own data files from the data folder."""
+"""The rulesets Legatus can host, by id. Each loads its own data files from the data folder.
+
+The games shipped with Legatus are listed in ``LOADERS``; ``register`` adds one more at run time (a game under
+test, a game from another package) without editing this registry.
+"""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -15,6 +19,20 @@ def _mare_nostrum(data_dir: Path) -> Ruleset:
 
 LOADERS: dict[str, Callable[[Path], Ruleset]] = {"mare-nostrum": _mare_nostrum}
 _cache: dict[tuple[str, Path], Ruleset] = {}
+
+
+def register(ruleset_id: str, loader: Callable[[Path], Ruleset]) -> None:
+    """Make ``ruleset_id`` loadable. Registering the same loader again is harmless; another loader for an id in use
+    is refused, so a game cannot silently take the place of another one."""
+    known = LOADERS.get(ruleset_id)
+    if known is not None and known != loader:
+        raise ValueError(f"the ruleset id '{ruleset_id}' is already registered to another loader")
+    LOADERS[ruleset_id] = loader
+
+
+def registered() -> list[str]:
+    """The ids of every ruleset that can be loaded now, sorted."""
+    return sorted(LOADERS)
 
 
 def load_ruleset(ruleset_id: str, data_dir: Path) -> Ruleset:
