@@ -22,6 +22,9 @@ class Event:
     draws: tuple[str, ...] = ()
     # The link in the log's hash chain (engine/ledger.py): set when the event is appended.
     hash: str = ""
+    # Sealed content (engine/secrets.py): known to the shell's private store and to one seat, never part of the
+    # public log, its export or the hash chain; ``data["sealed"]`` carries its digest. None in an export's replay.
+    secret: dict[str, Any] | None = field(default=None, compare=False)
 
     def to_dict(self, *, with_hash: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "actor": self.actor, "data": self.data}

@@ -1,13 +1,20 @@
-"""The boundary between the shell and a game: what every ruleset provides.
+"""The boundary between the shell and a game: what every ruleset provides, and nothing more.
 
-Legatus hosts several games (Mare Nostrum first; later dice-driven two-player wargames, simultaneous
-sealed-order games, timed trading). The shell knows only this protocol:
+The shell (Discord, the console, the scheduler, verify, the ledger, the renderers) knows only this module.
+A game is a package under ``engine/`` with its data under ``data/``, registered in ``engine/rulesets.py``.
 
-* a game's state is an opaque value, rebuilt by folding ``apply`` over the event log;
-* ``read_post`` turns a player's post into proposals, one per order line, each either an event to try
-  or an error that names what was wrong; the shell applies proposals one by one and answers each line;
-* ``to_act`` says whose move it is: one seat in ordered phases, several in simultaneous ones;
-* ``wanted_draws`` lists the public draws the game waits for (lottery dates for now; other sources later).
+* A game's state is an opaque value, rebuilt by folding ``apply`` over the event log.
+* ``read_post`` turns a player's post into proposals, one per order line; ``read_command`` does the same for
+  the game's own slash commands (``commands()`` lists them, with help and arguments for autocomplete).
+* ``prompts`` says who must act now and how: in turn, as a reaction to another seat's move, sealed (hidden
+  until all are in, then revealed at once), in an open window, a vote or a bid; with the time the game
+  suggests and the order applied when that time runs out.
+* ``seats`` lists the seats (2 to 6 players), each commanding one or more powers; ``private_view`` is what
+  only one seat may see (a hand, markers, its own sealed orders); ``public_view`` is what everyone may see.
+* ``needs`` lists the public values the game waits for (lottery draws, drand rounds, numbers from a seed):
+  chance is asked for by label and range and bound to the campaign's source (``engine/chance/``).
+* ``summary`` gives the turn label, phase, whether the game is over and who won, for every face to show;
+  ``picture`` gives the map as neutral shapes (grid cells or areas with links) that one renderer draws.
 """
 from __future__ import annotations
 
@@ -15,6 +22,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.events import Event
+
+# How a seat is asked to act (``Prompt.mode``).
+IN_TURN = "turn"  # one seat after another, in an order of play
+REACTION = "reaction"  # an answer to another seat's move (intercept? avoid combat?), with a default
+SEALED = "sealed"  # orders hidden until every seat has given them, then revealed at once
+WINDOW = "window"  # anyone may act until a deadline or until all say they are done
+VOTE = "vote"
+BID = "bid"  # a sealed amount
+MODES = (IN_TURN, REACTION, SEALED, WINDOW, VOTE, BID)
 
 
 @dataclass(frozen=True)
@@ -27,12 +43,122 @@ class Proposal:
     data: dict[str, Any] = field(default_factory=dict)
     understood: str = ""  # the order as understood, in words
     error: str | None = None
+    # Sealed orders: what only the author's seat may see until the reveal. The public event then carries only
+    # the digest of ``secret`` (engine/secrets.py), and the shell keeps ``secret`` in its private store.
+    secret: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
 class Transition:
     state: Any
     messages: tuple[str, ...] = ()  # public announcements caused by the event, in order
+    # Announcements for one seat only (its hand, a sealed marker drawn): {seat: (message, ...)}.
+    private: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must act now, and how."""
+
+    seat: str
+    mode: str = IN_TURN
+    what: str = "your orders"  # what is asked, in words ("intercept the Aragonese fleet in the Tyrrhenian Sea?")
+    # One-click answers (buttons): each is an order line the shell posts for the seat, e.g. "pass", "intercept".
+    choices: tuple[str, ...] = ()
+    # The order line applied for the seat when its time runs out ("pass", "do not intercept"); None: wait for the GM.
+    on_timeout: str | None = "pass"
+    hours: float | None = None  # the time the game suggests; the campaign's settings may override it
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's place at the table: its name, the powers it commands, who plays it."""
+
+    name: str
+    powers: tuple[str, ...] = ()
+    player: str | None = None
+    alive: bool = True
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What every face shows of a campaign at a glance."""
+
+    turn: int  # a number that rises with each game turn (threads, history, reminders key on it)
+    turn_label: str  # "Turn 3 (284 BC)", "Game turn 2 (1291–1300)"
+    phase: str  # "orders", "battles", "stratagems", "closed", ...
+    playing: bool = True  # orders are taken now (a thread for the turn makes sense)
+    over: bool = False
+    winner: str | None = None
+    headline: tuple[str, ...] = ()  # lines for a turn's announcement (order of play, events drawn, ...)
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of a game command. ``kind`` names a vocabulary the ruleset resolves and autocompletes
+    (``names(kind)``), or "text", "number", "choice" (then ``choices``)."""
+
+    name: str
+    kind: str = "text"
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    optional: bool = False
+    rest: bool = False  # takes the rest of the line
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A slash command a game adds (``/battle <province> winner <side>``): the shell builds the Discord command,
+    the help and the receipts from it, and hands the typed line to ``read_command``."""
+
+    name: str  # may hold a space for a group: "gm set"
+    help: str
+    arguments: tuple[Argument, ...] = ()
+    gm_only: bool = False
+    example: str = ""
+
+    def usage(self) -> str:
+        parts = []
+        for a in self.arguments:
+            shown = f"<{a.name}>" if not a.choices else "|".join(a.choices)
+            parts.append(f"[{shown}]" if a.optional else shown)
+        return " ".join([f"/{self.name}", *parts])
+
+
+@dataclass(frozen=True)
+class Need:
+    """A public value the game waits for: a lottery draw ("lottery", "2023-01-05"), a drand round ("drand",
+    "1234567"), or the number of a commit-reveal label ("commit-reveal", label)."""
+
+    source: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Space:
+    """One space of a map picture: a grid cell group or an area. ``cells`` are (column, row) of a grid map;
+    ``at`` is the (x, y) centre of an area map in the map's own units. ``fill`` names who colours it (a power)."""
+
+    name: str
+    kind: str = "land"  # "land" or "sea"
+    cells: tuple[tuple[int, int], ...] = ()
+    at: tuple[float, float] | None = None
+    fill: str | None = None
+    marks: tuple[str, ...] = ()  # short labels drawn in it: "F" fortified, "2 fleets", "siege", ...
+    highlight: bool = False  # attacked, contested: drawn with a warning outline
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A game's map at one moment, in shapes any renderer can draw: no game knowledge needed to paint it."""
+
+    title: str
+    subtitle: str = ""
+    grid: tuple[int, int] | None = None  # (columns, rows) for a grid map; None for an area map
+    spaces: tuple[Space, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()  # adjacencies drawn as lines on an area map
+    legend: tuple[tuple[str, str], ...] = ()  # (power, text) in the order shown
+    powers: tuple[str, ...] = ()  # every power that may colour a space, in a fixed order (stable colours)
 
 
 class Ruleset(Protocol):
@@ -52,22 +178,58 @@ class Ruleset(Protocol):
         """``nation`` gives the orders for that seat (the GM's /order); else the actor's own seat."""
         ...
 
-    def resolve(self, kind: str, text: str) -> Any:
-        """A name typed in a command ("province", "sea", "nation", "side"): has ``name`` or ``error``."""
+    def commands(self) -> list[CommandSpec]:
+        """The game's own slash commands (beyond the shell's /turn, /order, /gm undo, /roll, ...)."""
         ...
+
+    def read_command(self, state: Any, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
+        """One of ``commands()`` as typed: the event to try, or the error naming what was wrong."""
+        ...
+
+    def names(self, kind: str) -> list[str]:
+        """Every name of a vocabulary ("power", "area", "sea", ...) for autocomplete."""
+        ...
+
+    def resolve(self, kind: str, text: str) -> Any:
+        """A name typed in a command: has ``name`` (the canonical name) or ``error`` (what was wrong)."""
+        ...
+
+    def seats(self, state: Any) -> list[Seat]: ...
+
+    def seat_of(self, state: Any, user: str) -> str | None: ...
 
     def player_of(self, state: Any, seat: str) -> str | None: ...
 
+    def prompts(self, state: Any) -> list[Prompt]: ...
+
+    def to_act(self, state: Any) -> list[str]:
+        """The seats that must act now (those of ``prompts``)."""
+        ...
+
     def public_view(self, state: Any) -> dict[str, Any]: ...
 
-    def wanted_draws(self, state: Any) -> list[str]: ...
+    def private_view(self, state: Any, seat: str) -> dict[str, Any]:
+        """What only ``seat`` may see; never shown to another seat, nor in /state or the export."""
+        ...
 
-    def to_act(self, state: Any) -> list[str]: ...
+    def summary(self, state: Any) -> Summary: ...
 
-    def seat_of(self, state: Any, user: str) -> str | None: ...
+    def status(self, state: Any) -> str: ...
+
+    def picture(self, state: Any) -> Picture: ...
+
+    def needs(self, state: Any) -> list[Need]:
+        """The public values (draws, rounds, seed numbers) the game waits for now."""
+        ...
+
+    def wanted_draws(self, state: Any) -> list[str]:
+        """The lottery dates among ``needs``."""
+        ...
+
+    def ledger(self, state: Any) -> list[dict[str, Any]]:
+        """Every roll bound so far: id, turn, purpose, source, binding, number, outcome, meaning."""
+        ...
 
     def carry_over(self, before: Any, after: Any) -> Any:
         """After a GM undo: keep what must survive it (slots of lottery numbers already seen)."""
         ...
-
-    def status(self, state: Any) -> str: ...

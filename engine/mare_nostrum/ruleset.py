@@ -10,7 +10,7 @@ from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
-from engine.mare_nostrum import battles, gm_roll, naval
+from engine.mare_nostrum import battles, commands, gm_roll, naval
 from engine.mare_nostrum.actions import carry_out
 from engine.mare_nostrum.conquest import check_supremacy, fall
 from engine.mare_nostrum.context import Ctx
@@ -21,7 +21,7 @@ from engine.mare_nostrum.slots import pending_labels, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import public_view, status_board
-from engine.ruleset import Proposal, Transition
+from engine.ruleset import IN_TURN, CommandSpec, Need, Prompt, Proposal, Seat, Summary, Transition
 
 RESOLVERS = {
     "peace_treaty": battles.resolve_peace,
@@ -121,8 +121,41 @@ class MareNostrum:
             )
         return proposals
 
+    def commands(self) -> list[CommandSpec]:
+        return list(commands.COMMANDS)
+
+    def read_command(self, state: State, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
+        if name == "turn open":
+            # The shell binds the turn to its lottery draw (the first stored or scheduled one) and passes its date.
+            if len(args) != 2:
+                return Proposal(0, "/turn open", error="usage: /turn open [YYYY-MM-DD]")
+            return Proposal(0, "/turn open", "turn.opened", {"draw": args[0], "requested": args[1]},
+                            f"open the next turn on the draw of {args[0]}")
+        if name == "turn close":
+            return Proposal(0, "/turn close", "turn.closed", {}, "close the turn")
+        text = "/" + " ".join([name, *args])
+        if any(c.name == name and c.gm_only for c in commands.COMMANDS) and not is_gm:
+            return Proposal(0, text, error=f"/{name} is for the GM ({state.gm}) only")
+        return commands.read_command(self.resolve, name, args, text)
+
+    def names(self, kind: str) -> list[str]:
+        v = self.vocabulary
+        index = {
+            "province": v.provinces, "area": v.provinces, "sea": v.seas, "nation": v.nations, "power": v.nations,
+            "seat": v.nations, "invader": v.invaders,
+        }.get(kind)
+        if kind == "side":
+            return [*self.rules.nations, *(i.invader for i in self.rules.invasions.values())]
+        if index is None:
+            return []
+        return list(index.names)
+
     def resolve(self, kind: str, text: str) -> Resolution:
         v = self.vocabulary
+        if kind in ("power", "seat"):
+            kind = "nation"
+        if kind == "area":
+            kind = "province"
         if kind == "side":
             for index in (v.nations, v.invaders):
                 found = index.resolve(text)
@@ -151,6 +184,66 @@ class MareNostrum:
     def to_act(self, state: State) -> list[str]:
         acting = state.acting()
         return [acting] if acting else []
+
+    def prompts(self, state: State) -> list[Prompt]:
+        # One nation after another in the order of play the draw gave; battles are reported, not prompted.
+        return [Prompt(seat, IN_TURN, "your orders for this turn", choices=("pass",), on_timeout="pass")
+                for seat in self.to_act(state)]
+
+    def seats(self, state: State) -> list[Seat]:
+        return [Seat(name, (name,), ns.player, ns.alive) for name, ns in state.nations.items()]
+
+    def private_view(self, state: State, seat: str) -> dict[str, Any]:
+        # Mare Nostrum is played in the open: every order and roll is public.
+        return {}
+
+    def summary(self, state: State) -> Summary:
+        if state.turn == 0:
+            label = "Before turn 1"
+        else:
+            label = f"Turn {state.turn} ({self.rules.year(state.turn)})"
+        return Summary(
+            turn=state.turn, turn_label=label, phase=state.phase, playing=state.phase in ("orders", "battles"),
+            over=state.phase == "over", winner=state.winner, headline=tuple(self._headline(state)),
+        )
+
+    def _headline(self, state: State) -> list[str]:
+        """The turn's announcement: its draw, the order of play, the events and each nation's actions."""
+        if state.turn == 0:
+            return []
+        view = self.public_view(state)
+        lines = [f"Lottery draw of {view['draw']}.", "", "**Order of play**"]
+        for i, nation in enumerate(view["order_of_play"], 1):
+            n = view["nations"][nation]
+            lines.append(f"{i}. {nation} — {n['player'] or 'no player'}: {n['actions_total']} action(s), "
+                         f"treasury {n['treasury']}, stability {n['stability']}")
+        if view["events"]:
+            lines += ["", "**Events**"]
+            for nation, event in view["events"].items():
+                where = f" ({event['province']})" if event.get("province") else ""
+                lines.append(f"• {nation}: {event['name']} ({event['number']}){where}")
+        pending = [b for b in view["battles"] if b["status"] in ("to_fight", "waiting_roll")]
+        if pending:
+            lines += ["", "**Battles already announced**"]
+            lines += [f"• #{b['id']} {b['province'] or b['sea']}: {b['attacker']} against {b['defender'] or 'independent forces'}"
+                      for b in pending]
+        return lines
+
+    def needs(self, state: State) -> list[Need]:
+        return ([Need("lottery", d) for d in self.wanted_draws(state)]
+                + [Need("commit-reveal", label) for label in pending_labels(state)])
+
+    def ledger(self, state: State) -> list[dict[str, Any]]:
+        entries = []
+        for r in state.rolls:
+            where = (f"commit-reveal label '{r.label}'" if r.label is not None
+                     else f"lottery draw {r.draw}, wheel {r.wheel}, number {r.position}")
+            entries.append({
+                "id": r.id, "turn": r.turn, "purpose": r.purpose.replace("_", " "), "seat": r.nation, "where": where,
+                "values": None if r.number is None else [r.number],
+                "outcome": r.outcome if r.number is not None else "pending", "meaning": r.meaning,
+            })
+        return entries
 
     def seat_of(self, state: State, user: str) -> str | None:
         for name, ns in state.nations.items():
