@@ -104,6 +104,7 @@ class State:
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
 
     def units_in(self, area: str) -> list[Unit]:
         return [u for u in self.units.values() if u.area == area]
