@@ -17,7 +17,16 @@ def _mare_nostrum(data_dir: Path) -> Ruleset:
     return MareNostrum.load(data_dir)
 
 
-LOADERS: dict[str, Callable[[Path], Ruleset]] = {"mare-nostrum": _mare_nostrum}
+def _mediterranean_empires(data_dir: Path) -> Ruleset:
+    from engine.mediterranean_empires.ruleset import MediterraneanEmpires
+
+    return MediterraneanEmpires.load(data_dir)
+
+
+LOADERS: dict[str, Callable[[Path], Ruleset]] = {
+    "mare-nostrum": _mare_nostrum,
+    "mediterranean-empires": _mediterranean_empires,
+}
 _cache: dict[tuple[str, Path], Ruleset] = {}
 
 

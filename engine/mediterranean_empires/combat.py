@@ -1,0 +1,222 @@
+"""Combat (10.3, 11.3): the Field/Naval Battle and Raid tables, modifiers, results, losses and counterattacks."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.mediterranean_empires.context import Ctx, other
+from engine.mediterranean_empires.control import side_of_power, settle_control
+from engine.mediterranean_empires.state import State, Unit
+
+# Losses are taken cheapest first (the owner's choice in the seed; see docs/rules/mediterranean-empires.md).
+LOSS_ORDER = {"levy": 0, "raider": 1, "mercenary": 2, "field_army": 3, "fleet": 4}
+MILITARY_ADVANTAGE = "Military Advantage"
+AMBUSH = "Ambush"
+SIEGE_TRAIN = "Siege Train"
+COUP_DE_MAIN = "Coup de Main"
+NO_MARKER = "no marker"
+
+
+@dataclass
+class Battle:
+    area: str
+    table: str  # "field" or "raid"
+    attacker: str  # side
+    defender: str
+    att_ids: list[int]
+    def_ids: list[int]
+    label: str
+    markers: bool = True  # step 5 e/f: stratagem markers (not on counterattacks)
+    rounds: list[str] = field(default_factory=list)
+
+
+def weight(ctx: Ctx, unit: Unit, table: str) -> int:
+    """2.2 and the tables: field armies and mercenaries count two on the Field table, raiders on the Raid table,
+    fleets of Aragon, Genoa and Venice on the Naval table."""
+    if unit.kind == "fleet":
+        return 2 if unit.power in ctx.rules.double_fleets else 1
+    return 2 if unit.kind in ctx.rules.tables[table].double else 1
+
+
+def strength(ctx: Ctx, ids: list[int], table: str) -> int:
+    return sum(weight(ctx, ctx.state.units[i], table) for i in ids if i in ctx.state.units)
+
+
+def king_with(state: State, side: str, area: str, powers: set[str] | None = None) -> int:
+    """The military value of one King of ``side`` in ``area`` (the best one, if two are there)."""
+    values = [k.military for p, k in state.kings.items()
+              if k.area == area and state.side_of.get(p) == side and (powers is None or p in powers)]
+    return max(values, default=0)
+
+
+def combat_modifier(ctx: Ctx, b: Battle, att_marker: str, def_marker: str) -> int:
+    """Step 5: attacking King +, defending King -, mercenaries +1/-1, one marker each (they may cancel, 9.0)."""
+    st = ctx.state
+    mod = king_with(st, b.attacker, b.area) - king_with(st, b.defender, b.area)
+    if any(st.units[i].kind == "mercenary" for i in b.att_ids if i in st.units):
+        mod += 1
+    if any(st.units[i].kind == "mercenary" for i in b.def_ids if i in st.units):
+        mod -= 1
+    mod += marker_value(att_marker, b.table, attacking=True, city=bool(ctx.rules.map.lands.get(b.area) and ctx.rules.map.lands[b.area].city))
+    mod -= marker_value(def_marker, b.table, attacking=False, city=False)
+    return mod
+
+
+def marker_value(marker: str, table: str, *, attacking: bool, city: bool) -> int:
+    if marker == MILITARY_ADVANTAGE:
+        return 1
+    if marker == AMBUSH and table == "raid":
+        return 1
+    if marker in (SIEGE_TRAIN, COUP_DE_MAIN) and attacking and table == "field" and city:
+        return 1
+    return 0
+
+
+def usable_markers(ctx: Ctx, side: str, b: Battle, attacking: bool) -> list[str]:
+    held = ctx.state.sides[side].markers
+    city = bool(ctx.rules.map.lands.get(b.area) and ctx.rules.map.lands[b.area].city)
+    return sorted({m for m in held if marker_value(m, b.table, attacking=attacking, city=city)})
+
+
+def spend_marker(ctx: Ctx, side: str, marker: str) -> None:
+    ctx.state.sides[side].markers.remove(marker)
+    ctx.state.pool.append(marker)
+
+
+def eliminate(ctx: Ctx, ids: list[int], needed: int, table: str) -> int:
+    """Eliminates units from ``ids``, cheapest first, until their weight reaches ``needed``. Returns the weight."""
+    st = ctx.state
+    alive = sorted((st.units[i] for i in ids if i in st.units), key=lambda u: (LOSS_ORDER[u.kind], u.id))
+    lost = 0
+    for u in alive:
+        if lost >= needed:
+            break
+        lost += weight(ctx, u, table)
+        del st.units[u.id]
+    return lost
+
+
+def alive(state: State, ids: list[int]) -> list[int]:
+    return [i for i in ids if i in state.units]
+
+
+def resolve(ctx: Ctx, b: Battle) -> str:
+    """Steps 4-6 and the results, counterattacks included. Returns the last result."""
+    st = ctx.state
+    att_marker = def_marker = NO_MARKER
+    if b.markers:
+        att_marker = _choose_marker(ctx, b, b.attacker, attacking=True)
+        def_marker = _choose_marker(ctx, b, b.defender, attacking=False)
+    units = strength(ctx, b.att_ids, b.table)
+    roll = ctx.die(f"{b.label}.combat")
+    modified = roll + combat_modifier(ctx, b, att_marker, def_marker)
+    result = ctx.rules.tables[b.table].result(units, modified)
+    for uid in alive(st, b.att_ids) + alive(st, b.def_ids):
+        st.units[uid].combats += 1
+    b.rounds.append(result)
+    table_name = "Raid" if b.table == "raid" else "Field/Naval Battle"
+    ctx.say(f"{table_name} Table in {b.area}: {units} attacking unit(s), roll {roll} modified to {modified}: {result}.")
+    if result == "CA":
+        eliminate(ctx, b.att_ids, 1, b.table)
+        eliminate(ctx, b.def_ids, 1, b.table)
+        if alive(st, b.def_ids) and alive(st, b.att_ids):
+            answer = ctx.oracle.ask(ctx.seat(b.defender), f"{b.label}.counterattack",
+                                    f"Counterattack in {b.area}?", ("counterattack", "no"), "counterattack",
+                                    {"area": b.area})
+            if answer == "counterattack":
+                counter = Battle(b.area, b.table, b.defender, b.attacker, alive(st, b.def_ids), alive(st, b.att_ids),
+                                 f"{b.label}.c", markers=False, rounds=b.rounds)
+                ctx.say(f"Player {b.defender} counterattacks.")
+                result = resolve(ctx, counter)
+    elif result == "BB":
+        att_units = alive(st, b.att_ids)
+        most = len(att_units)
+        choices = tuple(str(n) for n in range(1, most + 1))
+        count = int(ctx.oracle.ask(ctx.seat(b.attacker), f"{b.label}.bloodbath",
+                                   f"Bloodbath in {b.area}: how many of your units do you eliminate (1-{most})?",
+                                   choices, "1", {"area": b.area}) or 1)
+        lost = 0
+        for u in sorted((st.units[i] for i in att_units), key=lambda u: (LOSS_ORDER[u.kind], u.id))[:max(1, count)]:
+            lost += weight(ctx, u, b.table)
+            del st.units[u.id]
+        eliminate(ctx, b.def_ids, lost, b.table)
+    elif result == "DV":
+        eliminate(ctx, b.def_ids, units, b.table)
+        eliminate(ctx, b.att_ids, 1, b.table)
+    elif result == "DV+S":
+        eliminate(ctx, b.def_ids, 10**6, b.table)
+        draw_marker(ctx, b.attacker, f"{b.label}.spoils")
+    kill_kings(ctx, b.area)
+    settle_control(st)
+    return result
+
+
+def _choose_marker(ctx: Ctx, b: Battle, side: str, *, attacking: bool) -> str:
+    usable = usable_markers(ctx, side, b, attacking)
+    if not usable:
+        return NO_MARKER
+    role = "attacker" if attacking else "defender"
+    answer = ctx.oracle.ask(ctx.seat(side), f"{b.label}.{role}_marker",
+                            f"Play a stratagem marker as {role} in {b.area}?", (NO_MARKER, *usable), NO_MARKER,
+                            {"area": b.area})
+    if answer in usable:
+        spend_marker(ctx, side, answer)
+        return answer
+    return NO_MARKER
+
+
+def draw_marker(ctx: Ctx, side: str, label: str) -> str | None:
+    """A random pick from the pool (DV+S, 9.0): a die with as many faces as markers left."""
+    st = ctx.state
+    if not st.pool:
+        return None
+    index = ctx.dice(label, 1, len(st.pool))[0] - 1
+    marker = st.pool.pop(index)
+    st.sides[side].markers.append(marker)
+    ctx.say(f"Player {side} draws a stratagem marker.")
+    return marker
+
+
+def kill_kings(ctx: Ctx, area: str) -> None:
+    """8.1: a King dies when every friendly unit stacked with him is eliminated."""
+    st = ctx.state
+    for power, king in st.kings.items():
+        if king.area != area:
+            continue
+        side = st.side_of.get(power)
+        if not any(side_of_power(st, u.power) == side for u in st.units_in(area)):
+            king.area, king.died_turn = None, st.turn
+            ctx.say(f"The King of {power} dies in battle in {area}.")
+
+
+def initiative(ctx: Ctx, area: str, attacker: str, defender: str, label: str) -> str:
+    """Step 2: secret bids of Military Advantage/Ambush markers, 1d6 + King + markers; the defender wins ties."""
+    st = ctx.state
+    bids: dict[str, int] = {}
+    for side in (attacker, defender):
+        held = [m for m in st.sides[side].markers if m in (MILITARY_ADVANTAGE, AMBUSH)]
+        if not held:
+            bids[side] = 0
+            continue
+        answer = ctx.oracle.ask(ctx.seat(side), f"{label}.bid.{side}",
+                                f"Initiative in {area}: how many Military Advantage/Ambush markers do you spend (0-{len(held)})?",
+                                tuple(str(n) for n in range(len(held) + 1)), "0", {"area": area}, mode="bid")
+        bids[side] = max(0, min(len(held), int(answer)))
+    totals: dict[str, int] = {}
+    for side in (attacker, defender):
+        held = [m for m in st.sides[side].markers if m in (MILITARY_ADVANTAGE, AMBUSH)]
+        for m in held[: bids[side]]:
+            spend_marker(ctx, side, m)
+        totals[side] = ctx.die(f"{label}.initiative.{side}") + king_with(st, side, area) + bids[side]
+    winner = attacker if totals[attacker] > totals[defender] else defender
+    ctx.say(f"Initiative in {area}: Player {attacker} {totals[attacker]}, Player {defender} {totals[defender]}: "
+            f"Player {winner} has it.")
+    return winner
+
+
+def choose_table(ctx: Ctx, chooser: str, b_att: list[int], label: str, area: str) -> str:
+    field_units = strength(ctx, b_att, "field")
+    raid_units = strength(ctx, b_att, "raid")
+    default = "field battle"
+    answer = ctx.oracle.ask(ctx.seat(chooser), f"{label}.table", f"You have the initiative in {area}: raid or field battle?",
+                            ("field battle", "raid"), default, {"area": area, "field": field_units, "raid": raid_units})
+    return "raid" if answer == "raid" else "field"

@@ -1,0 +1,116 @@
+"""One order, played against the state: phase and turn checks, then the rule function it names."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.mediterranean_empires import operations, politics, turn
+from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.mediterranean_empires.control import add_treasury, side_of_power
+from engine.mediterranean_empires.parse import kind_word
+
+OPERATIONS = ("move", "attack", "embark", "land", "coastal raid", "drop", "end", "end operations")
+
+
+def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
+    st = ctx.state
+    name = order["order"]
+    if st.phase == "over":
+        raise Refused("the game is over")
+    if name == "draw":
+        turn.draw(ctx, side)
+    elif name in ("attempt", "pass"):
+        if st.phase != "political":
+            raise Refused(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
+        if st.to_move != side:
+            raise Refused(f"Player {st.to_move} acts now in this round")
+        if name == "attempt":
+            politics.attempt(ctx, side, order["kind"], order["power"],
+                             politics.Modifiers(order.get("king"), bool(order.get("pope")), bool(order.get("tp"))))
+        else:
+            lost = politics.forfeit(ctx, side, order.get("forfeit"))
+            ctx.say(f"Player {side} passes" + (f", forfeiting the {lost} attempt." if lost else "."))
+        turn.political_done(ctx, side)
+    elif name == "recruit":
+        turn.recruit(ctx, side, order["power"], order["kind"], order["area"], order["count"])
+    elif name == "done":
+        if st.phase == "recruitment":
+            turn.recruitment_done(ctx, side)
+        elif st.phase == "end of turn":
+            turn.end_of_turn_done(ctx, side)
+        else:
+            raise Refused("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
+    elif name == "activate":
+        _operating(ctx, side)
+        ids = _pick(ctx, side, order["power"], order["area"], order.get("kind"), order.get("count"), ready=True)
+        operations.activate_force(ctx, side, order["area"], ids, with_king=order.get("king", True),
+                                  markers=order.get("markers", 0), label="force")
+    elif name in OPERATIONS:
+        _operating(ctx, side)
+        if name == "move":
+            operations.move(ctx, order["to"])
+        elif name == "attack":
+            operations.attack(ctx)
+        elif name == "embark":
+            f = operations.force(ctx)
+            ready = [u for u in st.units_in(order["from"]) if u.kind != "fleet" and not u.done
+                     and side_of_power(st, u.power) == side and (order.get("kind") in (None, u.kind))]
+            room = 2 * len(f["ids"]) - len(f["cargo"])
+            want = order.get("count") or room
+            operations.embark(ctx, order["from"], [u.id for u in ready][:min(want, room)])
+        elif name == "land":
+            operations.debark(ctx, order["in"])
+        elif name == "coastal raid":
+            operations.coastal_raid(ctx, order["in"])
+        elif name == "drop":
+            f = operations.force(ctx)
+            ids = [i for i in f["ids"] if st.units[i].kind == order["kind"]][: order["count"]]
+            if len(ids) < order["count"]:
+                raise Refused(f"the force has fewer than {order['count']} {kind_word(order['kind'])}")
+            operations.drop(ctx, ids)
+        elif name == "end":
+            operations.end(ctx)
+        else:
+            turn.end_operations(ctx, side)
+    elif name == "redistribute":
+        ids = _pick(ctx, side, order["power"], order["from"], order["kind"], order["count"], ready=False)
+        for uid in ids:
+            turn.redistribute(ctx, side, uid, order["to"])
+    elif name == "play":
+        _play_marker(ctx, side, order["marker"])
+    else:
+        raise Refused(f"'{order.get('answer', name)}' is not an order, and nothing is asked of you now")
+
+
+def _operating(ctx: Ctx, side: str) -> None:
+    if ctx.state.phase != f"operations {side}":
+        raise Refused(f"this is not your Operations Phase (now: {ctx.state.phase})")
+
+
+def _pick(ctx: Ctx, side: str, power: str, area: str, kind: str | None, count: int | None, *, ready: bool) -> list[int]:
+    st = ctx.state
+    naval = area in ctx.rules.map.seas
+    units = [u for u in st.units_in(area) if u.power == power and (u.kind == "fleet") == naval
+             and (kind is None or u.kind == kind) and not (ready and u.done)]
+    if side_of_power(st, power) != side:
+        raise Refused(f"{power}'s units are not yours to command")
+    if not units:
+        what = kind_word(kind) if kind else ("fleets" if naval else "land units")
+        raise Refused(f"no {'ready ' if ready else ''}{what} of {power} in {area}")
+    if count is not None and len(units) < count:
+        raise Refused(f"{power} has only {len(units)} {kind_word(kind or 'unit')}(s) ready in {area}, not {count}")
+    return [u.id for u in units][: count or len(units)]
+
+
+def _play_marker(ctx: Ctx, side: str, marker: str) -> None:
+    st = ctx.state
+    if marker not in st.sides[side].markers:
+        raise Refused(f"you do not hold a {marker} marker")
+    if marker == turn.PIRACY:
+        if st.phase != "recruitment":
+            raise Refused("Piracy is played in the Joint Recruitment Phase, after treasury points are collected")
+        st.sides[side].markers.remove(marker)
+        st.played.append([side, marker])
+        lost = -add_treasury(ctx.rules, st, other(side), -2)
+        ctx.say(f"Player {side} plays Piracy: Player {other(side)} loses {lost} TP.")
+        return
+    raise Refused(f"{marker} is not played by itself: it is used when its moment comes (12.0)")

@@ -1,0 +1,314 @@
+"""Mediterranean Empires as a Ruleset (engine/ruleset.py): events, orders, prompts, views, chance."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from engine.chance import book as chance
+from engine.events import Event, Rejection
+from engine.mediterranean_empires import control
+from engine.mediterranean_empires.context import Ctx, Refused
+from engine.mediterranean_empires.oracle import NeedAnswer, NeedRoll, Oracle
+from engine.mediterranean_empires.parse import Unclear, read_line
+from engine.mediterranean_empires.play import play
+from engine.mediterranean_empires.rules_data import RulesData, load_rules
+from engine.mediterranean_empires.state import Action, Pending, State, new_state
+from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
+                            Transition)
+
+CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded")
+PHASE_ASK = {
+    "stratagems": "draw a stratagem marker ('draw')",
+    "political": "a political attempt ('attempt alliance with Genoa') or 'pass'",
+    "recruitment": "recruit a unit ('recruit a field army of France in Vienne') or 'done'",
+    "end of turn": "redistribute units ('redistribute a levy of France from Albi to Vienne') or 'done'",
+}
+
+
+class MediterraneanEmpires:
+    id = "mediterranean-empires"
+    title = "Mediterranean Empires"
+
+    def __init__(self, rules: RulesData) -> None:
+        self.rules = rules
+
+    @classmethod
+    def load(cls, data_dir: Path) -> "MediterraneanEmpires":
+        return cls(load_rules(data_dir / "rulesets" / "mediterranean-empires.toml"))
+
+    # --- state and events ------------------------------------------------------------------------------------------
+
+    def initial_state(self, setup: dict[str, Any]) -> State:
+        st = new_state(self.rules)
+        players = dict(setup.get("players") or {})
+        unknown = [s for s in players if s not in self.rules.seats]
+        if unknown:
+            raise Rejection(f"unknown seat(s) {', '.join(unknown)}: the seats are {', '.join(self.rules.seats)}")
+        st.players = players
+        source = str(setup.get("randomness") or chance.DRAND)
+        if source not in chance.SOURCES:
+            raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
+        st.book = chance.ChanceBook(source=source)  # type: ignore[attr-defined]
+        control.snapshot_control(self.rules, st)
+        return st
+
+    def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
+        st = state if in_place else copy.deepcopy(state)
+        if event.kind == "player.assigned":
+            seat = str(event.data.get("seat", ""))
+            if seat not in self.rules.seats:
+                raise Rejection(f"unknown seat '{seat}': the seats are {', '.join(self.rules.seats)}")
+            st.players[seat] = str(event.data.get("player", ""))
+            return Transition(st, (f"{seat} is played by {st.players[seat]}.",))
+        if event.kind in CHANCE_EVENTS:
+            return self._chance(st, event)
+        if event.kind != "order":
+            raise Rejection(f"Mediterranean Empires does not know the event '{event.kind}'")
+        seat = str(event.data.get("seat", ""))
+        if seat not in self.rules.seats:
+            raise Rejection(f"unknown seat '{seat}'")
+        order = dict(event.data.get("order") or {})
+        if not order:
+            try:
+                order = read_line(self.rules, str(event.data.get("text", "")))
+            except Unclear as exc:
+                raise Rejection(str(exc)) from exc
+        return self._order(st, event, seat, order)
+
+    def _order(self, st: State, event: Event, seat: str, order: dict[str, Any]) -> Transition:
+        side = self.rules.seats[seat]
+        if order["order"] == "standing":
+            rules = st.standing.setdefault(seat, [])
+            if order["rule"] == "clear standing orders":
+                rules.clear()
+            else:
+                rules[:] = [r for r in rules if r.split()[0:2] != order["rule"].split()[0:2]] + [order["rule"]]
+            return Transition(st, (f"{seat}'s standing orders: {'; '.join(rules) or 'none'}.",))
+        if st.action is not None:
+            pending = st.action.pending
+            if order["order"] != "answer" or pending.kind != "answer" or pending.seat != seat:
+                waiting = (f"{pending.seat} to answer: {pending.question}" if pending.kind == "answer"
+                           else f"the roll '{pending.label}'")
+                raise Rejection(f"the game is waiting for {waiting}")
+            answer = order["answer"]
+            if answer not in [c.lower() for c in pending.choices]:
+                raise Rejection(f"'{answer}' is not an answer to '{pending.question}': answer "
+                                + " or ".join(f"'{c}'" for c in pending.choices))
+            st.action.answers[pending.label] = next(c for c in pending.choices if c.lower() == answer)
+            return self._run(st, event, st.action)
+        base = copy.deepcopy(st)
+        base.action = None
+        return self._run(st, event, Action(side, order, base, Pending("none", "")))
+
+    def _run(self, current: State, event: Event, action: Action) -> Transition:
+        """Plays the order from its starting state with every die and answer known so far."""
+        work = copy.deepcopy(action.base)
+        work.rolls, work.book, work.standing = current.rolls, current.book, current.standing  # type: ignore[attr-defined]
+        oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
+                        standing=lambda seat, kind, ctx: self._standing(work, seat, kind, ctx))
+        ctx = Ctx(self.rules, work, oracle)
+        try:
+            play(ctx, action.side, action.order)
+        except Refused as exc:
+            if action.answers or action.pending.kind != "none":
+                raise Rejection(f"the order can no longer be carried out: {exc}") from exc
+            raise Rejection(str(exc)) from exc
+        except NeedRoll as need:
+            current.action = action
+            action.pending = Pending("roll", need.label, count=need.count, sides=need.sides)
+            if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
+                chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
+                           purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
+            return Transition(current, tuple(ctx.messages[:0]) + (f"Waiting for the roll '{need.label}' "
+                                                                    f"({need.count}d{need.sides}).",))
+        except NeedAnswer as need:
+            current.action = action
+            action.pending = Pending("answer", need.label, need.seat, need.question, need.choices, need.default,
+                                     mode=need.mode)
+            return Transition(current, (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
+        work.actions_done += 1
+        work.action = None
+        work.log.extend(ctx.messages)
+        return Transition(work, tuple(ctx.messages))
+
+    def _chance(self, st: State, event: Event) -> Transition:
+        book = st.book  # type: ignore[attr-defined]
+        chance.record(book, event)
+        for binding in chance.settle(book, event):
+            st.rolls[binding.label] = list(binding.values or [])
+        if st.action is not None and st.action.pending.kind == "roll" and st.action.pending.label in st.rolls:
+            return self._run(st, event, st.action)
+        return Transition(st)
+
+    def _standing(self, st: State, seat: str, kind: str, context: dict[str, Any]) -> str | None:
+        for rule in st.standing.get(seat, []):
+            if kind == "intercept" and rule == "never intercept":
+                return "do not intercept"
+            if kind == "intercept" and rule == "always intercept":
+                return "intercept"
+            if kind == "avoid" and rule.startswith("always avoid combat"):
+                words = rule.split()
+                if words[-1] != "units" or context.get("defenders", 0) < int(words[-2]):
+                    return "avoid combat"
+        return None
+
+    # --- posts and commands ----------------------------------------------------------------------------------------
+
+    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
+        seat = nation or self.seat_of(state, actor)
+        out = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            if seat is None:
+                out.append(Proposal(n, line, error="you have no seat in this game"))
+                continue
+            try:
+                order = read_line(self.rules, line)
+            except Unclear as exc:
+                out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
+                continue
+            secret = {"order": order} if order["order"] == "answer" and self._sealed(state, seat) else None
+            out.append(Proposal(n, line, "order", {"seat": seat, "order": order}, understood=_words(order),
+                                secret=secret))
+        return out
+
+    def _sealed(self, state: State, seat: str) -> bool:
+        a = state.action
+        return a is not None and a.pending.kind == "answer" and a.pending.seat == seat and a.pending.mode == "bid"
+
+    def commands(self) -> list[CommandSpec]:
+        return []
+
+    def read_command(self, state: State, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
+        return Proposal(0, f"/{name}", error=f"Mediterranean Empires has no command /{name}: post orders instead")
+
+    def names(self, kind: str) -> list[str]:
+        if kind == "power":
+            return list(self.rules.powers)
+        if kind in ("area", "land", "sea"):
+            return {"area": self.rules.map.areas, "land": list(self.rules.map.lands), "sea": list(self.rules.map.seas)}[kind]
+        if kind == "seat":
+            return list(self.rules.seats)
+        return []
+
+    def resolve(self, kind: str, text: str) -> Any:
+        index = self.rules.power_index if kind in ("power", "nation", "side") else self.rules.map.index
+        return index.resolve(text)
+
+    # --- seats and prompts -----------------------------------------------------------------------------------------
+
+    def seats(self, state: State) -> list[Seat]:
+        return [Seat(seat, tuple(p for p, s in state.side_of.items() if s == side and state.status[p] in ("major", "ally")),
+                     state.players.get(seat)) for seat, side in self.rules.seats.items()]
+
+    def seat_of(self, state: State, user: str) -> str | None:
+        return next((s for s, u in state.players.items() if u == user), None)
+
+    def player_of(self, state: State, seat: str) -> str | None:
+        return state.players.get(seat)
+
+    def prompts(self, state: State) -> list[Prompt]:
+        if state.phase == "over":
+            return []
+        if state.action is not None:
+            p = state.action.pending
+            if p.kind == "answer" and p.seat:
+                return [Prompt(p.seat, p.mode if p.mode != "turn" else IN_TURN, p.question, p.choices, p.default, 24)]
+            return []
+        seat = self.rules.seat_of_side(state.to_move)
+        if state.phase.startswith("operations"):
+            what = "continue the active force (move, attack, end)" if state.force else "activate a force, or 'end operations'"
+            return [Prompt(seat, IN_TURN, what, ("end operations",), None, 72)]
+        if state.phase in ("recruitment", "end of turn"):
+            return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], ("done",), "done", 48)]
+        timeout = "draw" if state.phase == "stratagems" else "pass"
+        return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], (timeout,), timeout, 48)]
+
+    def to_act(self, state: State) -> list[str]:
+        return [p.seat for p in self.prompts(state)]
+
+    # --- views -----------------------------------------------------------------------------------------------------
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        st = state
+        return {
+            "turn": st.turn, "years": self.rules.year_span(st.turn), "phase": st.phase, "to_move": st.to_move,
+            "treasury": {s: v.treasury for s, v in st.sides.items()},
+            "markers_held": {s: len(v.markers) for s, v in st.sides.items()},
+            "pool": len(st.pool), "pope": st.pope, "plague": st.plague,
+            "powers": {p: {"status": st.status[p], "side": st.side_of.get(p)} for p in self.rules.powers},
+            "control": {a: control.controller(st, a) for a in self.rules.map.lands},
+            "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
+                       **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
+            "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
+            "force": None if st.force is None else {k: st.force[k] for k in ("power", "area", "ops", "ids", "cargo")},
+            "winner": st.winner, "vp": st.vp,
+        }
+
+    def private_view(self, state: State, seat: str) -> dict[str, Any]:
+        side = self.rules.seats.get(seat)
+        if side is None:
+            return {}
+        s = state.sides[side]
+        return {"markers": sorted(s.markers), "attempts_left": list(s.attempts_left),
+                "standing_orders": list(state.standing.get(seat, []))}
+
+    def summary(self, state: State) -> Summary:
+        over = state.phase == "over"
+        return Summary(state.turn, f"Game turn {state.turn} ({self.rules.year_span(state.turn)})", state.phase,
+                       playing=not over, over=over,
+                       winner=None if not over else ("draw" if state.winner == "draw" else self.rules.seat_of_side(state.winner or "B")))
+
+    def status(self, state: State) -> str:
+        lines = [f"Game turn {state.turn} ({self.rules.year_span(state.turn)}), {state.phase} phase; "
+                 f"Player {state.to_move} to act."]
+        for side, s in state.sides.items():
+            lines.append(f"Player {side}: {s.treasury} TP, {len(s.markers)} stratagem marker(s).")
+        if state.action is not None:
+            p = state.action.pending
+            lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else f"Waiting for the roll {p.label}.")
+        return "\n".join(lines)
+
+    def picture(self, state: State) -> Picture:
+        m = self.rules.map
+        spaces = []
+        for name, land in m.lands.items():
+            side = control.controller(state, name)
+            here = state.units_in(name)
+            spaces.append(Space(name, "land", at=land.at, fill=self._fill(state, name, side),
+                                marks=(f"{len(here)} units",) if here else (), highlight=control.partial(state, name)))
+        for name, sea in m.seas.items():
+            fleets = state.units_in(name)
+            spaces.append(Space(name, "sea", at=sea.at, marks=(f"{len(fleets)} fleets",) if fleets else ()))
+        return Picture(self.title, f"Game turn {state.turn} ({self.rules.year_span(state.turn)})", None, tuple(spaces),
+                       tuple(m.links()), (("Player A", "France, Anjou and allies"), ("Player B", "Aragon and allies")),
+                       tuple(self.rules.powers))
+
+    def _fill(self, state: State, area: str, side: str | None) -> str | None:
+        holder = state.owner.get(area)
+        if holder in ("A", "B"):
+            return {"A": "France", "B": "Aragon"}[holder] if side else None
+        return holder
+
+    # --- chance ----------------------------------------------------------------------------------------------------
+
+    def needs(self, state: State) -> list[Need]:
+        return chance.needs(state.book)  # type: ignore[attr-defined]
+
+    def wanted_draws(self, state: State) -> list[str]:
+        return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
+
+    def ledger(self, state: State) -> list[dict[str, Any]]:
+        return [b.to_dict() for b in state.book.bindings]  # type: ignore[attr-defined]
+
+    def carry_over(self, before: State, after: State) -> State:
+        chance.carry(before.book, after.book)  # type: ignore[attr-defined]
+        return after
+
+
+def _words(order: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in order.items() if v not in (None, False) and k != "order") and \
+        f"{order['order']}: " + ", ".join(f"{k} {v}" for k, v in order.items() if v not in (None, False) and k != "order") \
+        or order["order"]

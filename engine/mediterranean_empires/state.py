@@ -1,0 +1,130 @@
+"""The state of a Mediterranean Empires game: what the fold over the event log produces.
+
+Plain mutable dataclasses; ``apply`` works on a deep copy, so the fold stays pure.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.mediterranean_empires.rules_data import RulesData
+
+PHASES = ("stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
+
+
+@dataclass
+class Unit:
+    id: int
+    power: str
+    kind: str  # field_army, levy, raider, mercenary, fleet
+    area: str
+    face_down: bool = False  # a neutral's units (3.3.1)
+    done: bool = False  # has completed its operations this game turn (10.0)
+    combats: int = 0  # combats fought this game turn (14.1: mercenaries that fight none may mutiny)
+
+
+@dataclass
+class King:
+    power: str
+    diplomacy: int
+    military: int
+    area: str | None  # None: not on the map (dead, or no area to place the new one)
+    diplomacy_used: bool = False  # 7.0: a King modifies one political roll per game turn
+    died_turn: int | None = None
+
+
+@dataclass
+class SideState:
+    side: str  # "A" or "B"
+    treasury: int
+    markers: list[str] = field(default_factory=list)  # hidden from the other player (9.0)
+    attempts_left: list[str] = field(default_factory=lambda: ["alliance", "vassalage", "rebellion"])
+    pope_used: bool = False
+    set_aside: list[list[Any]] = field(default_factory=list)  # crusaders: [power, kind]
+    recruited_allies: list[str] = field(default_factory=list)  # allied powers recruited from this turn
+    recruits_here: dict[str, int] = field(default_factory=dict)  # units recruited per area this turn
+    levy_half: bool = False  # paid half a TP for one levy, the second of the pair is free (6.2)
+    done: bool = False  # finished the current joint step (recruitment, redistribution)
+
+
+@dataclass
+class Pending:
+    """A decision or a roll an order waits for: the order is played again from ``base`` once it is known."""
+
+    kind: str  # "roll" or "answer"
+    label: str
+    seat: str | None = None
+    question: str = ""
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    count: int = 0
+    sides: int = 0
+    mode: str = "reaction"
+
+
+@dataclass
+class Action:
+    """An order under way: the order, the answers and rolls gathered so far, and the state it began from."""
+
+    side: str
+    order: dict[str, Any]
+    base: "State"
+    pending: Pending
+    answers: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class State:
+    turn: int = 1
+    phase: str = "stratagems"
+    players: dict[str, str] = field(default_factory=dict)  # seat -> user
+    units: dict[int, Unit] = field(default_factory=dict)
+    next_unit: int = 1
+    status: dict[str, str] = field(default_factory=dict)  # power -> major/ally/vassal/neutral
+    side_of: dict[str, str | None] = field(default_factory=dict)  # power -> A/B/None
+    owner: dict[str, str] = field(default_factory=dict)  # land area -> "A"/"B" or the power that holds it
+    start_control: dict[str, str | None] = field(default_factory=dict)  # side in total control after set-up
+    kings: dict[str, King] = field(default_factory=dict)
+    king_pool: dict[str, list[list[int]]] = field(default_factory=dict)
+    sides: dict[str, SideState] = field(default_factory=dict)
+    pool: list[str] = field(default_factory=list)  # stratagem markers not drawn
+    drawn_this_phase: dict[str, int] = field(default_factory=dict)
+    played: list[list[str]] = field(default_factory=list)  # [side, marker] kept face up until end of turn
+    pope: str | None = None  # the side whose Pope marker stands in Rome
+    pope_holder: str | None = None  # the last side to hold the Pope marker (8.2 rolls for it)
+    plague: bool = False
+    political_round: int = 1
+    to_move: str = "A"  # in alternating joint steps
+    first: str | None = None  # who chose to go first in recruitment/redistribution
+    standing: dict[str, list[str]] = field(default_factory=dict)  # seat -> standing orders
+    rolls: dict[str, list[int]] = field(default_factory=dict)  # every die recorded, by label
+    action: Action | None = None
+    actions_done: int = 0  # orders that used dice or answers: numbers their labels
+    force: dict[str, Any] | None = None  # the force activated now: ids, ops left, area, flags
+    winner: str | None = None
+    vp: dict[str, int] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+    book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
+
+    def units_in(self, area: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.area == area]
+
+
+def new_state(rules: RulesData) -> State:
+    """The set-up of 3.1-3.3 as the data places it (a legal placement the players may change by GM edits)."""
+    st = State()
+    for p in rules.powers.values():
+        st.status[p.name] = p.status
+        st.side_of[p.name] = p.side
+        for area in p.areas:
+            st.owner[area] = p.side if p.status == "major" else p.name
+        for area, kind in p.units:
+            st.units[st.next_unit] = Unit(st.next_unit, p.name, kind, area, face_down=p.status in ("neutral", "vassal"))
+            st.next_unit += 1
+        if p.king is not None:
+            st.kings[p.name] = King(p.name, p.king[0], p.king[1], p.king_at)
+        st.king_pool[p.name] = [list(k) for k in p.king_pool]
+    for side, tp in rules.treasury.items():
+        st.sides[side] = SideState(side, tp)
+    st.pool = [m for m, n in rules.markers.items() for _ in range(n)]
+    return st

@@ -1,0 +1,100 @@
+"""The Ruleset adapter: orders in words, parked rolls bound to the chance book, reactions, standing orders."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.events import Event, Rejection
+from engine.mediterranean_empires.ruleset import MediterraneanEmpires
+from engine.rulesets import load_ruleset
+
+DATA = Path(__file__).resolve().parents[3] / "data"
+
+
+@pytest.fixture(scope="module")
+def game() -> MediterraneanEmpires:
+    return load_ruleset("mediterranean-empires", DATA)  # type: ignore[return-value]
+
+
+class Play:
+    def __init__(self, game: MediterraneanEmpires) -> None:
+        self.game = game
+        self.seq = 1
+        self.state = game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}, "randomness": "commit-reveal"})
+        self.messages: list[str] = []
+
+    def event(self, kind: str, data: dict) -> None:
+        self.seq += 1
+        t = self.game.apply(self.state, Event(self.seq, kind, "x", data))
+        self.state = t.state
+        self.messages.extend(t.messages)
+
+    def order(self, seat: str, text: str) -> None:
+        self.event("order", {"seat": seat, "text": text})
+
+    def roll(self, *values: int) -> None:
+        """Records the value of the roll the game waits for (as the commit-reveal source would)."""
+        pending = self.state.action.pending
+        assert pending.kind == "roll", pending
+        self.event("random.recorded", {"numbers": {pending.label: list(values)}})
+
+
+def test_a_draw_waits_for_its_roll_then_takes_the_marker(game) -> None:
+    p = Play(game)
+    assert game.to_act(p.state) == ["Player A"]
+    p.order("Player A", "draw")
+    assert p.state.action is not None
+    need = game.needs(p.state)
+    assert need and need[0].source == "commit-reveal"
+    pool = list(p.state.pool)
+    p.roll(1)
+    assert p.state.action is None
+    assert p.state.sides["A"].markers == [pool[0]] or pool[0] in ("Plague", "The Pope", "Crusade")
+    assert game.to_act(p.state) == ["Player B"]
+    with pytest.raises(Rejection, match="not your pick"):
+        game.apply(p.state, Event(99, "order", "x", {"seat": "Player A", "text": "draw"}))
+
+
+def test_orders_are_read_per_line_with_precise_refusals(game) -> None:
+    p = Play(game)
+    props = game.read_post(p.state, "ann", "draw\nattempt alliance with Genoo\nrecruit 2 levies of France in Vienne\nfly")
+    assert props[0].kind == "order" and props[0].data["order"] == {"order": "draw"}
+    assert "did you mean Genoa" in props[1].error
+    assert props[2].data["order"]["count"] == 2 and props[2].data["order"]["kind"] == "levy"
+    assert props[3].data["order"] == {"order": "answer", "answer": "fly"}
+    with pytest.raises(Rejection, match="'fly' is not an order"):
+        game.apply(p.state, Event(2, "order", "x", {"seat": "Player A", "order": props[3].data["order"]}))
+
+
+def _to_operations(p: Play) -> None:
+    st = p.state
+    st.phase, st.to_move = "operations A", "A"
+
+
+def test_interception_is_a_reaction_with_a_default_and_standing_orders_answer_it(game) -> None:
+    p = Play(game)
+    _to_operations(p)
+    p.order("Player B", "never intercept")
+    p.order("Player A", "activate France in Montpellier")
+    p.roll(3, 4)
+    assert p.state.force["ops"] == 7
+    # Aragon holds Rosselló with units: entering it is an interception chance, which the standing order declines.
+    p.order("Player A", "move to Rosselló")
+    assert p.state.action is None and p.state.force["area"] == "Rosselló"
+    p.order("Player A", "attack")
+    prompts = game.prompts(p.state)
+    assert prompts[0].seat == "Player B" and prompts[0].mode == "reaction" and prompts[0].on_timeout == "fight"
+    p.order("Player B", "fight")
+    assert p.state.action.pending.kind == "roll"  # the initiative rolls follow
+
+
+def test_the_seats_command_their_powers(game) -> None:
+    p = Play(game)
+    seats = {s.name: s for s in game.seats(p.state)}
+    assert set(seats["Player A"].powers) == {"France", "Anjou"}
+    assert set(seats["Player B"].powers) == {"Aragon", "Sicily"}
+    assert seats["Player A"].player == "ann"
+    pic = game.picture(p.state)
+    assert len(pic.spaces) == 60 and all(s.at for s in pic.spaces) and pic.links
+    assert game.private_view(p.state, "Player B")["attempts_left"] == ["alliance", "vassalage", "rebellion"]
