@@ -274,7 +274,9 @@ def test_equal_tie_dice_roll_again_with_another_label() -> None:
     assert table.state.rounds[0].winner == ("North" if values[0] > values[1] else "South")
 
 
-def test_an_undo_does_not_free_a_used_chance_label() -> None:
+def test_a_revealed_outcome_is_never_taken_back() -> None:
+    """Reveals are public facts: the bids before them cannot be undone (a GM could redraw the tie die), and a void
+    that would orphan a recorded reveal is refused with its reason. The bound label stays bound."""
     table = Table()
     table.order("ann", "hand 9 5 2")
     table.order("bob", "hand 3 5 8")
@@ -284,15 +286,14 @@ def test_an_undo_does_not_free_a_used_chance_label() -> None:
     table.append(secrets.REVEALED, "legatus", {"seq": 5, **table.store[5]})
     assert [b.label for b in table.state.book.bindings] == ["round-1-tie"]
     with pytest.raises(Rejection, match="only the GM"):
-        table.append("gm.undo", "ann", {"target": 7})
-    table.append("gm.undo", "gm", {"target": 7, "reason": "test"})
-    assert (table.state.phase, table.state.book.bindings) == ("reveal", [])
-    assert [n.key for n in RULES.needs(table.state)] == ["5"]
-    table.append(secrets.REVEALED, "legatus", {"seq": 5, **table.store[5]})
-    assert [b.label for b in table.state.book.bindings] == ["round-1-tie#2"]
+        table.append("gm.undo", "ann", {"target": 5})
+    with pytest.raises(Rejection, match="cannot be undone: a public random value was recorded after it"):
+        table.append("gm.undo", "gm", {"target": 5, "reason": "test"})
+    with pytest.raises(Rejection):
+        table.append("gm.void", "gm", {"target": 5, "reason": "test"})
+    assert [b.label for b in table.state.book.bindings] == ["round-1-tie"]
     table.serve()
     assert table.state.rounds[0].winner is not None
-    # The undo replays the same from the export, without the secrets.
     assert faces(replay(RULES, [replace(e, secret=None) for e in table.events]).state) == faces(table.state)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from drand_fakes import (
+from tests.bot.drand.drand_fakes import (
     RECORDED_BEACONS,
     TEST_CHAIN,
     TEST_SECRET,
