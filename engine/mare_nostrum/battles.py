@@ -172,9 +172,9 @@ def _take(ctx: Ctx, battle: Battle, destroy_fortification: bool) -> None:
         ps.fortification = False
         ctx.say(f"The fortification of {battle.province} is destroyed.")
     if battle.kind == "invasion":
-        conquer(ctx, battle.province, None, held_by=battle.attacker)
+        conquer(ctx, battle.province, None, invaded=True, held_by=battle.attacker)
     else:
-        conquer(ctx, battle.province, battle.attacker_nation)
+        conquer(ctx, battle.province, battle.attacker_nation, invaded=True)
 
 
 def resolve_siege(ctx: Ctx, roll: Roll) -> None:
