@@ -97,6 +97,13 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
 
 def _after_naval_phase(ctx: Ctx, battle: Battle, winner: str | None) -> None:
     assert battle.sea is not None and battle.defender is not None
+    from engine.mare_nostrum.battles import announce, attacker_gone  # battles imports naval's neighbours; import late
+
+    gone = attacker_gone(ctx, battle)
+    if gone:
+        battle.status = "aborted"
+        ctx.say(f"No landing on {battle.province}: {gone.removeprefix('but ')}.")
+        return
     if fleets(ctx, battle.sea, battle.defender) == 0:
         battle.status = "to_fight"
         battle.winner = None
@@ -104,8 +111,6 @@ def _after_naval_phase(ctx: Ctx, battle: Battle, winner: str | None) -> None:
             f"The {battle.defender} fleet in {battle.sea} is gone: the landing on {battle.province} goes ahead "
             f"as battle #{battle.id}."
         )
-        from engine.mare_nostrum.battles import announce  # battles imports naval's neighbours; import late
-
         announce(ctx, battle)
     else:
         battle.status = "aborted"
