@@ -33,12 +33,12 @@ from bot import service as service_module  # noqa: E402
 from bot.clock import FixedClock  # noqa: E402
 from bot.db import open_engine  # noqa: E402
 from bot.draw_store import import_archive  # noqa: E402
+from tests.fixture_paths import LOTTO  # noqa: E402
 from bot.lotto_reconcile import Outcome, Status  # noqa: E402
 from bot.schedule_store import PLAYER_TURN, active_deadlines, save_settings  # noqa: E402
 from bot.service import Legatus  # noqa: E402
 from bot.store import find_campaign  # noqa: E402
 
-LOTTO = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared")) / "fixtures" / "lotto"
 START = datetime(2026, 9, 1, 6, 0, tzinfo=timezone.utc)
 END = datetime(2026, 9, 16, 0, 0, tzinfo=timezone.utc)
 PLAYERS = {
