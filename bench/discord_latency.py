@@ -26,7 +26,7 @@ from bot.devdiscord import FakeDiscord, point_discord_py, seed_dev_world  # noqa
 from bot.discord.bot import LegatusBot  # noqa: E402
 from bot.service.legatus import Legatus  # noqa: E402
 
-LOTTO = REPO.parent / "shared" / "fixtures" / "lotto"
+LOTTO = REPO / "tests" / "data" / "lotto"
 SEATS = {"Romans": "alice", "Gauls": "bob", "Carthaginians": "carla", "Macedonians": "max", "Ptolemaics": "pat", "Seleucids": "sam"}
 ORDERS = ["build suburbs in Syria", "we attack at dawn, friends", "build temple in Syira", "attack Cyprus from Cilicia"]
 

@@ -23,7 +23,7 @@ from engine.lotto import parse_archive  # noqa: E402
 from engine.rulesets import load_ruleset  # noqa: E402
 from engine.verify import verify  # noqa: E402
 
-LOTTO = REPO.parent / "shared" / "fixtures" / "lotto"
+LOTTO = REPO / "tests" / "data" / "lotto"
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """Campaign maps as text files (``data/maps/*.map``): reading and checking them into a ``GameMap``.
 
-The format is written for GMs in ``docs/maps.md``. A map is a square grid: every province and every sea
-quadrant takes exactly one cell, and adjacency comes from the grid (orthogonal neighbours) plus the few
-diagonal crossings the file lists. A map is data a GM edits by hand, so every mistake is reported with the
+The format is written for GMs in ``docs/maps.md``. A map is a square grid: every province takes exactly one
+cell, a sea quadrant one cell or several joined by their sides, and adjacency comes from the grid (orthogonal
+neighbours) plus the few diagonal crossings the file lists. A map is data a GM edits by hand, so every mistake is reported with the
 file, the line and what would be right, before a campaign can start on it.
 """
 from __future__ import annotations
@@ -210,14 +210,21 @@ def _build(parsed: _Parsed, filename: str) -> GameMap:
     _check_capitals(parsed.places, fail)
     provinces = {p.code: p for p in parsed.places if p.role is not None}
     seas = {p.code: p for p in parsed.places if p.role is None}
-    diagonals = _check_diagonals(parsed.diagonals, places, cells, fail)
+    diagonals = _check_diagonals(parsed.diagonals, places, {c: cells[c][0] for c in provinces}, fail)
 
-    at = {cell: code for code, cell in cells.items()}
+    at = {cell: code for code, spots in cells.items() for cell in spots}
 
     def neighbours(code: str) -> list[str]:
-        column, row = cells[code]
-        around = ((column, row - 1), (column + 1, row), (column, row + 1), (column - 1, row))
-        return [at[c] for c in around if c in at]
+        """Every other place sharing a side with one of the cells of `code`, each once, in grid order."""
+        found: list[str] = []
+        for column, row in cells[code]:
+            for spot in ((column, row - 1), (column + 1, row), (column, row + 1), (column - 1, row)):
+                other = at.get(spot)
+                if other is not None and other != code and other not in found:
+                    found.append(other)
+        return found
+
+    _check_seas_touch_land(seas, provinces, neighbours, fail)
 
     def names(codes: Iterable[str]) -> frozenset[str]:
         return frozenset(places[c].name for c in codes)
@@ -231,9 +238,9 @@ def _build(parsed: _Parsed, filename: str) -> GameMap:
         columns=len(parsed.grid[0][1]),
         rows=len(parsed.grid),
         provinces={
-            p.name: Province(p.name, cells[code], p.nation, p.role or "", p.aliases) for code, p in provinces.items()
+            p.name: Province(p.name, cells[code][0], p.nation, p.role or "", p.aliases) for code, p in provinces.items()
         },
-        seas={s.name: Sea(s.name, (cells[code],), s.aliases) for code, s in seas.items()},
+        seas={s.name: Sea(s.name, tuple(cells[code]), s.aliases) for code, s in seas.items()},
         land={provinces[code].name: names(land[code]) for code in provinces},
         coasts={provinces[code].name: names(n for n in neighbours(code) if n in seas) for code in provinces},
         shores={seas[code].name: names(n for n in neighbours(code) if n in provinces) for code in seas},
@@ -296,11 +303,16 @@ def _check_name_text(written: str, what: str, place: _Place, fail: _Fail) -> Non
 
 def _place_on_grid(
     grid: list[tuple[int, list[str]]], places: dict[str, _Place], fail: _Fail
-) -> dict[str, tuple[int, int]]:
+) -> dict[str, list[tuple[int, int]]]:
+    """The cells of every place: one for a province; one or more for a sea, joined side to side.
+
+    A sea may spread over several cells so that it can touch every coast it really borders: on a square grid one
+    cell has only four sides, and two provinces that are neighbours by land cannot both touch a one-cell sea."""
     if not grid:
         raise fail(None, "the map has no grid: add a [grid] section, one line per row of cells, north first")
     first_line, first_cells = grid[0]
-    cells: dict[str, tuple[int, int]] = {}
+    cells: dict[str, list[tuple[int, int]]] = {}
+    line_of: dict[str, int] = {}
     for row, (number, row_cells) in enumerate(grid):
         if len(row_cells) != len(first_cells):
             raise fail(number, f"grid row {row + 1} has {len(row_cells)} cells but the first row (line {first_line}) "
@@ -315,16 +327,49 @@ def _place_on_grid(
                                        f"nor '{EMPTY_CELL}'")
                 raise fail(number, f"grid cell '{code}' (row {row + 1}, column {column + 1}) is not declared: "
                                    "list it in [provinces] or [seas], or write '.' for an empty cell")
-            if code in cells:
-                c, r = cells[code]
+            if code in cells and places[code].kind == "province":
+                c, r = cells[code][0]
                 raise fail(number, f"'{code}' is on the grid twice (row {r + 1}, column {c + 1} and row {row + 1}, "
-                                   f"column {column + 1}): each province and sea takes exactly one cell")
-            cells[code] = (column, row)
+                                   f"column {column + 1}): each province takes exactly one cell (only a sea may "
+                                   "take several)")
+            cells.setdefault(code, []).append((column, row))
+            line_of[code] = number
     for place in places.values():
         if place.code not in cells:
             raise fail(place.line, f"{place.kind} {place.name} ('{place.code}') is not on the grid: "
                                    "put its code in one cell of the [grid]")
+        spots = cells[place.code]
+        if len(spots) > 1 and not _joined(spots):
+            shown = ", ".join(f"row {r + 1} column {c + 1}" for c, r in spots)
+            raise fail(line_of[place.code], f"the cells of the sea {place.name} ('{place.code}') are not joined "
+                                            f"side to side ({shown}): a sea over several cells must be one piece "
+                                            "of water")
     return cells
+
+
+def _joined(spots: list[tuple[int, int]]) -> bool:
+    """Whether the cells form one piece, each reachable from the first through cells sharing a side."""
+    left, seen, todo = set(spots), {spots[0]}, [spots[0]]
+    while todo:
+        column, row = todo.pop()
+        for spot in ((column, row - 1), (column + 1, row), (column, row + 1), (column - 1, row)):
+            if spot in left and spot not in seen:
+                seen.add(spot)
+                todo.append(spot)
+    return seen == left
+
+
+def _check_seas_touch_land(
+    seas: dict[str, _Place], provinces: dict[str, _Place], neighbours: Callable[[str], list[str]], fail: _Fail
+) -> None:
+    """A sea must touch at least two provinces: with one, no fleet raised in it could attack anyone."""
+    for code, sea in seas.items():
+        touching = [provinces[n].name for n in neighbours(code) if n in provinces]
+        if len(touching) < 2:
+            raise fail(sea.line, f"the sea {sea.name} ('{code}') touches {len(touching)} province"
+                                 f"{'' if len(touching) == 1 else 's'}{' (' + touching[0] + ')' if touching else ''}: "
+                                 "a sea must share a side with at least two provinces, or fleets in it could "
+                                 "attack no one; draw it against the coasts it borders")
 
 
 def _check_capitals(declared: list[_Place], fail: _Fail) -> None:

@@ -1,7 +1,6 @@
-"""Shared test fixtures: the real lottery results beside the repo, and a campaign service on a real SQLite file."""
+"""Shared test fixtures: the real lottery results (copied into tests/data/lotto), and a campaign service on a real SQLite file."""
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -11,9 +10,7 @@ from bot.schedule.clock import FixedClock
 from bot.store.db import open_engine
 from bot.service.legatus import Legatus
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared"))
-LOTTO = SHARED / "fixtures" / "lotto"
+from tests.fixture_paths import LOTTO, REPO  # noqa: F401  (re-exported: test modules import LOTTO from here)
 
 # Players of the test campaigns, one per nation.
 PLAYERS = {

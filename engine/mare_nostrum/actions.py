@@ -286,17 +286,11 @@ def _amphibious(ctx: Ctx, nation: str, order: Amphibious) -> None:
         raise Rejection(f"an amphibious attack needs one of your fleets in {sea}, and you have none there")
     defender = _target(ctx, nation, province)
     ctx.state.attacked.append(province)
-    theirs = naval.fleets(ctx, sea, defender) if defender else 0
-    if theirs:
-        ctx.state.naval_attacked.append(f"{sea}|{defender}")
-        battle = _new_battle(
-            ctx, nation, "amphibious", province, defender, sea=sea, base=base,
-            attacker_fleets=mine, defender_fleets=theirs, status="waiting_roll",
-        )
-        ctx.say(f"Amphibious attack #{battle.id} on {province}: the {defender} fleet in {sea} must be destroyed first.")
-        naval.declare(ctx, battle)
+    battle = _new_battle(ctx, nation, "amphibious", province, defender, sea=sea, base=base)
+    enemies = naval.hostile_sides(ctx, sea, nation, defender)
+    if enemies:
+        naval.start_naval_phase(ctx, battle, enemies[0], "first")
     else:
-        battle = _new_battle(ctx, nation, "amphibious", province, defender, sea=sea, base=base)
         announce(ctx, battle)
 
 

@@ -138,6 +138,11 @@ def _settle(ctx: Ctx, battle: Battle, side: str, reporter: str) -> None:
         ctx.say(f"Battle #{battle.id}: {province} holds; the {battle.attacker} are beaten (reported by {reporter}).")
         return
     battle.winner = battle.attacker_nation or battle.attacker
+    gone = attacker_gone(ctx, battle)
+    if gone:
+        battle.status = "aborted"
+        ctx.say(f"Battle #{battle.id}: the {battle.attacker} win in {province} (reported by {reporter}), {gone}.")
+        return
     ctx.say(f"Battle #{battle.id}: the {battle.attacker} win in {province} (reported by {reporter}).")
     if _fortified(ctx, battle):
         battle.status = "siege"
@@ -150,6 +155,20 @@ def _settle(ctx: Ctx, battle: Battle, side: str, reporter: str) -> None:
         )
         return
     _take(ctx, battle, destroy_fortification=ctx.state.provinces[province].fortification)
+
+
+def attacker_gone(ctx: Ctx, battle: Battle) -> str | None:
+    """Why the attacking nation can take nothing any more, or None while it is still in the game.
+
+    A nation knocked out (or crumbled) earlier in the resolution has no army left to hold what it won: without this
+    check its pending battles would still give it provinces, and the map would depend on the order the battles are
+    reported in. Invader forces are not nations and never drop out."""
+    nation = battle.attacker_nation
+    if nation is None or ctx.state.nations[nation].alive:
+        return None
+    keeper = f"the {battle.defender}" if battle.defender else "independent forces"
+    fate = ctx.state.nations[nation].fate or "out"
+    return f"but the {nation} are out of the game ({fate}): {battle.province} stays with {keeper}"
 
 
 def _fortified(ctx: Ctx, battle: Battle) -> bool:
@@ -172,9 +191,9 @@ def _take(ctx: Ctx, battle: Battle, destroy_fortification: bool) -> None:
         ps.fortification = False
         ctx.say(f"The fortification of {battle.province} is destroyed.")
     if battle.kind == "invasion":
-        conquer(ctx, battle.province, None, held_by=battle.attacker)
+        conquer(ctx, battle.province, None, invaded=True, held_by=battle.attacker)
     else:
-        conquer(ctx, battle.province, battle.attacker_nation)
+        conquer(ctx, battle.province, battle.attacker_nation, invaded=True)
 
 
 def resolve_siege(ctx: Ctx, roll: Roll) -> None:
@@ -185,6 +204,12 @@ def resolve_siege(ctx: Ctx, roll: Roll) -> None:
         battle.status = "held"
         roll.outcome = f"the fortification of {battle.province} holds"
         ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the fortification holds; the {battle.attacker} retire.")
+        return
+    gone = attacker_gone(ctx, battle)
+    if gone:
+        battle.status = "aborted"
+        roll.outcome = f"{battle.province} is not taken: the {battle.attacker_nation} are out of the game"
+        ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the defences fall, {gone}.")
         return
     roll.outcome = f"{battle.province} falls"
     ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the defences fall.")

@@ -39,13 +39,16 @@ def fall(ctx: Ctx, nation: str) -> None:
     check_supremacy(ctx)
 
 
-def conquer(ctx: Ctx, province: str, new_owner: str | None, held_by: str | None = None) -> None:
+def conquer(ctx: Ctx, province: str, new_owner: str | None, *, invaded: bool, held_by: str | None = None) -> None:
+    """A province changes hands. Only an invasion (a won battle) destroys its temple: the seed says "Temples are
+    destroyed in consequence of an invasion", so a province ceded or handed over otherwise keeps it."""
     ps = ctx.state.provinces[province]
     old_owner = ps.owner
     ps.owner = new_owner
     ps.held_by = held_by if new_owner is None else None
-    lost = " Its temple is destroyed." if ps.temple else ""
-    ps.temple = False
+    lost = " Its temple is destroyed." if invaded and ps.temple else ""
+    if invaded:
+        ps.temple = False
     taker = new_owner or held_by or "independent forces"
     ctx.say(f"{province} falls to the {taker}.{lost}")
     prov = ctx.rules.map.provinces[province]

@@ -27,6 +27,18 @@ def lose_fleets(ctx: Ctx, sea: str, side: str, count: int) -> None:
         counts.pop(side, None)
 
 
+def hostile_sides(ctx: Ctx, sea: str, nation: str, defender: str | None) -> list[str]:
+    """Every side with ships in `sea` that a landing by `nation` must sink first, in the order they fight.
+
+    The seed: "If there is an enemy fleet in that sea quadrant a naval battle will take place and only if the attacker
+    destroy the opponent's fleet the subsequent land attack will be possible". Every other nation is the attacker's
+    enemy (the seed calls all of them "enemies"), and pirates attack every fleet, so any fleet that is not the
+    attacker's stands in the way: the defender's first, then the other nations' in the seed's order, then pirates."""
+    others = [n for n in ctx.rules.nations if n not in (nation, defender) and ctx.state.nations[n].alive]
+    sides = ([defender] if defender else []) + others + [PIRATES]
+    return [side for side in sides if fleets(ctx, sea, side) > 0]
+
+
 def meaning(ctx: Ctx, battle: Battle) -> str:
     margin = ctx.rules.odds["naval_margin"]
     return (
@@ -38,7 +50,7 @@ def meaning(ctx: Ctx, battle: Battle) -> str:
 def declare(ctx: Ctx, battle: Battle) -> None:
     """Bind the two numbers of a naval battle: the attacker's first, then the defender's."""
     assert battle.sea is not None
-    defender = battle.defender or PIRATES
+    defender = battle.naval_opponent or battle.defender or PIRATES
     bind(ctx, "naval_attacker", battle.attacker_nation, meaning(ctx, battle), ref=battle.id)
     bind(ctx, "naval_defender", None if defender == PIRATES else defender, meaning(ctx, battle), ref=battle.id)
 
@@ -59,7 +71,8 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
     battle = ctx.state.battle(roll.ref) if roll.ref is not None else None
     if battle is None:
         return
-    mine = [r for r in ctx.state.rolls if r.ref == battle.id and r.purpose in ("naval_attacker", "naval_defender")]
+    # An amphibious attack may fight several naval battles in turn: only the latest pair of numbers decides this one.
+    mine = [r for r in ctx.state.rolls if r.ref == battle.id and r.purpose in ("naval_attacker", "naval_defender")][-2:]
     if any(r.number is None for r in mine) or len(mine) < 2:
         roll.outcome = "waiting for the other side's number"
         return
@@ -67,7 +80,7 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
     def_roll = next(r for r in mine if r.purpose == "naval_defender")
     assert att_roll.number is not None and def_roll.number is not None and battle.sea is not None
     attacker = battle.attacker_nation or PIRATES
-    defender = battle.defender or PIRATES
+    defender = battle.naval_opponent or battle.defender or PIRATES
     a_bonus, a_why = _bonus(ctx, attacker, battle.attacker_fleets, battle.defender_fleets)
     d_bonus, d_why = _bonus(ctx, defender, battle.defender_fleets, battle.attacker_fleets)
     a_score, d_score = att_roll.number + a_bonus, def_roll.number + d_bonus
@@ -96,20 +109,40 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
 
 
 def _after_naval_phase(ctx: Ctx, battle: Battle, winner: str | None) -> None:
-    assert battle.sea is not None and battle.defender is not None
-    if fleets(ctx, battle.sea, battle.defender) == 0:
-        battle.status = "to_fight"
-        battle.winner = None
-        ctx.say(
-            f"The {battle.defender} fleet in {battle.sea} is gone: the landing on {battle.province} goes ahead "
-            f"as battle #{battle.id}."
-        )
-        from engine.mare_nostrum.battles import announce  # battles imports naval's neighbours; import late
+    assert battle.sea is not None and battle.attacker_nation is not None
+    from engine.mare_nostrum.battles import announce, attacker_gone  # battles imports naval's neighbours; import late
 
-        announce(ctx, battle)
-    else:
+    gone = attacker_gone(ctx, battle)
+    if gone:
         battle.status = "aborted"
-        ctx.say(f"The {battle.defender} still hold {battle.sea}: the landing on {battle.province} is aborted.")
+        ctx.say(f"No landing on {battle.province}: {gone.removeprefix('but ')}.")
+        return
+    opponent = battle.naval_opponent or battle.defender or PIRATES
+    if fleets(ctx, battle.sea, opponent) > 0 or fleets(ctx, battle.sea, battle.attacker_nation) == 0:
+        battle.status = "aborted"
+        ctx.say(f"The {opponent} still hold {battle.sea}: the landing on {battle.province} is aborted.")
+        return
+    left = hostile_sides(ctx, battle.sea, battle.attacker_nation, battle.defender)
+    if left:
+        start_naval_phase(ctx, battle, left[0], "too")
+        return
+    battle.status = "to_fight"
+    battle.winner = None
+    ctx.say(f"No enemy fleet is left in {battle.sea}: the landing on {battle.province} goes ahead as battle #{battle.id}.")
+    announce(ctx, battle)
+
+
+def start_naval_phase(ctx: Ctx, battle: Battle, opponent: str, word: str) -> None:
+    """The landing's next naval battle, against `opponent`'s fleets in the sea; its numbers are bound at once."""
+    assert battle.sea is not None and battle.attacker_nation is not None
+    battle.naval_opponent = opponent
+    battle.attacker_fleets = fleets(ctx, battle.sea, battle.attacker_nation)
+    battle.defender_fleets = fleets(ctx, battle.sea, opponent)
+    battle.status = "waiting_roll"
+    battle.winner = None
+    ctx.state.naval_attacked.append(f"{battle.sea}|{opponent}")
+    ctx.say(f"Amphibious attack #{battle.id} on {battle.province}: the {opponent} fleet in {battle.sea} must be destroyed {word}.")
+    declare(ctx, battle)
 
 
 def pirates_strike(ctx: Ctx, arrivals: list[str]) -> None:

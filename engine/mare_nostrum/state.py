@@ -67,6 +67,9 @@ class Battle:
     # Fleets engaged, for naval battles and the naval phase of an amphibious attack.
     attacker_fleets: int = 0
     defender_fleets: int = 0
+    # The side the naval phase of an amphibious attack is fighting now (a nation or "Pirates"): every fleet in the sea
+    # that is not the attacker's is "an enemy fleet" and is fought in turn, the defender's first.
+    naval_opponent: str | None = None
     status: str = "to_fight"  # waiting_roll, to_fight, claimed, disputed, siege, won, lost, held, aborted, draw
     claimed_by: str | None = None  # the player who reported their own victory, awaiting the other's word
     winner: str | None = None

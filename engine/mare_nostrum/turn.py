@@ -85,10 +85,12 @@ def start_turn(ctx: Ctx) -> None:
     for nation in state.order_of_play:
         ns = state.nations[nation]
         tp = treasury(ctx, nation)
-        actions = max(1, tp // rules.treasury_per_action)
+        actions = tp // rules.treasury_per_action
         if ns.stability <= rules.low_stability:
             actions -= 1
-        ns.actions = ns.actions_total = max(0, actions + modifiers[nation])
+        # The seed: "a player will always have at least 1 action ... also if he hasn't got enough points":
+        # "always" is the last word, so the floor comes after low stability and the event's minus.
+        ns.actions = ns.actions_total = max(1, actions + modifiers[nation])
     state.phase = "orders"
     state.current = 0
     ctx.say(

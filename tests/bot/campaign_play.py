@@ -16,9 +16,9 @@ from bot.schedule.clock import FixedClock
 from bot.store.db import open_engine
 from bot.service.legatus import Legatus
 from engine.geography import GameMap
+from tests.fixture_paths import LOTTO
 
 REPO = Path(__file__).resolve().parents[2]
-LOTTO = REPO.parent / "shared" / "fixtures" / "lotto"
 PLAYERS = {
     "Carthaginians": "hanno",
     "Gauls": "brennus",

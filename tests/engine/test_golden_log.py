@@ -1,9 +1,9 @@
-"""A recorded Mare Nostrum campaign (15 turns on the real draws, 397 events) must replay to the very same
+"""A recorded Mare Nostrum campaign (15 turns on the real draws, 396 events) must replay to the very same
 state and hash-chain head after any refactoring of the engine or the shell.
 
-The files were exported by the scripted campaign (tests/bot/campaign_play.py) before the shell was made
-ruleset-neutral. Only a deliberate change of the rules may change them; regenerate them then, and say why in
-the commit.
+The files are exported by the scripted campaign (tests/bot/campaign_play.py) through
+tests/data/golden/regenerate.py. Only a deliberate change of the rules may change them; regenerate them then,
+and say why in the commit (last: the redrawn map and the rules fixes of issue 12).
 """
 from __future__ import annotations
 

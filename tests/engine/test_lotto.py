@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,9 @@ from engine.lotto import (
     wheels_on,
 )
 
-FIXTURES = Path(
-    os.environ.get("LEGATUS_LOTTO_FIXTURES", Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "lotto")
-)
+from tests.fixture_paths import LOTTO  # noqa: E402  (after the project imports)
+
+FIXTURES = LOTTO
 
 D = dt.date
 BA_2023_01_03 = (18, 60, 66, 51, 19)

@@ -96,7 +96,7 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert [u["id"] for u in ping["mentions"]] == [t.uid("pat")]
         second = await t.say("pat", "build suburbs in Aegyptus\npass")
         assert "Completed: suburbs in Aegyptus" in second
-        third = await t.say("max", "build temple in Macedonia\nattack Epirus from Macedonia\nbuild suburbs in Macedonia\npass")
+        third = await t.say("max", "build temple in Macedonia\nattack Epirus from Thessalia\nbuild suburbs in Macedonia\npass")
         assert "a temple needs suburbs" in third and "Battle #" in third
         for user in ("alice", "carla", "bob"):
             assert "end their turn" in await t.say(user, "pass")

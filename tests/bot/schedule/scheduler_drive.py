@@ -37,8 +37,8 @@ from bot.lottery.reconcile import Outcome, Status  # noqa: E402
 from bot.store.schedule_tables import PLAYER_TURN, active_deadlines, save_settings  # noqa: E402
 from bot.service.legatus import Legatus  # noqa: E402
 from bot.store.campaigns import find_campaign  # noqa: E402
+from tests.fixture_paths import LOTTO  # noqa: E402
 
-LOTTO = Path(os.environ.get("LEGATUS_SHARED", REPO.parent / "shared")) / "fixtures" / "lotto"
 START = datetime(2026, 9, 1, 6, 0, tzinfo=timezone.utc)
 END = datetime(2026, 9, 16, 0, 0, tzinfo=timezone.utc)
 PLAYERS = {

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,9 +23,9 @@ from bot.store.draws import (
 )
 from engine.lotto import WHEELS, missing_wheels
 
-FIXTURES = Path(
-    os.environ.get("LEGATUS_LOTTO_FIXTURES", Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "lotto")
-)
+from tests.fixture_paths import LOTTO  # noqa: E402  (after the project imports)
+
+FIXTURES = LOTTO
 JAN = "draws-2023-01.txt"
 SEP = "draws-2026-09.txt"
 D = dt.date

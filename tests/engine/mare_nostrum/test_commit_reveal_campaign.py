@@ -60,7 +60,7 @@ def played(service: Legatus) -> Legatus:
     assert treaty.ok, treaty.render()
     assert "bound to the commit-reveal seed (commitment " in treaty.render()
     assert "label 'turn-1:roll-2:peace_treaty'" in treaty.render()
-    assert service.post("philip", "attack Epirus from Macedonia\npass").ok
+    assert service.post("philip", "attack Epirus from Thessalia\npass").ok
     for user in ("scipio", "hanno", "brennus"):
         assert service.post(user, "pass").ok
     siege = service.post("gm", "/battle Epirus winner Macedonians")
