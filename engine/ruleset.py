@@ -91,6 +91,8 @@ class Summary:
     over: bool = False
     winner: str | None = None
     headline: tuple[str, ...] = ()  # lines for a turn's announcement (order of play, events drawn, ...)
+    # The lottery draw the game stands at (a historical campaign offers only later draws to bind rolls to).
+    draw: str | None = None
 
 
 @dataclass(frozen=True)

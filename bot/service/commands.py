@@ -6,7 +6,10 @@ the same handlers in bot/service/legatus.py.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from engine.ruleset import CommandSpec
 
 # name -> (usage, who may use it)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -14,16 +17,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "turn close": ("/turn close", "gm"),
     "turn status": ("/turn status", "anyone"),
     "status": ("/status", "anyone"),
-    "battle": ("/battle <province> winner <nation or force>", "anyone"),
     "order": ("/order <nation> <order>", "anyone"),
-    "gm pass": ("/gm pass <nation> [reason]", "gm"),
     "gm undo": ("/gm undo [reason]", "gm"),
     "gm void": ("/gm void <reason>", "gm"),
     "gm lock": ("/gm lock [reason]", "gm"),
     "gm extend": ("/gm extend <nation> <hours>", "gm"),
     "gm deadline": ("/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", "gm"),
     "gm unlock": ("/gm unlock [reason]", "gm"),
-    "gm set": ("/gm set <stability|actions|owner|fortification|suburbs|temple|fleets> <target> <value> [reason]", "gm"),
     "campaign assign": ("/campaign assign <nation> <player>", "gm"),
     "campaign settings": ("/campaign settings [timezone=Europe/Rome] [player_hours=48] [remind_hours_before=12] [on_timeout=pass|wait]", "gm"),
     "campaign reveal": ("/campaign reveal", "gm"),
@@ -46,7 +46,16 @@ class CommandError(ValueError):
     pass
 
 
-def parse_command(line: str) -> Command:
+def _table(game: Sequence[CommandSpec] = ()) -> dict[str, tuple[str, str]]:
+    """The shell's commands and the game's (``ruleset.commands()``), by name."""
+    table = dict(COMMANDS)
+    for spec in game:
+        table.setdefault(spec.name, (spec.usage(), "gm" if spec.gm_only else "anyone"))
+    return table
+
+
+def parse_command(line: str, game: Sequence[CommandSpec] = ()) -> Command:
+    table = _table(game)
     text = line.strip()
     body = text[1:]
     try:
@@ -54,23 +63,23 @@ def parse_command(line: str) -> Command:
     except ValueError:
         words = body.split()
     if not words:
-        raise CommandError(f"'{text}' is not a command; {help_text()}")
+        raise CommandError(f"'{text[:80]}' is not a command; {help_text(game)}")
     first = words[0].lower()
     second = words[1].lower() if len(words) > 1 else ""
-    if f"{first} {second}" in COMMANDS:
+    if f"{first} {second}" in table:
         return Command(f"{first} {second}", words[2:], text)
-    if first in COMMANDS:
+    if first in table:
         return Command(first, words[1:], text)
-    subs = [COMMANDS[n][0] for n in COMMANDS if n.startswith(first + " ")]
+    subs = [table[n][0] for n in table if n.startswith(first + " ")]
     if subs:
-        shown = f"/{first} {second}".strip()
+        shown = f"/{first} {second}".strip()[:80]
         raise CommandError(f"'{shown}' is not a command; try {', '.join(subs)}")
-    raise CommandError(f"unknown command '/{first}'; {help_text()}")
+    raise CommandError(f"unknown command '/{first[:80]}'; {help_text(game)}")
 
 
-def usage(name: str) -> str:
-    return COMMANDS[name][0]
+def usage(name: str, game: Sequence[CommandSpec] = ()) -> str:
+    return _table(game)[name][0]
 
 
-def help_text() -> str:
-    return "commands: " + ", ".join(u for u, _ in COMMANDS.values())
+def help_text(game: Sequence[CommandSpec] = ()) -> str:
+    return "commands: " + ", ".join(u for u, _ in _table(game).values())

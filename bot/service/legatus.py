@@ -22,7 +22,7 @@ from bot.schedule.clock import Clock, draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
-from bot.store import campaign_secret
+from bot.store import campaign_secret, sealed as sealed_store
 from bot.store import draws as draw_store
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
@@ -32,7 +32,8 @@ from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, replay, start, step, undo_target
 from engine.lotto import missing_wheels
-from engine.ruleset import Proposal, Ruleset
+from engine.ruleset import Need, Proposal, Ruleset
+from engine.secrets import REVEALED, digest as seal_digest
 from engine.rulesets import load_ruleset
 
 log = logging.getLogger("legatus")
@@ -41,6 +42,8 @@ DATA_DIR = Path(os.environ.get("LEGATUS_DATA", Path(__file__).resolve().parents[
 BOT = "legatus"
 # How many coming draws each event offers for binding rolls.
 OFFERED_DRAWS = 3
+# A drand roll binds to a round at least this far ahead: its binding is answered and stored before the round exists.
+DRAND_MARGIN_SECONDS = 10.0
 
 
 class CampaignNotFound(LookupError):
@@ -86,6 +89,8 @@ class Legatus:
         self._folds: dict[int, Folded] = {}
         # Called after every committed change (deadlines, posting the map, ...). Errors are logged, never raised.
         self.observers: list[Callable[[Change], None]] = []
+        # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
+        self.beacons: Callable[[int], Any] | None = None
 
     # --- campaigns ---------------------------------------------------------------------------------------------------
 
@@ -188,13 +193,22 @@ class Legatus:
         assert campaign.id is not None
         cached = self._folds.get(campaign.id)
         if cached is None:
-            folded = replay(ruleset, load_events(session, campaign.id))
+            folded = replay(ruleset, self._with_secrets(session, campaign.id, load_events(session, campaign.id)))
         else:
             folded = cached
-            for event in load_events(session, campaign.id, after_seq=cached.last_seq):
+            new = load_events(session, campaign.id, after_seq=cached.last_seq)
+            for event in self._with_secrets(session, campaign.id, new, cached.last_seq):
                 folded, _ = step(ruleset, folded, event)
         self._folds[campaign.id] = folded
         return ruleset, folded
+
+    @staticmethod
+    def _with_secrets(session: Session, campaign_id: int, events: list[Event], after: int = 0) -> list[Event]:
+        """The bot folds sealed orders with their content (live checks, private views); the export never has it."""
+        kept = sealed_store.all_for(session, campaign_id, after)
+        if not kept:
+            return events
+        return [replace(e, secret=kept[e.seq]) if e.seq in kept else e for e in events]
 
     # --- reading --------------------------------------------------------------------------------------------------------
 
@@ -233,6 +247,8 @@ class Legatus:
                 assert row.id is not None
                 for event in posting.new_events:
                     append_event(session, row.id, event)
+                    if event.secret is not None:
+                        sealed_store.put(session, row.id, event.seq, event.secret)
                 session.add(
                     PostRow(
                         campaign_id=row.id, author=author, text=text, answer=reply.render(),
@@ -291,14 +307,24 @@ class Legatus:
         if proposal.error is not None or proposal.kind is None:
             return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood")
         try:
-            messages = self._append(posting, proposal.kind, proposal.data, actor)
+            messages = self._append(posting, proposal.kind, proposal.data, actor, secret=proposal.secret)
         except Rejection as exc:
             return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}")
         return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages)
 
-    def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None) -> list[str]:
-        """Apply one event (raising Rejection if refused), then record any draw it now waits for."""
+    def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None, *,
+                secret: dict[str, Any] | None = None) -> list[str]:
+        """Apply one event (raising Rejection if refused), then record any draw it now waits for. A sealed order
+        carries only the digest of its content in the public log; the content goes to the private store."""
+        sealed = None
+        if secret is not None:
+            import secrets as token
+
+            sealed = {"content": secret, "salt": token.token_hex(16)}
+            data = {**data, "sealed": seal_digest(secret, sealed["salt"])}
         event = self._event(posting, kind, data, actor or posting.author)
+        if sealed is not None:
+            event = replace(event, secret=sealed)
         folded, messages = step(posting.ruleset, posting.folded, event)
         posting.folded = folded
         posting.new_events.append(event)
@@ -314,43 +340,61 @@ class Legatus:
         return replace(event, hash=event_hash(posting.folded.head, event))
 
     def _offered_draws(self, posting: _Posting) -> list[str]:
-        state = posting.folded.state
-        floor = getattr(state, "turn_draw", None)
+        """The future public values an event may bind rolls to: coming lottery draws after the one the game stands
+        at (``Summary.draw``), and, for a drand campaign, the first round safely in the future."""
+        offered: list[str] = []
+        if self._randomness(posting) == "drand":
+            from engine.chance.drand import bind_round
+
+            offered.append(f"drand:{bind_round(self.clock.now().timestamp(), margin=DRAND_MARGIN_SECONDS)}")
+        floor = posting.ruleset.summary(posting.folded.state).draw
         if not floor:
-            return []
+            return offered
         if posting.campaign.clock == "live":
             moment = self.clock.now()
-            return [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
+            return offered + [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
         stored = draw_store.draw_dates_after(posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
         if len(stored) < OFFERED_DRAWS:
             # Past the end of the stored draws, a roll waits for the next draws by the schedule.
             last = stored[-1] if stored else date.fromisoformat(floor)
             stored += scheduled_draws_after(draw_moment(last), OFFERED_DRAWS - len(stored))
-        return [d.isoformat() for d in stored]
+        return offered + [d.isoformat() for d in stored]
+
+    def _randomness(self, posting: _Posting) -> str:
+        first = posting.folded.effective[0] if posting.folded.effective else None
+        return str(first.data.get("randomness") or "lottery") if first is not None else "lottery"
 
     def _record_draws(self, posting: _Posting) -> list[str]:
-        """Record what the state waits for: lottery draws (when stored) and commit-reveal numbers, until it waits
-        for nothing it can be given (a number may bind another roll, e.g. a GM die rolled again)."""
+        """Record the public values the game waits for (``ruleset.needs``): stored lottery draws, commit-reveal
+        numbers, drand beacons already produced, sealed contents now due; until it waits for nothing it can be
+        given (a value may bind another roll, e.g. a GM die rolled again)."""
         messages: list[str] = []
         while True:
             before = len(posting.new_events)
             messages += self._record_lottery(posting)
             messages += self._record_random(posting)
+            messages += self._record_beacons(posting)
+            messages += self._reveal_secrets(posting)
             if len(posting.new_events) == before:
                 return messages
 
+    def _needs(self, posting: _Posting, source: str) -> list[Need]:
+        return [n for n in posting.ruleset.needs(posting.folded.state) if n.source == source]
+
     def _record_random(self, posting: _Posting) -> list[str]:
-        """Derive each pending commit-reveal label's number from the campaign's seed, in one random.recorded event."""
-        wanted = getattr(posting.ruleset, "wanted_numbers", None)
-        labels = wanted(posting.folded.state) if wanted is not None else []
-        if not labels:
+        """Derive each pending commit-reveal label's values from the campaign's seed, in one random.recorded event."""
+        needs = self._needs(posting, "commit-reveal")
+        if not needs:
             return []
         assert posting.campaign.id is not None
         seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
         if seed is None:
-            return [f"{len(labels)} commit-reveal roll(s) wait for a number, but this database holds no seed for the campaign. The GM must look into it."]
+            return [f"{len(needs)} commit-reveal roll(s) wait for a number, but this database holds no seed for the campaign. The GM must look into it."]
         key = commit_reveal.key(seed)
-        numbers = {label: commit_reveal.roll(key, label, 1, 90) for label in labels}
+        numbers: dict[str, Any] = {}
+        for need in needs:
+            values = commit_reveal.uniform(key, need.key, need.count, need.lo, need.hi)
+            numbers[need.key] = values[0] if need.count == 1 else values
         event = self._event(posting, "random.recorded", {"numbers": numbers}, BOT)
         try:
             posting.folded, new = step(posting.ruleset, posting.folded, event)
@@ -360,11 +404,54 @@ class Legatus:
         shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
         return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
 
+    def _record_beacons(self, posting: _Posting) -> list[str]:
+        """Record each drand round the game waits for whose beacon is at hand (fetched and verified by
+        ``beacons``); a round not produced yet waits for the scheduler's fetch."""
+        messages: list[str] = []
+        for need in self._needs(posting, "drand"):
+            beacon = self.beacons(int(need.key)) if self.beacons is not None else None
+            if beacon is None:
+                continue
+            data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}
+            event = self._event(posting, "beacon.recorded", data, BOT)
+            try:
+                posting.folded, new = step(posting.ruleset, posting.folded, event)
+            except Rejection as exc:
+                messages.append(f"The drand beacon of round {need.key} could not be used: {exc.reason}.")
+                continue
+            posting.new_events.append(event)
+            messages.append(f"drand round {beacon.round} recorded (randomness {beacon.randomness[:16]}…).")
+            messages.extend(new)
+        return messages
+
+    def _reveal_secrets(self, posting: _Posting) -> list[str]:
+        """Publish each sealed content the game says is due, from the private store, in a secret.revealed event."""
+        messages: list[str] = []
+        assert posting.campaign.id is not None
+        for need in self._needs(posting, "secret"):
+            kept = sealed_store.get(posting.session, posting.campaign.id, int(need.key))
+            if kept is None:
+                pending = next((e.secret for e in posting.new_events if e.seq == int(need.key) and e.secret), None)
+                kept = pending
+            if kept is None:
+                messages.append(f"the sealed content of event #{need.key} is due but this database does not hold it. The GM must look into it.")
+                continue
+            data = {"seq": int(need.key), "content": kept["content"], "salt": kept["salt"]}
+            event = self._event(posting, REVEALED, data, BOT)
+            try:
+                posting.folded, new = step(posting.ruleset, posting.folded, event)
+            except Rejection as exc:
+                messages.append(f"The sealed content of event #{need.key} could not be revealed: {exc.reason}.")
+                continue
+            posting.new_events.append(event)
+            messages.extend(new)
+        return messages
+
     def _record_lottery(self, posting: _Posting) -> list[str]:
         messages: list[str] = []
         recorded: set[str] = set()
         while True:
-            pending = [d for d in posting.ruleset.wanted_draws(posting.folded.state) if d not in recorded]
+            pending = [n.key for n in self._needs(posting, "lottery") if n.key not in recorded]
             if not pending:
                 return messages
             day = pending[0]
@@ -389,7 +476,7 @@ class Legatus:
 
     def _command(self, posting: _Posting, line_no: int, line: str) -> LineAnswer:
         try:
-            command = parse_command(line)
+            command = parse_command(line, posting.ruleset.commands())
             return self._run(posting, line_no, command)
         except CommandError as exc:
             return LineAnswer(line_no, line.strip(), False, str(exc))
@@ -419,29 +506,23 @@ class Legatus:
             self._require_gm(posting, command)
             return self._deadline_command(posting, line_no, command)
         if name == "help":
-            return ok(help_text())
+            return ok(help_text(posting.ruleset.commands()))
         if name == "state":
             return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
         if name == "ledger":
             return ok("ledger", self._ledger_lines(posting))
-        if name == "turn open":
+        if name in ("turn open", "turn close"):
+            # The shell binds the turn to its lottery draw (first stored or scheduled on or after the date asked);
+            # the game decides what opening or closing a turn means, or that it has no such thing.
             self._require_gm(posting, command)
-            draw, requested = self._turn_draw(posting, args)
-            return ok(f"open the next turn on the draw of {draw}", self._append(posting, "turn.opened", {"draw": draw, "requested": requested}, posting.gm_actor))
-        if name == "turn close":
-            self._require_gm(posting, command)
-            return ok("close the turn", self._append(posting, "turn.closed", {}, posting.gm_actor))
-        if name == "battle":
-            province, winner = self._battle_args(posting, args, command)
-            return ok(f"battle in {province} won by {winner}", self._append(posting, "battle.reported", {"province": province, "winner": winner}, posting.gm_actor))
+            game_args = list(self._turn_draw(posting, args)) if name == "turn open" else []
+            proposal = posting.ruleset.read_command(state, posting.author, name, game_args, is_gm=posting.is_gm)
+            return self._propose(posting, replace(proposal, line_no=line_no, text=command.text), posting.gm_actor)
+        if name in {c.name for c in posting.ruleset.commands()}:
+            proposal = posting.ruleset.read_command(state, posting.author, name, args, is_gm=posting.is_gm)
+            return self._propose(posting, replace(proposal, line_no=line_no, text=command.text), posting.gm_actor)
         if name == "order":
             return self._order_for(posting, line_no, command)
-        if name == "gm pass":
-            self._require_gm(posting, command)
-            if not args:
-                raise CommandError(f"usage: {usage(name)}")
-            nation = self._resolve(posting, "nation", args[0])
-            return ok(f"end the turn of the {nation}", self._append(posting, "gm.pass", {"nation": nation, "reason": " ".join(args[1:])}, posting.gm_actor))
         if name in ("gm undo", "gm void"):
             self._require_gm(posting, command)
             target = undo_target(posting.folded)
@@ -456,9 +537,6 @@ class Legatus:
             self._require_gm(posting, command)
             data = {"locked": name == "gm lock", "reason": " ".join(args)}
             return ok(name.split()[1] + " the orders", self._append(posting, "gm.lock", data, posting.gm_actor))
-        if name == "gm set":
-            self._require_gm(posting, command)
-            return self._gm_set(posting, line_no, command)
         if name == "campaign assign":
             self._require_gm(posting, command)
             if len(args) != 2:
@@ -586,25 +664,6 @@ class Legatus:
             )
         return draw.date.isoformat(), requested.isoformat()
 
-    def _battle_args(self, posting: _Posting, args: list[str], command: Command) -> tuple[str, str]:
-        words = [a for a in args]
-        lowered = [w.lower() for w in words]
-        for marker in ("winner", "won", "victor"):
-            if marker in lowered:
-                i = lowered.index(marker)
-                place, rest = words[:i], words[i + 1:]
-                if rest and rest[0].lower() == "by":
-                    rest = rest[1:]
-                break
-        else:
-            raise CommandError(f"usage: {usage(command.name)} (for example /battle Baetica winner Gauls)")
-        if not place or not rest:
-            raise CommandError(f"usage: {usage(command.name)} (for example /battle Baetica winner Gauls)")
-        province = self._resolve(posting, "province", " ".join(place))
-        winner_text = " ".join(rest)
-        resolved = posting.ruleset.resolve("side", winner_text)  # type: ignore[attr-defined]
-        return province, resolved.name or winner_text
-
     def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         if len(command.args) < 2:
             raise CommandError(f"usage: {usage(command.name)} (for example /order Romans build temple in Latium)")
@@ -619,52 +678,15 @@ class Legatus:
         actor = posting.gm_actor if seat != nation else posting.author
         return self._propose(posting, replace(proposals[0], line_no=line_no, text=command.text), actor)
 
-    def _gm_set(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
-        args = command.args
-        if len(args) < 3:
-            raise CommandError(f"usage: {usage(command.name)}")
-        what = args[0].lower()
-        reason = " ".join(args[3:])
-        if what in ("stability", "actions"):
-            target: str = self._resolve(posting, "nation", args[1])
-            value: Any = int(args[2]) if args[2].lstrip("-").isdigit() else None
-            if value is None:
-                raise CommandError(f"'{args[2]}' is not a number")
-        elif what == "fleets":
-            sea_nation = args[1].split("/", 1) if "/" in args[1] else None
-            if sea_nation is None:
-                raise CommandError("write the sea and the nation as <sea>/<nation>, e.g. /gm set fleets \"Mare Tyrrhenum/Romans\" 2")
-            target = f"{self._resolve(posting, 'sea', sea_nation[0])}|{self._resolve(posting, 'nation', sea_nation[1])}"
-            if not args[2].isdigit():
-                raise CommandError(f"'{args[2]}' is not a number")
-            value = int(args[2])
-        elif what == "owner":
-            target = self._resolve(posting, "province", args[1])
-            value = None if args[2].lower() in ("independent", "none", "-") else self._resolve(posting, "nation", args[2])
-        elif what in ("fortification", "suburbs", "temple"):
-            target = self._resolve(posting, "province", args[1])
-            flag = args[2].lower()
-            if flag not in ("yes", "no", "on", "off", "true", "false", "1", "0"):
-                raise CommandError(f"'{args[2]}': write yes or no")
-            value = flag in ("yes", "on", "true", "1")
-        else:
-            raise CommandError(f"usage: {usage(command.name)}")
-        data = {"what": what, "target": target, "value": value, "reason": reason}
-        messages = self._append(posting, "gm.set", data, posting.gm_actor)
-        return LineAnswer(line_no, command.text, True, f"set {what} of {target.replace('|', ' / ')} to {value}", messages)
-
     def _ledger_lines(self, posting: _Posting) -> list[str]:
-        view = posting.ruleset.public_view(posting.folded.state)
-        rolls = view.get("rolls", [])
-        if not rolls:
-            return ["No roll has been bound yet."]
-        return [
-            f"#{r['id']} turn {r['turn']} {r['purpose'].replace('_', ' ')}{' (' + r['nation'] + ')' if r['nation'] else ''}: "
-            + (f"label {r['label']}" if "label" in r else f"draw {r['draw']} {r['wheel']} #{r['position']}")
-            + f" -> {r['number'] if r['number'] is not None else 'pending'}"
-            f"{': ' + r['outcome'] if r['number'] is not None else ''} [{r['meaning']}]"
-            for r in rolls
-        ]
+        entries = posting.ruleset.ledger(posting.folded.state)
+        lines = [
+            f"#{e['id']} turn {e['turn']} {e['purpose']}{' (' + str(e['seat']) + ')' if e.get('seat') else ''}: {e['where']}"
+            + (f" -> {', '.join(str(v) for v in e['values'])}: {e['outcome']}" if e.get("values") is not None else " -> pending")
+            + f" [{e['meaning']}]"
+            for e in entries
+        ] or ["No roll has been bound yet."]
+        return lines + [f"Head of the log's hash chain: {posting.folded.last_seq}:{posting.folded.head}"]
 
     def verify(self, campaign: str | None = None) -> tuple[Any, str]:
         """Re-check the campaign's log against the stored draws (each agreed by two sources or a GM): the result

@@ -50,7 +50,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
-    from bot.store import campaign_secret, campaigns, draws, fetched_draws, posted, schedule_tables  # noqa: F401
+    from bot.store import campaign_secret, campaigns, draws, fetched_draws, posted, schedule_tables, sealed  # noqa: F401
 
 
 def include_object(object_: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
