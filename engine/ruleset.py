@@ -93,6 +93,7 @@ class Summary:
     headline: tuple[str, ...] = ()  # lines for a turn's announcement (order of play, events drawn, ...)
     # The lottery draw the game stands at (a historical campaign offers only later draws to bind rolls to).
     draw: str | None = None
+    closed_turn: int = 0  # the last game turn that has ended: its results (map, charts) can be posted
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from typing import Any
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.log import replay
-from engine.mare_nostrum.context import ordinal
 from engine.rulesets import load_ruleset
 
 EXIT_USAGE = 2
@@ -42,7 +41,6 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     service = Legatus(open_engine(args.db))
     try:
-        view = service.state(args.campaign)
         text = service.export(args.campaign)
     except CampaignNotFound as exc:
         print(f"legatus: {exc}", file=sys.stderr)
@@ -50,11 +48,12 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     events = [Event.from_dict(json.loads(line)) for line in text.splitlines() if line.strip()]
     try:
         # The head is recomputed from the events, not read off the last one: a broken chain is refused here.
-        folded = replay(load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR), events)
-    except Rejection as exc:
-        print(f"legatus: the stored log does not replay: {exc.reason}", file=sys.stderr)
+        ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
+        folded = replay(ruleset, events)
+    except (Rejection, KeyError, IndexError) as exc:
+        print(f"legatus: the stored log does not replay: {getattr(exc, 'reason', exc)}", file=sys.stderr)
         return 1
-    ledger = build_ledger(view, folded.head, folded.last_seq, every_turn=args.all)
+    ledger = build_ledger(ruleset, folded.state, folded.head, folded.last_seq, every_turn=args.all)
     if args.json:
         print(canonical.dumps(ledger, indent=2))
     else:
@@ -62,43 +61,26 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_ledger(view: dict[str, Any], head: str, last_seq: int, *, every_turn: bool = False) -> dict[str, Any]:
-    turn = view.get("turn") or 0
-    rolls = [r for r in view.get("rolls", []) if every_turn or r["turn"] == turn]
-    gm_rolls = {g["id"]: g for g in view.get("gm_rolls", [])}
+def build_ledger(ruleset: Any, state: Any, head: str, last_seq: int, *, every_turn: bool = False) -> dict[str, Any]:
+    """The game's ledger (``ruleset.ledger``) for the current turn or every turn, with the chain's head."""
+    summary = ruleset.summary(state)
+    entries = [e for e in ruleset.ledger(state) if every_turn or e.get("turn") == summary.turn]
     return {
-        "turn": turn,
-        "draw": view.get("draw"),
-        "all_turns": every_turn,
-        "rolls": rolls,
-        "gm_rolls": [g for g in gm_rolls.values() if every_turn or g["turn"] == turn],
-        "head": head,
-        "last_seq": last_seq,
+        "turn": summary.turn, "turn_label": summary.turn_label, "all_turns": every_turn, "rolls": entries,
+        "head": head, "last_seq": last_seq, "anchor": f"{last_seq}:{head}",
     }
 
 
 def render(ledger: dict[str, Any]) -> list[str]:
     turn = ledger["turn"]
-    lines = []
-    if turn:
-        lines.append(
-            f"Turn {turn}: order of play and events from the draw of {ledger['draw']} "
-            "(each nation's wheel, its 1st to 3rd numbers)."
-        )
-    else:
-        lines.append("The campaign has not started: no turn yet.")
+    lines = [f"{ledger['turn_label']}." if turn else "The campaign has not started: no turn yet."]
     scope = "any turn" if ledger["all_turns"] else f"turn {turn}"
     if not ledger["rolls"]:
         lines.append(f"No roll bound in {scope}.")
-    for r in ledger["rolls"]:
-        who = f" ({r['nation']})" if r.get("nation") else ""
-        result = "pending" if r["number"] is None else f"{r['number']}: {r['outcome']}"
-        where = (f"commit-reveal label {r['label']}" if r.get("label") else
-                 f"draw {r['draw']} wheel {r['wheel']} {ordinal(r['position'])} number")
-        lines.append(f"#{r['id']} turn {r['turn']} {r['purpose'].replace('_', ' ')}{who}: {where} -> {result} [{r['meaning']}]")
-    for g in ledger["gm_rolls"]:
-        label = f" {g['label']}" if g["label"] else ""
-        total = "pending" if g["total"] is None else f"dice {g['values']}, total {g['total']}"
-        lines.append(f"GM roll #{g['id']} turn {g['turn']}: {g['dice']}{label} (by {g['by']}) -> {total}")
-    lines.append(f"Hash chain head: {ledger['head']} (after event #{ledger['last_seq']})")
+    for e in ledger["rolls"]:
+        who = f" ({e['seat']})" if e.get("seat") else ""
+        values = e.get("values")
+        result = "pending" if values is None else f"{', '.join(str(v) for v in values)}: {e.get('outcome')}"
+        lines.append(f"#{e['id']} turn {e['turn']} {e['purpose']}{who}: {e['where']} -> {result} [{e.get('meaning', '')}]")
+    lines.append(f"Hash chain head: {ledger['anchor']} (SEQ:HASH; check a copy with legatus verify LOG --expect-head {ledger['anchor']})")
     return lines

@@ -111,21 +111,21 @@ class LegatusBot(discord.Client):
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
         async with self._locks[campaign]:
-            before = (await asyncio.to_thread(self.service.state, campaign))["turn"]
+            before = (await asyncio.to_thread(self.service.summary, campaign)).turn
             reply = await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
             if reply.changed:
-                view = await asyncio.to_thread(self.service.state, campaign)
-                if view["turn"] > before and view["phase"] in ("orders", "battles"):
-                    await self.open_turn_thread(campaign, view, reply)
+                summary = await asyncio.to_thread(self.service.summary, campaign)
+                if summary.turn > before and summary.playing:
+                    await self.open_turn_thread(campaign, summary, reply)
             return reply
 
 
-    async def open_turn_thread(self, campaign: str, view: dict[str, Any], reply: Reply) -> None:
+    async def open_turn_thread(self, campaign: str, summary: Any, reply: Reply) -> None:
         """Each turn gets its own forum post (in a forum) or thread (in a text channel), opened by the bot."""
         row = self.service.campaign_for_channel_name(campaign)
         channel = self.get_channel(int(row.channel_id)) if row and row.channel_id else None
-        name = f"Turn {view['turn']} — {view['year']}"
-        text = split_message(turn_announcement(view))
+        name = summary.turn_label[:100]
+        text = split_message(turn_announcement(summary))
         try:
             if isinstance(channel, discord.ForumChannel):
                 created = await channel.create_thread(name=name, content=text[0])
@@ -138,7 +138,7 @@ class LegatusBot(discord.Client):
             for chunk in text[1:]:
                 await thread.send(chunk)
         except discord.HTTPException:
-            log.warning("could not open the thread of turn %s of %s", view["turn"], campaign, exc_info=True)
+            log.warning("could not open the thread of turn %s of %s", summary.turn, campaign, exc_info=True)
             return
         self.turn_threads[campaign] = thread.id
         await self.ping(thread, reply)

@@ -1,6 +1,8 @@
 """Turning a Reply into Discord messages: split under the limits, mentions off unless opted in."""
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 DISCORD_LIMIT = 2000
@@ -37,18 +39,6 @@ def user_ids(identities: list[str]) -> list[int]:
     return ids
 
 
-def turn_announcement(view: dict) -> str:  # type: ignore[type-arg]
-    """The opening post of a turn: year, draw, order of play, events and each nation's actions."""
-    lines = [f"**Turn {view['turn']} — {view['year']}** (lottery draw of {view['draw']})", "", "**Order of play**"]
-    for i, nation in enumerate(view["order_of_play"], 1):
-        n = view["nations"][nation]
-        lines.append(f"{i}. {nation} — {n['player'] or 'no player'}: {n['actions_total']} action(s), treasury {n['treasury']}, stability {n['stability']}")
-    lines += ["", "**Events**"]
-    for nation, event in view["events"].items():
-        where = f" ({event['province']})" if event.get("province") else ""
-        lines.append(f"• {nation}: {event['name']} ({event['number']}){where}")
-    pending = [b for b in view["battles"] if b["status"] in ("to_fight", "waiting_roll")]
-    if pending:
-        lines += ["", "**Battles already announced**"]
-        lines += [f"• #{b['id']} {b['province'] or b['sea']}: {b['attacker']} against {b['defender'] or 'independent forces'}" for b in pending]
-    return "\n".join(lines)
+def turn_announcement(summary: Any) -> str:
+    """The opening post of a turn: its label, then what the game says of it (order of play, events, ...)."""
+    return "\n".join([f"**{summary.turn_label}**", "", *summary.headline]).rstrip()

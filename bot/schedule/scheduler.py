@@ -195,14 +195,14 @@ class DeadlineKeeper:
             # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
             # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
             when = min(as_utc(self.clock.now()), datetime.now(timezone.utc))
-            _add(self.scheduler, f"results-{change.campaign_id}-{change.public['turn']}", post_results,
-                 when, [change.campaign_id, int(change.public["turn"])])
+            turn = change.summary.closed_turn
+            _add(self.scheduler, f"results-{change.campaign_id}-{turn}", post_results, when, [change.campaign_id, turn])
         started = [n for n in change.to_act_after if n not in change.to_act_before]
         stopped = [n for n in change.to_act_before if n not in change.to_act_after]
         if not started and not stopped:
             return
         now = as_utc(self.clock.now())
-        acting = acting_from(tuple(change.to_act_after), change.public)
+        acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
         with Session(self.service.engine) as session:
             ended = [d for d in active_deadlines(session, change.campaign_id)
                      if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
@@ -315,11 +315,10 @@ def reconcile(app: App, now: datetime | None = None) -> None:
                 wanted[f"results-{row.campaign_id}-{_turn_of(row.key)}"] = (post_results, now, [row.campaign_id, _turn_of(row.key)])
     for name in app.service.campaign_names():
         # The last closed turn's results, if a crash came between its close and their claim.
-        history = app.service.state(name)["history"]
+        turn = app.service.summary(name).closed_turn
         with Session(app.engine) as session:
             row = find_campaign(session, name)
-            if history and row is not None and row.id is not None:
-                turn = int(history[-1]["turn"])
+            if turn and row is not None and row.id is not None:
                 if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
                     wanted[f"results-{row.id}-{turn}"] = (post_results, now, [row.id, turn])
     for job in scheduler.get_jobs():

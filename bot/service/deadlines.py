@@ -87,14 +87,13 @@ def acting_of(service: Any, name: str) -> Acting:
         row = find_campaign(session, name)
         assert row is not None
         ruleset, folded = service._fold(session, row)
-        view = ruleset.public_view(folded.state)
-    return acting_from(tuple(ruleset.to_act(folded.state)), view)
+        return acting_from(tuple(ruleset.to_act(folded.state)), ruleset, folded.state)
 
 
-def acting_from(nations: tuple[str, ...], view: dict[str, Any]) -> Acting:
-    players = {n: str(v.get("player") or "") for n, v in view.get("nations", {}).items()}
-    turn = view.get("turn")
-    return Acting(turn=int(turn) if turn is not None else None, nations=nations, players=players)
+def acting_from(seats: tuple[str, ...], ruleset: Any, state: Any) -> Acting:
+    """Who is to act, their players and the game turn: all through the ruleset boundary."""
+    players = {seat.name: str(seat.player or "") for seat in ruleset.seats(state)}
+    return Acting(turn=ruleset.summary(state).turn, nations=seats, players=players)
 
 
 # --- GM tools -----------------------------------------------------------------------------------------------------------

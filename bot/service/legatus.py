@@ -61,6 +61,8 @@ class Change:
     to_act_after: tuple[str, ...]
     state: Any  # the ruleset's state after the change (read only)
     public: dict[str, Any]  # the public view after the change
+    ruleset: Any = None  # the campaign's ruleset: read the state only through it
+    summary: Any = None  # ruleset.summary(state)
 
 
 @dataclass
@@ -218,6 +220,13 @@ class Legatus:
             ruleset, folded = self._fold(session, row)
             return ruleset.public_view(folded.state)
 
+    def summary(self, campaign: str | None = None) -> Any:
+        """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            ruleset, folded = self._fold(session, row)
+            return ruleset.summary(folded.state)
+
     def status(self, campaign: str | None = None) -> str:
         with Session(self.engine) as session:
             row = self._campaign(session, campaign)
@@ -276,6 +285,7 @@ class Legatus:
             campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
             to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
             state=posting.folded.state, public=posting.ruleset.public_view(posting.folded.state),
+            ruleset=posting.ruleset, summary=posting.ruleset.summary(posting.folded.state),
         )
         for observer in self.observers:
             try:

@@ -83,8 +83,8 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         await set_up_campaign(t)
         opened = await t.slash("gm", "turn", "open", date="2023-01-03")
         assert "Order of play: Seleucids (NA 90), Ptolemaics (GE 80), Macedonians (FI 40)" in opened
-        thread = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 — 290 BC"), None), 10, "the turn's thread")
-        announcement = await t.fake.wait_for_message(str(thread.id), lambda m: "**Turn 1 — 290 BC**" in m["content"])
+        thread = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's thread")
+        announcement = await t.fake.wait_for_message(str(thread.id), lambda m: "**Turn 1 (290 BC)**" in m["content"])
         assert "1. Seleucids — <@" in announcement["content"] and "• Romans: Invasion (38) (Bruttium)" in announcement["content"]
         in_thread = await t.say("sam", "build suburbs in Syria", channel=str(thread.id))
         assert "✓ line 1" in in_thread
@@ -249,7 +249,7 @@ def test_a_forum_campaign_gets_a_post_per_turn_and_its_results_there(tmp_path: P
         for nation, user in SEATS.items():
             assert "✓" in await t.slash("gm", "campaign", "assign", where=here, nation=nation, player=t.uid(user))
         await t.slash("gm", "turn", "open", where=here, date="2023-01-05")
-        post = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 — 290 BC"), None), 10, "the turn's forum post")
+        post = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's forum post")
         assert str(post.parent_id) == str(t.dev.channels["campaign-forum"].id)
         turn_post = str(post.id)
         for nation in t.service.state("forum")["order_of_play"]:
