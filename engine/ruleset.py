@@ -217,6 +217,9 @@ class Picture:
 class Ruleset(Protocol):
     id: str
     title: str
+    # Where the game's rolls come from unless the campaign chooses: "drand" for games that roll a lot and fast,
+    # "lottery" for the forum campaigns that mirror the Italian Lotto, "commit-reveal".
+    randomness: str
 
     def initial_state(self, setup: dict[str, Any]) -> Any: ...
 
@@ -280,7 +283,10 @@ class Ruleset(Protocol):
         ...
 
     def ledger(self, state: Any) -> list[dict[str, Any]]:
-        """Every roll bound so far: id, turn, purpose, source, binding, number, outcome, meaning."""
+        """Every roll bound so far, each a dict: id, turn, purpose, seat, source ("lottery", "drand",
+        "commit-reveal"), key (its date, round or label), where (in words), values (None while pending), outcome,
+        meaning, and for lottery rolls slots ([date, wheel, position, what it served], ...).
+        ``engine.chance.book.ledger_entry`` makes one from a chance binding."""
         ...
 
     def carry_over(self, before: Any, after: Any) -> Any:

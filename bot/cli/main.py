@@ -53,9 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--gm", default="gm")
     sp.add_argument("--clock", choices=("historical", "live"), default="historical",
                     help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
-    sp.add_argument("--randomness", choices=("lottery", "commit-reveal"), default="lottery",
-                    help="where rolls beyond the order of play and events come from: lottery slots of coming draws, or "
-                         "a seed committed to now and revealed by the GM at the end (/campaign reveal) (default lottery)")
+    sp.add_argument("--randomness", choices=("lottery", "commit-reveal", "drand"), default=None,
+                    help="where the game's rolls come from: drand quicknet rounds still to come (verified beacons), "
+                         "lottery slots of coming draws, or a seed committed to now and revealed by the GM at the end "
+                         "(/campaign reveal) (default: the game's own choice; Mare Nostrum: lottery)")
     sp.set_defaults(func=cmd_new)
 
     lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")

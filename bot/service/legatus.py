@@ -85,6 +85,9 @@ class _Posting:
 
 class Legatus:
     def __init__(self, engine: Engine, data_dir: Path = DATA_DIR, clock: Clock | None = None) -> None:
+        from bot.service.plugins import load_plugins
+
+        load_plugins()
         self.engine = engine
         self.data_dir = data_dir
         self.clock = clock or Clock()
@@ -106,7 +109,7 @@ class Legatus:
         guild_id: str | None = None,
         channel_id: str | None = None,
         gm_role_id: str | None = None,
-        randomness: str = "lottery",
+        randomness: str | None = None,
     ) -> Reply:
         """``randomness``: where the rolls beyond the order of play and the events come from: "lottery" (slots
         of coming draws) or "commit-reveal" (a seed made here, kept in campaign_secret, its SHA-256 published
@@ -116,10 +119,11 @@ class Legatus:
             ruleset = load_ruleset(ruleset_id, self.data_dir)
         except KeyError as exc:
             return reply.note(str(exc.args[0]))
+        randomness = randomness or str(getattr(ruleset, "randomness", "lottery"))
         if clock not in ("historical", "live"):
             return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
-        if randomness not in ("lottery", "commit-reveal"):
-            return reply.note(f"unknown randomness '{randomness}': use 'lottery' or 'commit-reveal'")
+        if randomness not in ("lottery", "commit-reveal", "drand"):
+            return reply.note(f"unknown randomness '{randomness[:40]}': use 'drand', 'lottery' or 'commit-reveal'")
         with Session(self.engine) as session:
             if find_campaign(session, name) is not None:
                 return reply.note(f"a campaign called '{name}' already exists in this database")
@@ -128,6 +132,11 @@ class Legatus:
                 "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
                 "randomness": randomness,
             }
+            if randomness == "drand":
+                from bot.drand.beacons import chain_to_dict
+
+                # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
+                data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
             seed = campaign_secret.new_seed() if randomness == "commit-reveal" else None
             if seed is not None:
                 data["commitment"] = commit_reveal.commitment(commit_reveal.key(seed))
@@ -252,6 +261,9 @@ class Legatus:
                 gm = (author == row.gm) if is_gm is None else is_gm
                 posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)
                 before = tuple(ruleset.to_act(folded.state))
+                # Public values that came in since the last post (a drand round now produced) are recorded first,
+                # so the post is read against the state everyone can now know.
+                reply.notes.extend(self._record_draws(posting))
                 self._read(posting, text, reply)
                 assert row.id is not None
                 for event in posting.new_events:
@@ -354,9 +366,11 @@ class Legatus:
         at (``Summary.draw``), and, for a drand campaign, the first round safely in the future."""
         offered: list[str] = []
         if self._randomness(posting) == "drand":
+            from bot.drand.beacons import chain_from_dict
             from engine.chance.drand import bind_round
 
-            offered.append(f"drand:{bind_round(self.clock.now().timestamp(), margin=DRAND_MARGIN_SECONDS)}")
+            chain = chain_from_dict(posting.folded.effective[0].data.get("drand_chain"))
+            offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
         floor = posting.ruleset.summary(posting.folded.state).draw
         if not floor:
             return offered
@@ -418,8 +432,16 @@ class Legatus:
         """Record each drand round the game waits for whose beacon is at hand (fetched and verified by
         ``beacons``); a round not produced yet waits for the scheduler's fetch."""
         messages: list[str] = []
-        for need in self._needs(posting, "drand"):
-            beacon = self.beacons(int(need.key)) if self.beacons is not None else None
+        needs = self._needs(posting, "drand")
+        if not needs:
+            return messages
+        source = self._beacon_source()
+        wanted = posting.folded.effective[0].data.get("drand_chain") or {}
+        if wanted.get("hash", source.chain.hash) != source.chain.hash:
+            return [f"this campaign draws from the drand chain {str(wanted.get('hash'))[:16]}…, but this bot fetches "
+                    f"{source.chain.hash[:16]}… (LEGATUS_DRAND_CHAIN): its rolls wait"]
+        for need in needs:
+            beacon = source(int(need.key))
             if beacon is None:
                 continue
             data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}
@@ -433,6 +455,13 @@ class Legatus:
             messages.append(f"drand round {beacon.round} recorded (randomness {beacon.randomness[:16]}…).")
             messages.extend(new)
         return messages
+
+    def _beacon_source(self) -> Any:
+        if self.beacons is None:
+            from bot.drand.beacons import from_env
+
+            self.beacons = from_env()
+        return self.beacons
 
     def _reveal_secrets(self, posting: _Posting) -> list[str]:
         """Publish each sealed content the game says is due, from the private store, in a secret.revealed event."""
@@ -521,6 +550,13 @@ class Legatus:
             return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
         if name == "ledger":
             return ok("ledger", self._ledger_lines(posting))
+        if name == "private":
+            # What only the author's seat may see: the transports show it to them alone (Discord: ephemeral).
+            seat = posting.ruleset.seat_of(state, posting.author)
+            if seat is None:
+                raise Rejection(f"you ({posting.author}) hold no seat in this campaign, so you have no private view")
+            view = posting.ruleset.private_view(state, seat)
+            return ok(f"private view of {seat}", [canonical.dumps(view, indent=2)] if view else ["nothing private"])
         if name in ("turn open", "turn close"):
             # The shell binds the turn to its lottery draw (first stored or scheduled on or after the date asked);
             # the game decides what opening or closing a turn means, or that it has no such thing.

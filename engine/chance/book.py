@@ -191,6 +191,20 @@ def carry(before: ChanceBook, after: ChanceBook) -> None:
     after.next_id = max(after.next_id, before.next_id)
 
 
+def ledger_entry(binding: Binding, turn: int | None = None, outcome: str | None = None) -> dict[str, Any]:
+    """A binding as the boundary's ledger entry (engine/ruleset.py ``Ruleset.ledger``): what /ledger and verify read."""
+    key = binding.where[0][len(DRAND_PREFIX):] if binding.source == DRAND else (
+        binding.label if binding.source == COMMIT_REVEAL else binding.where[0].split("|")[0])
+    slots = [[*s.split("|")[:2], int(s.split("|")[2]), f"{binding.purpose or binding.label} (roll #{binding.id})"]
+             for s in binding.where] if binding.source == LOTTERY else []
+    return {
+        "id": binding.id, "turn": turn, "purpose": binding.purpose or binding.label, "seat": binding.seat,
+        "source": binding.source, "key": key, "where": describe(binding), "slots": slots,
+        "values": None if binding.values is None else list(binding.values),
+        "outcome": (outcome or "drawn") if binding.values is not None else "pending", "meaning": binding.meaning,
+    }
+
+
 def describe(binding: Binding) -> str:
     """Where a roll's values come from, in words, for the binding message and the ledger."""
     if binding.source == DRAND:

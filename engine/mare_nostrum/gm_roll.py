@@ -29,11 +29,13 @@ def request(ctx: Ctx) -> None:
     roll = GmRoll(id=state.new_id(), turn=state.turn, dice=dice.text, label=label, by=by)
     state.gm_rolls.append(roll)
     bound: list[list[Roll]] = []
+    avoid: set[tuple[str, str]] = set()  # no two numbers of one roll on one wheel of one draw
     for k in range(1, dice.count + 1):
-        slots = [
-            bind(ctx, PURPOSE, None, _meaning(roll, dice, k, j), ref=roll.id, announce=False)
-            for j in range(dice.numbers_per_die)
-        ]
+        slots = []
+        for j in range(dice.numbers_per_die):
+            slot = bind(ctx, PURPOSE, None, _meaning(roll, dice, k, j), ref=roll.id, announce=False, avoid=avoid)
+            avoid.add((slot.draw, slot.wheel))
+            slots.append(slot)
         bound.append(slots)
         roll.slots.append([s.id for s in slots])
         roll.values.append(None)
@@ -81,11 +83,10 @@ def _roll_again(ctx: Ctx, roll: GmRoll, dice: dicelib.Dice, k: int, group: list[
     last = max(r.draw for r in group)
     dates = [last] + sorted(d for d in ctx.event.draws if d > last)
     try:
-        again = [
-            bind_in(ctx, dates, PURPOSE, None, _meaning(roll, dice, k + 1, j, again=True), ref=roll.id,
-                    announce=False, turn=roll.turn)
-            for j in range(2)
-        ]
+        again: list[Roll] = []
+        for j in range(2):
+            again.append(bind_in(ctx, dates, PURPOSE, None, _meaning(roll, dice, k + 1, j, again=True), ref=roll.id,
+                                 announce=False, turn=roll.turn, avoid={(r.draw, r.wheel) for r in again}))
     except Rejection:
         for r in group:
             r.outcome = f"pair value {pair} refused (>= {limit}); no free slot is left to roll die {k + 1} again"

@@ -51,8 +51,9 @@ def declare(ctx: Ctx, battle: Battle) -> None:
     """Bind the two numbers of a naval battle: the attacker's first, then the defender's."""
     assert battle.sea is not None
     defender = battle.naval_opponent or battle.defender or PIRATES
-    bind(ctx, "naval_attacker", battle.attacker_nation, meaning(ctx, battle), ref=battle.id)
-    bind(ctx, "naval_defender", None if defender == PIRATES else defender, meaning(ctx, battle), ref=battle.id)
+    first = bind(ctx, "naval_attacker", battle.attacker_nation, meaning(ctx, battle), ref=battle.id)
+    bind(ctx, "naval_defender", None if defender == PIRATES else defender, meaning(ctx, battle), ref=battle.id,
+         avoid={(first.draw, first.wheel)})
 
 
 def _bonus(ctx: Ctx, side: str, own: int, other: int) -> tuple[int, list[str]]:

@@ -17,7 +17,7 @@ from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
-from engine.mare_nostrum.slots import pending_labels, settle
+from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import public_view, status_board
@@ -39,6 +39,7 @@ GM_SETTABLE = {"stability", "owner", "fortification", "suburbs", "temple", "flee
 class MareNostrum:
     id = "mare-nostrum"
     title = "Mare Nostrum"
+    randomness = "lottery"
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
@@ -61,6 +62,7 @@ class MareNostrum:
             "roll.requested": gm_roll.request,
             "gm.lock": self._gm_lock,
             "random.recorded": self._random_recorded,
+            "beacon.recorded": self._beacon_recorded,
             "seed.revealed": self._seed_revealed,
         }
 
@@ -176,7 +178,8 @@ class MareNostrum:
         return picture(self.rules, state)
 
     def wanted_draws(self, state: State) -> list[str]:
-        wanted = {r.draw for r in state.rolls if r.number is None and r.draw != COMMIT_REVEAL}
+        wanted = {r.draw for r in state.rolls if r.number is None and r.draw != COMMIT_REVEAL
+                  and not r.draw.startswith(DRAND_PREFIX)}
         if state.phase == "awaiting_draw" and state.turn_draw:
             wanted.add(state.turn_draw)
         return sorted(d for d in wanted if d not in state.draws)
@@ -236,7 +239,8 @@ class MareNostrum:
 
     def needs(self, state: State) -> list[Need]:
         return ([Need("lottery", d) for d in self.wanted_draws(state)]
-                + [Need("commit-reveal", label) for label in pending_labels(state)])
+                + [Need("commit-reveal", label) for label in pending_labels(state)]
+                + [Need("drand", round_no) for round_no in pending_rounds(state)])
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
         """The turn's own draw (order of play and events: each nation's wheel, 1st to 3rd numbers), then every roll."""
@@ -257,10 +261,14 @@ class MareNostrum:
             })
         for r in state.rolls:
             label = r.label is not None
+            drand = r.draw.startswith(DRAND_PREFIX)
             entries.append({
                 "id": r.id, "turn": r.turn, "purpose": r.purpose.replace("_", " "), "seat": r.nation,
-                "source": "commit-reveal" if label else "lottery", "key": r.label if label else r.draw,
-                "where": f"commit-reveal label '{r.label}'" if label else f"lottery draw {r.draw}, wheel {r.wheel}, number {r.position}",
+                "source": "drand" if drand else "commit-reveal" if label else "lottery",
+                "key": r.draw[len(DRAND_PREFIX):] if drand else r.label if label else r.draw,
+                "where": (f"drand round {r.draw[len(DRAND_PREFIX):]}, label '{r.label}'" if drand
+                          else f"commit-reveal label '{r.label}'" if label
+                          else f"lottery draw {r.draw}, wheel {r.wheel}, number {r.position}"),
                 "slots": [] if label else [[r.draw, r.wheel, r.position, f"{r.purpose.replace('_', ' ')}{' of the ' + r.nation if r.nation else ''} (roll #{r.id})"]],
                 "values": None if r.number is None else [r.number],
                 "outcome": r.outcome if r.number is not None else "pending", "meaning": r.meaning,
@@ -290,6 +298,8 @@ class MareNostrum:
                 after.used_labels.append(label)
         for label, number in before.numbers.items():
             after.numbers.setdefault(label, number)
+        for round_no, randomness in before.beacons.items():
+            after.beacons.setdefault(round_no, randomness)
         after.seed = after.seed or before.seed
         return after
 
@@ -340,6 +350,21 @@ class MareNostrum:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
         for label, number in numbers.items():
             state.numbers[str(label)] = number
+
+    def _beacon_recorded(self, ctx: Ctx) -> None:
+        """A drand beacon the shell fetched and verified: its randomness settles the rolls bound to its round.
+        Its signature is in the log, so anyone can verify it against the chain's public key (legatus verify)."""
+        state = ctx.state
+        if state.randomness != "drand":
+            raise Rejection("this campaign does not draw its rolls from drand")
+        data = ctx.event.data
+        round_no, randomness = str(data.get("round", "")), str(data.get("randomness", ""))
+        if not round_no.isdigit() or len(randomness) != 64 or any(c not in "0123456789abcdef" for c in randomness):
+            raise Rejection("beacon.recorded needs the round and its randomness (64 lowercase hex digits)")
+        known = state.beacons.get(round_no)
+        if known is not None and known != randomness:
+            raise Rejection(f"round {round_no} is already recorded with another randomness; a beacon never changes")
+        state.beacons[round_no] = randomness
 
     def _seed_revealed(self, ctx: Ctx) -> None:
         self._require_gm(ctx)

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.chance import derive
 from engine.events import Rejection
 from engine.lotto import WHEELS
 from engine.mare_nostrum.context import Ctx, ordinal
-from engine.mare_nostrum.state import COMMIT_REVEAL, Roll, State
+from engine.mare_nostrum.state import COMMIT_REVEAL, DRAND, Roll, State
+
+DRAND_PREFIX = "drand:"
 
 
 def roll_slots(nation_wheels: list[str]) -> list[tuple[str, int]]:
@@ -35,33 +38,40 @@ def slot_key(date: str, wheel: str, position: int) -> str:
 
 def bind(
     ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None,
-    *, announce: bool = True,
+    *, announce: bool = True, avoid: set[tuple[str, str]] | None = None,
 ) -> Roll:
+    """``avoid``: (date, wheel) pairs the same roll already uses: numbers of one wheel and draw are drawn without
+    replacement, so two of them are linked (two d6 on one wheel would be equal with probability 14/89)."""
     if ctx.state.randomness == COMMIT_REVEAL:
         return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce)
+    if ctx.state.randomness == DRAND:
+        return bind_round(ctx, purpose, nation, meaning, ref, target, announce=announce)
     floor = ctx.state.turn_draw or ""
     candidates = sorted(d for d in ctx.event.draws if d > floor)
     if not candidates:
         raise Rejection(
             "no future lottery draw is known to bind this roll to; the GM must import the coming draws first"
         )
-    return bind_in(ctx, candidates, purpose, nation, meaning, ref, target, announce=announce)
+    return bind_in(ctx, candidates, purpose, nation, meaning, ref, target, announce=announce, avoid=avoid)
 
 
 def bind_in(
     ctx: Ctx, dates: list[str], purpose: str, nation: str | None, meaning: str, ref: int | None = None,
     target: str | None = None, *, announce: bool = True, turn: int | None = None,
+    avoid: set[tuple[str, str]] | None = None,
 ) -> Roll:
-    """Bind a roll to the first free slot of the first of ``dates`` that has one."""
+    """Bind a roll to the first free slot of the first of ``dates`` that has one (on a wheel not in ``avoid``)."""
     state = ctx.state
     if state.randomness == COMMIT_REVEAL:
         return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
+    if state.randomness == DRAND:
+        return bind_round(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
     used = set(state.used_slots)
     slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
     for date in dates:
         for wheel, position in slots:
             key = slot_key(date, wheel, position)
-            if key in used:
+            if key in used or (avoid and (date, wheel) in avoid):
                 continue
             state.used_slots.append(key)
             roll = Roll(
@@ -110,6 +120,42 @@ def bind_label(
     return roll
 
 
+def bind_round(
+    ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None,
+    *, announce: bool = True, turn: int | None = None,
+) -> Roll:
+    """Bind a roll to the first drand round the shell offered (a round still in the future) and a fresh label: its
+    number is ``derive.values(randomness of that round, label, 1, 1, 90)``."""
+    state = ctx.state
+    rounds = sorted((d for d in ctx.event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()),
+                    key=lambda d: int(d[len(DRAND_PREFIX):]))
+    if not rounds:
+        raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
+    roll_id = state.new_id()
+    roll_turn = state.turn if turn is None else turn
+    base = f"turn-{roll_turn}:roll-{roll_id}:{purpose}"
+    label, again = base, 1
+    while label in state.used_labels:
+        again += 1
+        label = f"{base}:{again}"
+    state.used_labels.append(label)
+    roll = Roll(id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=rounds[0], wheel="", position=0,
+                meaning=meaning, ref=ref, target=target, label=label)
+    state.rolls.append(roll)
+    if announce:
+        ctx.say(
+            f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to drand quicknet "
+            f"round {rounds[0][len(DRAND_PREFIX):]}, label '{label}': {meaning}."
+        )
+    return roll
+
+
+def pending_rounds(state: State) -> list[str]:
+    """The drand rounds bound and still waiting for their beacon."""
+    return sorted({r.draw[len(DRAND_PREFIX):] for r in state.rolls if r.number is None and r.draw.startswith(DRAND_PREFIX)
+                   and r.draw[len(DRAND_PREFIX):] not in state.beacons}, key=int)
+
+
 def pending_labels(state: State) -> list[str]:
     """The commit-reveal labels bound and still waiting for their number."""
     return [r.label for r in state.rolls if r.draw == COMMIT_REVEAL and r.number is None and r.label is not None
@@ -132,6 +178,11 @@ def settle(ctx: Ctx, resolvers: dict[str, Resolver]) -> None:
                 if number is None:
                     continue
                 roll.number = number
+            elif roll.draw.startswith(DRAND_PREFIX):
+                randomness = ctx.state.beacons.get(roll.draw[len(DRAND_PREFIX):])
+                if randomness is None:
+                    continue
+                roll.number = derive.values(bytes.fromhex(randomness), roll.label or "", 1, 1, 90)[0]
             else:
                 numbers = ctx.state.draws.get(roll.draw)
                 if numbers is None:

@@ -44,7 +44,8 @@ class ProvinceState:
 # Roll bound to the commit-reveal seed rather than to a lottery slot.
 LOTTERY = "lottery"
 COMMIT_REVEAL = "commit-reveal"
-RANDOMNESS = (LOTTERY, COMMIT_REVEAL)
+DRAND = "drand"
+RANDOMNESS = (LOTTERY, COMMIT_REVEAL, DRAND)
 
 # Battles still to be decided: the turn cannot close while one of these is open.
 OPEN_BATTLE = ("to_fight", "waiting_roll", "claimed", "disputed", "siege")
@@ -163,6 +164,7 @@ class State:
     seed: str | None = None  # commit-reveal: the seed, once the GM revealed it (then no roll binds any more)
     numbers: dict[str, int] = field(default_factory=dict)  # commit-reveal: label -> number 1..90 (random.recorded)
     used_labels: list[str] = field(default_factory=list)  # commit-reveal labels ever bound, never reused
+    beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (beacon.recorded)
 
     def new_id(self) -> int:
         value = self.next_id

@@ -29,6 +29,7 @@ PHASE_ASK = {
 class MediterraneanEmpires:
     id = "mediterranean-empires"
     title = "Mediterranean Empires"
+    randomness = "drand"
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
@@ -301,7 +302,7 @@ class MediterraneanEmpires:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
-        return [b.to_dict() for b in state.book.bindings]  # type: ignore[attr-defined]
+        return [chance.ledger_entry(b) for b in state.book.bindings]  # type: ignore[attr-defined]
 
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)  # type: ignore[attr-defined]

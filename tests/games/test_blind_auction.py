@@ -143,7 +143,7 @@ def test_a_whole_game_with_the_secrets_folded() -> None:
     dice = derive.values(bytes.fromhex(tie), "round-2-tie", 2, 1, 6)
     tie_winner = "North" if dice[0] > dice[1] else "South"
     assert (table.state.rounds[1].dice, table.state.rounds[1].winner) == ([dice], tie_winner)
-    assert (RULES.ledger(table.state)[0]["number"], RULES.ledger(table.state)[0]["turn"]) == (dice, 2)
+    assert (RULES.ledger(table.state)[0]["values"], RULES.ledger(table.state)[0]["turn"]) == (dice, 2)
     table.order("ann", "bid 2")
     table.order("bob", "bid 3")
     table.serve()

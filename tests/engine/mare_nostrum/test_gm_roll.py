@@ -128,30 +128,39 @@ def test_a_refused_pair_binds_the_next_pair_in_the_same_draw() -> None:
     assert c.view["gm_rolls"][0]["total"] == 1
 
 
-def test_a_refused_pair_in_a_full_draw_goes_to_the_next_offered_draw() -> None:
+def test_a_refused_pair_goes_to_the_next_offered_draw() -> None:
     c = Campaign()
-    c.roll("10d7", "many")  # 20 slots
-    c.roll("6d7", "more")   # 12 slots: the draw's 32 are all taken
-    assert {r["draw"] for r in c.view["rolls"]} == {NEXT_DAY}
-    said = c.add("draw.recorded", "legatus", draw(NEXT_DAY, [90, 90]))
-    assert any("die 1 rolls again on the draw of 2023-01-07 (PA 1st + RM 1st)" in m for m in said), said
-    assert c.view["gm_rolls"][1]["total"] is not None and c.view["gm_rolls"][0]["total"] is None
-    said = c.add("draw.recorded", "legatus", draw(LATER_DAY, [7, 7]))  # 6*90 + 6 = 546 -> 546 % 7 + 1 = 1
-    assert any(m.startswith("10d7 many: 1 + ") for m in said), said
+    c.roll("1d7", "one")  # PA 1st + RM 1st of the next draw
+    # The same draw first: its next free slots were fixed when it was drawn, so nobody can choose the re-roll.
+    said = c.add("draw.recorded", "legatus", draw(NEXT_DAY, [90, 90, 7, 7]))  # TO 1st, VE 1st: 546 % 7 + 1 = 1
+    assert any("die 1 rolls again on the draw of 2023-01-05 (TO 1st + VE 1st)" in m for m in said), said
+    assert any(m.startswith("1d7 one: 1") for m in said), said
+
+
+def test_the_numbers_of_one_roll_never_share_a_wheel_of_one_draw() -> None:
+    """Numbers of one wheel are drawn without replacement: two dice on one wheel would be linked."""
+    c = Campaign()
+    c.roll("10d7", "many")  # 20 numbers: a draw has 10 wheels with free slots, so the roll spans two draws
+    gm = c.view["gm_rolls"][0]
+    rolls = {r["id"]: r for r in c.view["rolls"]}
+    used = [(rolls[i]["draw"], rolls[i]["wheel"]) for ids in gm["rolls"] for i in ids]
+    assert len(used) == 20 and len(set(used)) == 20
+    assert {d for d, _ in used} == {NEXT_DAY, LATER_DAY}
 
 
 def test_the_pair_waits_when_its_numbers_fall_in_two_draws() -> None:
     c = Campaign()
-    c.roll("11d6", "fill")  # slots 1-11
-    c.roll("11d7", "fill")  # 22 slots: the 11th die has one number in each draw
-    gm = c.view["gm_rolls"][1]
-    last = [r for r in c.view["rolls"] if r["id"] in gm["rolls"][10]]
+    for _ in range(31):  # 31 of the next draw's 32 free slots
+        c.roll("1d6", "fill")
+    c.roll("1d7", "split")  # its pair: the last slot of the next draw, the first of the later one
+    gm = c.view["gm_rolls"][-1]
+    last = [r for r in c.view["rolls"] if r["id"] in gm["rolls"][0]]
     assert [r["draw"] for r in last] == [NEXT_DAY, LATER_DAY]
     c.add("draw.recorded", "legatus", draw(NEXT_DAY))
     assert last[0]["id"] in {r["id"] for r in c.view["rolls"] if "waiting for the other number" in r["outcome"]}
-    assert c.view["gm_rolls"][1]["total"] is None
+    assert c.view["gm_rolls"][-1]["total"] is None
     said = c.add("draw.recorded", "legatus", draw(LATER_DAY))
-    assert c.view["gm_rolls"][1]["total"] is not None and any(m.startswith("11d7 fill:") for m in said)
+    assert c.view["gm_rolls"][-1]["total"] is not None and any(m.startswith("1d7 split:") for m in said)
 
 
 def test_only_the_gm_rolls_and_bad_dice_are_refused_with_the_text() -> None:

@@ -51,6 +51,7 @@ class Said:
 class BlindAuction:
     id = "blind-auction"
     title = "Blind Auction"
+    randomness = "drand"
 
     def __init__(self) -> None:
         self.seat_names = NameIndex({s: () for s in SEATS}, "seat")
@@ -401,9 +402,8 @@ class BlindAuction:
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
         rounds = {f"tie of round {r.number}": r.number for r in state.rounds}
-        return [{"id": b.id, "turn": rounds.get(b.purpose), "purpose": b.purpose, "source": b.source, "label": b.label,
-                 "binding": chance.describe(b), "number": b.values, "meaning": b.meaning,
-                 "outcome": None if b.values is None else f"North {b.values[0]}, South {b.values[1]}"}
+        return [chance.ledger_entry(b, rounds.get(b.purpose),
+                                    None if b.values is None else f"North {b.values[0]}, South {b.values[1]}")
                 for b in state.book.bindings]
 
 
