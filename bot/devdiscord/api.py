@@ -19,12 +19,14 @@ from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Mapping
 
 from aiohttp import web
 
-from bot.devdiscord import model
+from bot.devdiscord import mentions, model, payloads
 from bot.devdiscord.model import Channel, Message, World
-from bot.devdiscord.server import (
+from bot.devdiscord.gateway_session import GatewayConnection, GatewaySession
+from bot.devdiscord.protocol import (
     INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, INTERACTION_COMPONENT, PRIVILEGED_INTENTS, ApiError, Fault,
-    FakeDiscordServer, GatewayConnection, GatewaySession, InteractionRecord, RecordedRequest,
+    InteractionRecord, RecordedRequest,
 )
+from bot.devdiscord.server import FakeDiscordServer
 
 OptionValue = str | int | float | bool | tuple[str, bytes]
 
@@ -115,7 +117,7 @@ class Invocation:
         message = self._fake.world.messages.get(message_id or "")
         if message is None or message.deleted:
             return None
-        return model.message_payload(self._fake.world, message)
+        return payloads.message_payload(self._fake.world, message)
 
     async def wait_callback(self, timeout: float = 5.0) -> dict[str, Any]:
         await self._fake.wait_until(lambda: self.record.callback is not None, timeout,
@@ -130,7 +132,7 @@ class Invocation:
             message = self._fake.world.messages.get(self.record.original_message_id or "")
             if message is None or message.deleted or message.flags & model.FLAG_LOADING:
                 return None
-            return model.message_payload(self._fake.world, message)
+            return payloads.message_payload(self._fake.world, message)
 
         return await self._fake.wait_until(ready, timeout, f"a reply to {self.record.command_name or self.id}")
 
@@ -273,7 +275,7 @@ class FakeDiscord:
     def messages_in(self, channel: str, *, include_ephemeral: bool = False) -> list[dict[str, Any]]:
         """The channel's messages, oldest first, as REST returns them."""
         messages = self.world.channel_messages(self.channel(channel).id, include_ephemeral=include_ephemeral)
-        return [model.message_payload(self.world, m) for m in sorted(messages, key=lambda m: int(m.id))]
+        return [payloads.message_payload(self.world, m) for m in sorted(messages, key=lambda m: int(m.id))]
 
     # ---- waiting ------------------------------------------------------------------------------------------------
 
@@ -304,7 +306,7 @@ class FakeDiscord:
                     continue
                 if since is not None and int(message.id) <= int(since):
                     continue
-                payload = model.message_payload(self.world, message)
+                payload = payloads.message_payload(self.world, message)
                 if predicate is None or predicate(payload):
                     return payload
             return None
@@ -341,12 +343,12 @@ class FakeDiscord:
             ref = self.world.messages[reply_to]
             fields.update(type=model.MESSAGE_REPLY, message_reference={
                 "type": 0, "message_id": ref.id, "channel_id": ref.channel_id, "guild_id": ref.guild_id})
-        users, roles, everyone = model.resolve_mentions(self.world, target, content, None,
+        users, roles, everyone = mentions.resolve_mentions(self.world, target, content, None,
                                                         self.world.messages[reply_to].author_id if reply_to else None)
         message = self.world.add_message(target.id, author.id, content, attachments=attachments, mentions=users,
                                          mention_roles=roles, mention_everyone=everyone, **fields)
         await self.server.publish_new_message(message)
-        return model.message_payload(self.world, message)
+        return payloads.message_payload(self.world, message)
 
     async def user_dms(self, user: str, content: str) -> dict[str, Any]:
         """A user writes to the bot in private."""
@@ -357,11 +359,11 @@ class FakeDiscord:
         message = self._user_message(message_id)
         message.content = content
         channel = self.world.channels[message.channel_id]
-        message.mentions, message.mention_roles, message.mention_everyone = model.resolve_mentions(
+        message.mentions, message.mention_roles, message.mention_everyone = mentions.resolve_mentions(
             self.world, channel, content, None)
         message.edited_timestamp = model.iso(self.world.next_id())
         await self.server.dispatch_message("MESSAGE_UPDATE", message)
-        return model.message_payload(self.world, message)
+        return payloads.message_payload(self.world, message)
 
     async def user_deletes(self, message_id: str) -> None:
         await self.server.delete_message(self._user_message(message_id))
@@ -384,12 +386,12 @@ class FakeDiscord:
         by_name = {t["name"]: t["id"] for t in parent.available_tags}
         thread = self.world.add_thread(parent.id, title, owner_id=author.id, applied_tags=[by_name[t] for t in tags],
                                        auto_archive_duration=4320)
-        users, roles, everyone = model.resolve_mentions(self.world, thread, content, None)
+        users, roles, everyone = mentions.resolve_mentions(self.world, thread, content, None)
         starter = self.world.add_message(thread.id, author.id, content, id=thread.id, mentions=users,
                                          mention_roles=roles, mention_everyone=everyone)
         await self.server.publish_thread(thread)
         await self.server.dispatch_message("MESSAGE_CREATE", starter)
-        return model.thread_payload(self.world, thread), model.message_payload(self.world, starter)
+        return payloads.thread_payload(self.world, thread), payloads.message_payload(self.world, starter)
 
     # ---- interactions --------------------------------------------------------------------------------------------
 
@@ -475,7 +477,7 @@ class FakeDiscord:
             if not isinstance(value, tuple):
                 raise ValueError(f"option {oname!r} takes (filename, bytes)")
             attachment = self.server.make_attachment("0", value[0], value[1])
-            resolved.setdefault("attachments", {})[attachment.id] = model.attachment_payload(attachment)
+            resolved.setdefault("attachments", {})[attachment.id] = payloads.attachment_payload(attachment)
             return attachment.id
         key = str(value)
         if otype in (_USER, _MENTIONABLE) and not key.isdigit() and guild_id is not None:
@@ -487,20 +489,20 @@ class FakeDiscord:
         if otype == _CHANNEL and not key.isdigit():
             key = self.channel(key).id
         if otype in (_USER, _MENTIONABLE) and key in self.world.users:
-            resolved.setdefault("users", {})[key] = model.user_payload(self.world.users[key])
+            resolved.setdefault("users", {})[key] = payloads.user_payload(self.world.users[key])
             guild = self.world.guilds.get(guild_id or "")
             if guild is not None and key in guild.members:
                 resolved.setdefault("members", {})[key] = {
-                    **model.member_payload(self.world, guild.members[key], with_user=False),
+                    **payloads.member_payload(self.world, guild.members[key], with_user=False),
                     "permissions": str(self.world.member_permissions(guild.id, key))}
             return key
         if otype in (_ROLE, _MENTIONABLE) and key in self.world.roles:
-            resolved.setdefault("roles", {})[key] = model.role_payload(self.world.roles[key])
+            resolved.setdefault("roles", {})[key] = payloads.role_payload(self.world.roles[key])
             return key
         if otype == _CHANNEL and key in self.world.channels:
             channel = self.world.channels[key]
             permissions = str(self.world.member_permissions(guild_id, self.bot_user.id)) if guild_id else "0"
-            resolved.setdefault("channels", {})[key] = {**model.channel_payload(self.world, channel),
+            resolved.setdefault("channels", {})[key] = {**payloads.channel_payload(self.world, channel),
                                                         "permissions": permissions}
             return key
         raise ValueError(f"option {oname!r}: nothing called {value!r} to resolve")
