@@ -153,10 +153,15 @@ class FakeDiscord:
 
     def __init__(self, *, world: World | None = None, token: str | None = None, bot_name: str = "Legatus",
                  heartbeat_interval: float = 41.25, interaction_deadline: float = 3.0,
-                 rate_limit: tuple[int, float] = (50, 1.0), privileged_intents: int = PRIVILEGED_INTENTS,
-                 start: datetime | None = None) -> None:
+                 followup_lifetime: float = 15 * 60, rate_limit: tuple[int, float] = (50, 1.0),
+                 channel_message_limit: tuple[int, float] | None = (5, 5.0),
+                 privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None) -> None:
         """`start`: the logical clock's origin (snowflake times, message timestamps); default 2026-01-01 UTC.
-        Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token."""
+        Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token.
+
+        As strict as Discord: `interaction_deadline` (3 s) for the first answer to an interaction, then 10062;
+        `followup_lifetime` (15 min) for follow-ups with its token, then 401/50027; `rate_limit` per route and
+        channel/guild, and `channel_message_limit` (5 messages per 5 s per channel, None to lift it)."""
         self.world = world or World(model.SnowflakeGenerator(start) if start else None)
         if self.world.bot_user is None:
             self.world.bot_user = self.world.add_user(bot_name, bot=True)
@@ -165,7 +170,9 @@ class FakeDiscord:
                                + ".devdiscord.not-a-real-token")
         self.server = FakeDiscordServer(self.world, token=self.token, app_id=app_id,
                                         heartbeat_interval=heartbeat_interval,
-                                        interaction_deadline=interaction_deadline, rate_limit=rate_limit,
+                                        interaction_deadline=interaction_deadline,
+                                        followup_lifetime=followup_lifetime, rate_limit=rate_limit,
+                                        channel_message_limit=channel_message_limit,
                                         privileged_intents=privileged_intents)
         self._runner: web.AppRunner | None = None
         self.host = ""
@@ -343,10 +350,9 @@ class FakeDiscord:
             ref = self.world.messages[reply_to]
             fields.update(type=model.MESSAGE_REPLY, message_reference={
                 "type": 0, "message_id": ref.id, "channel_id": ref.channel_id, "guild_id": ref.guild_id})
-        users, roles, everyone = mentions.resolve_mentions(self.world, target, content, None,
-                                                        self.world.messages[reply_to].author_id if reply_to else None)
-        message = self.world.add_message(target.id, author.id, content, attachments=attachments, mentions=users,
-                                         mention_roles=roles, mention_everyone=everyone, **fields)
+        pings = mentions.mention_fields(self.world, target, author.id, content, None,
+                                        self.world.messages[reply_to].author_id if reply_to else None)
+        message = self.world.add_message(target.id, author.id, content, attachments=attachments, **pings, **fields)
         await self.server.publish_new_message(message)
         return payloads.message_payload(self.world, message)
 
@@ -359,8 +365,8 @@ class FakeDiscord:
         message = self._user_message(message_id)
         message.content = content
         channel = self.world.channels[message.channel_id]
-        message.mentions, message.mention_roles, message.mention_everyone = mentions.resolve_mentions(
-            self.world, channel, content, None)
+        for key, value in mentions.mention_fields(self.world, channel, message.author_id, content, None).items():
+            setattr(message, key, value)
         message.edited_timestamp = model.iso(self.world.next_id())
         await self.server.dispatch_message("MESSAGE_UPDATE", message)
         return payloads.message_payload(self.world, message)
@@ -386,9 +392,8 @@ class FakeDiscord:
         by_name = {t["name"]: t["id"] for t in parent.available_tags}
         thread = self.world.add_thread(parent.id, title, owner_id=author.id, applied_tags=[by_name[t] for t in tags],
                                        auto_archive_duration=4320)
-        users, roles, everyone = mentions.resolve_mentions(self.world, thread, content, None)
-        starter = self.world.add_message(thread.id, author.id, content, id=thread.id, mentions=users,
-                                         mention_roles=roles, mention_everyone=everyone)
+        pings = mentions.mention_fields(self.world, thread, author.id, content, None)
+        starter = self.world.add_message(thread.id, author.id, content, id=thread.id, **pings)
         await self.server.publish_thread(thread)
         await self.server.dispatch_message("MESSAGE_CREATE", starter)
         return payloads.thread_payload(self.world, thread), payloads.message_payload(self.world, starter)
@@ -570,6 +575,41 @@ class FakeDiscord:
                             "X-RateLimit-Reset-After": f"{retry_after:.3f}"})
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         self.server.faults.append(Fault(method, path, 429, body, headers, times))
+
+    # ---- Discord's clock and moderators -------------------------------------------------------------------------
+
+    async def advance_clock(self, seconds: float) -> None:
+        """Skip `seconds` on the fake's clock: threads idle for their auto_archive_duration archive (THREAD_UPDATE),
+        interaction tokens age (3 s for the first answer, 15 min for follow-ups)."""
+        await self.server.advance_clock(seconds)
+
+    async def archive_thread(self, thread: str, *, locked: bool = False) -> None:
+        """Archive a thread (by id or name) now, as a moderator or Discord's auto-archive would."""
+        channel = self.channel(thread)
+        if not channel.is_thread:
+            raise ValueError(f"{channel.name} is not a thread")
+        await self.server.archive_thread(channel, locked=locked)
+
+    async def set_overwrite(self, channel: str, target: str, *, allow: int = 0, deny: int = 0) -> None:
+        """Put a permission overwrite on a channel (by id or name) for a role or member (by id or name; the guild id
+        is @everyone), as a server admin would: the bot gets CHANNEL_UPDATE."""
+        where = self.channel(channel)
+        assert where.guild_id is not None, "overwrites exist only in guild channels"
+        guild = self.world.guilds[where.guild_id]
+        if target == guild.id or target == "@everyone":
+            target_id, kind = guild.id, 0
+        elif target in self.world.roles or any(self.world.roles[r].name == target for r in guild.roles):
+            target_id, kind = (target if target in self.world.roles else self.world.role(guild.id, target).id), 0
+        else:
+            target_id, kind = self.user(target).id, 1
+        where.permission_overwrites = [o for o in where.permission_overwrites if str(o.get("id")) != target_id]
+        where.permission_overwrites.append({"id": target_id, "type": kind, "allow": str(allow), "deny": str(deny)})
+        await self.server.dispatch("CHANNEL_UPDATE", payloads.channel_payload(self.world, where))
+
+    def notified(self, message_id: str) -> list[str]:
+        """Who got a notification from a message (user ids): mentioned users, members of the roles that really
+        pinged (mentionable, or the author may Mention @everyone), everyone on a permitted @everyone."""
+        return list(self.world.messages[message_id].notified)
 
     async def force_reconnect(self) -> None:
         """Send op 7 RECONNECT to every connected bot: discord.py drops the socket and RESUMEs."""

@@ -27,14 +27,23 @@ class ServerCore:
     """All of the fake's live state; the resource mixins add the handlers, server.py the routes."""
 
     def __init__(self, world: World, *, token: str, app_id: str, heartbeat_interval: float = 41.25,
-                 interaction_deadline: float = 3.0, rate_limit: tuple[int, float] = (50, 1.0),
+                 interaction_deadline: float = 3.0, followup_lifetime: float = 15 * 60,
+                 rate_limit: tuple[int, float] = (50, 1.0),
+                 channel_message_limit: tuple[int, float] | None = (5, 5.0),
                  privileged_intents: int = PRIVILEGED_INTENTS) -> None:
         self.world = world
         self.token = token
         self.app_id = app_id
         self.heartbeat_interval = heartbeat_interval
         self.interaction_deadline = interaction_deadline
+        # Discord's interaction tokens: the initial response within 3 s, follow-ups (webhook) for 15 minutes.
+        self.followup_lifetime = followup_lifetime
         self.rate_limit = rate_limit
+        # Discord's own per-channel bucket for POST /channels/{id}/messages (5 per 5 s); None: the global one only.
+        self.channel_message_limit = channel_message_limit
+        # The fake's clock is wall time plus what tests skipped with `advance_clock`: thread auto-archiving and
+        # interaction-token expiry read it, so a test can jump 15 minutes without waiting.
+        self.clock_offset = 0.0
         self.privileged_intents = privileged_intents
         self.base_url = ""  # set once the socket is bound: http://host:port
         self.requests: list[RecordedRequest] = []
@@ -131,6 +140,39 @@ class ServerCore:
 
         await self.dispatch(event, full, per_session=for_session)
 
+    def now(self) -> float:
+        return time.time() + self.clock_offset
+
+    async def advance_clock(self, seconds: float) -> None:
+        self.clock_offset += seconds
+        await self.archive_due_threads()
+        self.notify()
+
+    async def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """Archive a thread as Discord does when it has been idle for its auto_archive_duration (or a moderator
+        archives it): THREAD_UPDATE to the bot."""
+        thread.archived, thread.locked = True, locked
+        await self.dispatch("THREAD_UPDATE", payloads.thread_payload(self.world, thread))
+
+    async def archive_due_threads(self) -> None:
+        now = self.now()
+        for channel in list(self.world.channels.values()):
+            if not channel.is_thread or channel.archived or channel.deleted:
+                continue
+            if channel.last_activity is None:
+                channel.last_activity = now  # first seen now (seeded directly into the world)
+            elif now - channel.last_activity >= channel.auto_archive_duration * 60:
+                await self.archive_thread(channel)
+
+    def bot_can(self, channel: Channel, permissions: int) -> bool:
+        return self.world.channel_permissions(channel.id, self.bot_id) & permissions == permissions
+
+    def require(self, channel: Channel, permissions: int) -> None:
+        """403 Missing Permissions (50013) unless the bot has all of `permissions` in the channel, overwrites
+        included."""
+        if channel.guild_id is not None and not self.bot_can(channel, permissions):
+            raise ApiError(403, 50013, "Missing Permissions")
+
     # ---- REST entry point ---------------------------------------------------------------------------------------
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
@@ -146,6 +188,7 @@ class ServerCore:
                 route, params = candidate, found.groupdict()
                 break
         body, files = await self._read_body(request)
+        await self.archive_due_threads()
         record = RecordedRequest(
             method=method, path=path, route=route.template if route else path, query=dict(request.query),
             json=body, files=files, at=time.time(),
@@ -219,6 +262,8 @@ class ServerCore:
 
     def _rate_limit_headers(self, method: str, template: str, params: dict[str, str]) -> dict[str, str]:
         limit, per = self.rate_limit
+        if self.channel_message_limit is not None and (method, template) == ("POST", "/channels/{channel_id}/messages"):
+            limit, per = self.channel_message_limit
         key = f"{method} {template} {major(params)}"
         now = time.time()
         start, count = self._buckets.get(key, (now, 0))

@@ -138,6 +138,9 @@ class Channel:
     message_count: int = 0
     total_message_sent: int = 0
     thread_members: list[str] = field(default_factory=list)
+    # When the thread last saw a message (the fake's clock, seconds); it auto-archives auto_archive_duration
+    # minutes later. None until the server first sees the thread.
+    last_activity: float | None = None
     # DMs
     recipients: list[str] = field(default_factory=list)
     deleted: bool = False
@@ -190,6 +193,8 @@ class Message:
     mentions: list[str] = field(default_factory=list)
     mention_roles: list[str] = field(default_factory=list)
     mention_everyone: bool = False
+    # Who got a notification: mentioned users, members of the roles that really pinged, everyone on @everyone.
+    notified: list[str] = field(default_factory=list)
     message_reference: dict[str, Any] | None = None
     interaction_metadata: dict[str, Any] | None = None
     interaction_name: str | None = None
@@ -377,6 +382,38 @@ class World:
         for rid in member.roles if member else ():
             value |= self.roles[rid].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def channel_permissions(self, channel_id: str, user_id: str) -> int:
+        """Discord's permission computation in a channel: guild permissions, then the channel's overwrites for
+        @everyone, for the member's roles (all denies, then all allows), then for the member. A thread uses its
+        parent's overwrites. DMs allow everything a DM can do."""
+        channel = self.channels[channel_id]
+        if channel.guild_id is None:
+            return ALL_PERMISSIONS
+        base = self.member_permissions(channel.guild_id, user_id)
+        if base & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        source = self.channels[channel.parent_id] if channel.is_thread and channel.parent_id else channel
+        overwrites = {str(o.get("id")): o for o in source.permission_overwrites}
+        member = self.guilds[channel.guild_id].members.get(user_id)
+
+        def apply(value: int, overwrite: dict[str, Any] | None) -> int:
+            if overwrite is None:
+                return value
+            return (value & ~int(overwrite.get("deny") or 0)) | int(overwrite.get("allow") or 0)
+
+        value = apply(base, overwrites.get(channel.guild_id))
+        deny = allow = 0
+        for rid in member.roles if member else ():
+            overwrite = overwrites.get(rid)
+            if overwrite is not None and int(overwrite.get("type", 0)) == 0:
+                deny |= int(overwrite.get("deny") or 0)
+                allow |= int(overwrite.get("allow") or 0)
+        value = (value & ~deny) | allow
+        mine = overwrites.get(user_id)
+        if mine is not None and int(mine.get("type", 1)) == 1:
+            value = apply(value, mine)
+        return value
 
 
 @dataclass

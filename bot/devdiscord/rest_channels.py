@@ -39,6 +39,7 @@ class ChannelsRest(MessagesRest):
         return Reply(body=data)
 
     async def publish_thread(self, thread: Channel) -> None:
+        thread.last_activity = self.now()
         data = {**payloads.thread_payload(self.world, thread, member_for=self.bot_id), "newly_created": True}
         await self.dispatch("THREAD_CREATE", data)
 
@@ -51,6 +52,10 @@ class ChannelsRest(MessagesRest):
         if parent.type == model.GUILD_FORUM:
             if not isinstance(body.get("message"), dict):
                 raise form_error(["message"], "BASE_TYPE_REQUIRED", "This field is required")
+            # A forum post needs Send Messages in the forum, and Embed Links / Attach Files for its starter.
+            self.require(parent, model.VIEW_CHANNEL | model.SEND_MESSAGES
+                         | (model.EMBED_LINKS if body["message"].get("embeds") else 0)
+                         | (model.ATTACH_FILES if call.files else 0))
             tags = [str(t) for t in body.get("applied_tags") or []]
             known = {t["id"] for t in parent.available_tags}
             if any(t not in known for t in tags):
@@ -69,7 +74,7 @@ class ChannelsRest(MessagesRest):
                                            applied_tags=tags,
                                            auto_archive_duration=int(body.get("auto_archive_duration") or 4320))
             thread.rate_limit_per_user = int(body.get("rate_limit_per_user") or 0)
-            fields.update(self._mentions(thread, fields.get("content", ""), body["message"]))
+            fields.update(self._mentions(thread, self.bot_id, fields.get("content", ""), body["message"]))
             starter = self.world.add_message(thread.id, self.bot_id, id=thread.id, **fields)
             await self.publish_thread(thread)
             await self.dispatch_message("MESSAGE_CREATE", starter)
@@ -80,6 +85,8 @@ class ChannelsRest(MessagesRest):
         ttype = int(body.get("type") or model.PRIVATE_THREAD)
         if ttype not in model.THREAD_TYPES:
             raise form_error(["type"], "BASE_TYPE_CHOICES", f"Value must be one of {sorted(model.THREAD_TYPES)}.")
+        self.require(parent, model.VIEW_CHANNEL | (
+            model.CREATE_PRIVATE_THREADS if ttype == model.PRIVATE_THREAD else model.CREATE_PUBLIC_THREADS))
         thread = self.world.add_thread(parent.id, name, owner_id=self.bot_id, type=ttype,
                                        auto_archive_duration=int(body.get("auto_archive_duration") or 1440))
         thread.invitable = bool(body.get("invitable", True))
@@ -91,6 +98,7 @@ class ChannelsRest(MessagesRest):
         message = self._message(parent.id, params["message_id"])
         if parent.type not in (model.GUILD_TEXT, model.GUILD_ANNOUNCEMENT):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self.require(parent, model.VIEW_CHANNEL | model.READ_MESSAGE_HISTORY | model.CREATE_PUBLIC_THREADS)
         if message.thread_id is not None:
             raise ApiError(400, 160004, "A thread has already been created for this message")
         body = call.json or {}

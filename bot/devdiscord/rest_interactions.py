@@ -1,7 +1,6 @@
 """REST: interaction callbacks and the follow-up webhooks, and the INTERACTION_CREATE payload the fake sends."""
 from __future__ import annotations
 
-import asyncio
 import base64
 from typing import Any
 
@@ -30,6 +29,9 @@ class InteractionsRest(MessagesRest):
             raise unknown("Webhook", 10015)
         for record in self.interactions.values():
             if record.token == token:
+                if self.now() - record.created > self.followup_lifetime:
+                    # Discord: an interaction token is good for follow-ups for 15 minutes, then it is refused.
+                    raise ApiError(401, 50027, "Invalid Webhook Token")
                 return record
         raise unknown("Webhook", 10015)
 
@@ -51,7 +53,7 @@ class InteractionsRest(MessagesRest):
         record = self._interaction(params["interaction_id"], params["token"])
         if record.callback is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if asyncio.get_running_loop().time() - record.created > self.interaction_deadline:
+        if self.now() - record.created > self.interaction_deadline:
             raise unknown("interaction", 10062)  # Discord forgets an interaction not answered within 3 seconds
         body = call.json or {}
         ctype = int(body.get("type", 0))
@@ -193,7 +195,7 @@ class InteractionsRest(MessagesRest):
         iid = self.world.next_id()
         token = "aW50ZXJhY3Rpb246" + base64.urlsafe_b64encode(f"{iid}:devdiscord".encode()).decode().rstrip("=")
         record = InteractionRecord(id=iid, token=token, type=itype, payload={}, guild_id=guild_id,
-                                   channel_id=channel_id, user_id=user_id, created=asyncio.get_running_loop().time(),
+                                   channel_id=channel_id, user_id=user_id, created=self.now(),
                                    command_name=command_name, source_message_id=message.id if message else None)
         record.payload = self.interaction_payload(record, data, message)
         self.interactions[iid] = record

@@ -73,11 +73,25 @@ class MessagesRest(ServerCore):
             fields["attachments"] = attachments
         return fields
 
-    def _mentions(self, channel: Channel, content: str, body: dict[str, Any],
+    def _mentions(self, channel: Channel, author_id: str, content: str, body: dict[str, Any],
                   reference: Message | None = None) -> dict[str, Any]:
-        users, roles, everyone = mentions.resolve_mentions(self.world, channel, content, body.get("allowed_mentions"),
-                                                       reference.author_id if reference else None)
-        return {"mentions": users, "mention_roles": roles, "mention_everyone": everyone}
+        return mentions.mention_fields(self.world, channel, author_id, content, body.get("allowed_mentions"),
+                                       reference.author_id if reference else None)
+
+    def check_post_permissions(self, channel: Channel, body: dict[str, Any], files: list[RecordedFile]) -> None:
+        """What Discord checks before the bot posts (REST, not interaction responses, which need no permission):
+        Send Messages (Send Messages in Threads in a thread), Embed Links for embeds, Attach Files for uploads;
+        an archived thread that is locked takes a post only from Manage Threads."""
+        if channel.guild_id is None:
+            return
+        needed = model.VIEW_CHANNEL | (model.SEND_MESSAGES_IN_THREADS if channel.is_thread else model.SEND_MESSAGES)
+        if body.get("embeds"):
+            needed |= model.EMBED_LINKS
+        if files:
+            needed |= model.ATTACH_FILES
+        self.require(channel, needed)
+        if channel.is_thread and channel.archived and channel.locked and not self.bot_can(channel, model.MANAGE_THREADS):
+            raise ApiError(400, 50083, "Thread is archived")
 
     def _reference(self, channel: Channel, body: dict[str, Any]) -> tuple[dict[str, Any] | None, Message | None]:
         ref = body.get("message_reference")
@@ -104,7 +118,7 @@ class MessagesRest(ServerCore):
                 and not extra.get("flags", 0) & model.FLAG_LOADING:
             raise ApiError(400, 50006, "Cannot send an empty message")
         reference, target = self._reference(channel, body)
-        fields.update(self._mentions(channel, fields.get("content", ""), body, target))
+        fields.update(self._mentions(channel, author_id, fields.get("content", ""), body, target))
         if reference is not None:
             fields.update(message_reference=reference, type=model.MESSAGE_REPLY)
         body_flags = fields.pop("flags", 0)
@@ -114,9 +128,12 @@ class MessagesRest(ServerCore):
 
     async def publish_new_message(self, message: Message) -> None:
         channel = self.world.channels[message.channel_id]
-        if channel.is_thread and channel.archived and not channel.locked:
-            channel.archived = False  # Discord unarchives a thread when someone posts in it
-            await self.dispatch("THREAD_UPDATE", payloads.thread_payload(self.world, channel))
+        if channel.is_thread:
+            channel.last_activity = self.now()
+            if channel.archived:
+                # Discord unarchives a thread when someone who may post in it does (check_post_permissions).
+                channel.archived = channel.locked = False
+                await self.dispatch("THREAD_UPDATE", payloads.thread_payload(self.world, channel))
         if not message.ephemeral:
             await self.dispatch_message("MESSAGE_CREATE", message)
 
@@ -129,7 +146,7 @@ class MessagesRest(ServerCore):
             setattr(message, key, value)
         if "content" in fields:
             channel = self.world.channels[message.channel_id]
-            for key, value in self._mentions(channel, message.content, body).items():
+            for key, value in self._mentions(channel, message.author_id, message.content, body).items():
                 setattr(message, key, value)
         message.flags &= ~model.FLAG_LOADING
         message.edited_timestamp = model.iso(self.world.next_id())
@@ -151,6 +168,7 @@ class MessagesRest(ServerCore):
 
     async def _create_message(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
         channel = self._channel(params["channel_id"])
+        self.check_post_permissions(channel, call.json or {}, call.files)
         message = self.new_message(channel, self.bot_id, call.json or {}, call.files)
         await self.publish_new_message(message)
         return Reply(body=payloads.message_payload(self.world, message))
@@ -161,6 +179,10 @@ class MessagesRest(ServerCore):
         body = call.json or {}
         if message.author_id != self.bot_id and set(body) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        channel = self.world.channels[message.channel_id]
+        if channel.guild_id is not None:
+            self.require(channel, (model.EMBED_LINKS if body.get("embeds") else 0)
+                         | (model.ATTACH_FILES if call.files else 0))
         self.edit_fields(message, body, call.files)
         await self.dispatch_message("MESSAGE_UPDATE", message)
         return Reply(body=payloads.message_payload(self.world, message))
