@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.devdiscord.api import FakeDiscord, Invocation, adopt_bot_gateway, point_discord_py
 from bot.devdiscord.model import DevWorld, World, seed_dev_world
-from bot.devdiscord.server import RecordedFile, RecordedRequest
+from bot.devdiscord.protocol import RecordedFile, RecordedRequest
 
 __all__ = [
     "DevWorld",

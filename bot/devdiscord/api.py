@@ -19,12 +19,14 @@ from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Mapping
 
 from aiohttp import web
 
-from bot.devdiscord import model
+from bot.devdiscord import mentions, model, payloads
 from bot.devdiscord.model import Channel, Message, World
-from bot.devdiscord.server import (
+from bot.devdiscord.gateway_session import GatewayConnection, GatewaySession
+from bot.devdiscord.protocol import (
     INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, INTERACTION_COMPONENT, PRIVILEGED_INTENTS, ApiError, Fault,
-    FakeDiscordServer, GatewayConnection, GatewaySession, InteractionRecord, RecordedRequest,
+    InteractionRecord, RecordedRequest,
 )
+from bot.devdiscord.server import FakeDiscordServer
 
 OptionValue = str | int | float | bool | tuple[str, bytes]
 
@@ -115,7 +117,7 @@ class Invocation:
         message = self._fake.world.messages.get(message_id or "")
         if message is None or message.deleted:
             return None
-        return model.message_payload(self._fake.world, message)
+        return payloads.message_payload(self._fake.world, message)
 
     async def wait_callback(self, timeout: float = 5.0) -> dict[str, Any]:
         await self._fake.wait_until(lambda: self.record.callback is not None, timeout,
@@ -130,7 +132,7 @@ class Invocation:
             message = self._fake.world.messages.get(self.record.original_message_id or "")
             if message is None or message.deleted or message.flags & model.FLAG_LOADING:
                 return None
-            return model.message_payload(self._fake.world, message)
+            return payloads.message_payload(self._fake.world, message)
 
         return await self._fake.wait_until(ready, timeout, f"a reply to {self.record.command_name or self.id}")
 
@@ -151,10 +153,15 @@ class FakeDiscord:
 
     def __init__(self, *, world: World | None = None, token: str | None = None, bot_name: str = "Legatus",
                  heartbeat_interval: float = 41.25, interaction_deadline: float = 3.0,
-                 rate_limit: tuple[int, float] = (50, 1.0), privileged_intents: int = PRIVILEGED_INTENTS,
-                 start: datetime | None = None) -> None:
+                 followup_lifetime: float = 15 * 60, rate_limit: tuple[int, float] = (50, 1.0),
+                 channel_message_limit: tuple[int, float] | None = (5, 5.0),
+                 privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None) -> None:
         """`start`: the logical clock's origin (snowflake times, message timestamps); default 2026-01-01 UTC.
-        Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token."""
+        Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token.
+
+        As strict as Discord: `interaction_deadline` (3 s) for the first answer to an interaction, then 10062;
+        `followup_lifetime` (15 min) for follow-ups with its token, then 401/50027; `rate_limit` per route and
+        channel/guild, and `channel_message_limit` (5 messages per 5 s per channel, None to lift it)."""
         self.world = world or World(model.SnowflakeGenerator(start) if start else None)
         if self.world.bot_user is None:
             self.world.bot_user = self.world.add_user(bot_name, bot=True)
@@ -163,7 +170,9 @@ class FakeDiscord:
                                + ".devdiscord.not-a-real-token")
         self.server = FakeDiscordServer(self.world, token=self.token, app_id=app_id,
                                         heartbeat_interval=heartbeat_interval,
-                                        interaction_deadline=interaction_deadline, rate_limit=rate_limit,
+                                        interaction_deadline=interaction_deadline,
+                                        followup_lifetime=followup_lifetime, rate_limit=rate_limit,
+                                        channel_message_limit=channel_message_limit,
                                         privileged_intents=privileged_intents)
         self._runner: web.AppRunner | None = None
         self.host = ""
@@ -273,7 +282,7 @@ class FakeDiscord:
     def messages_in(self, channel: str, *, include_ephemeral: bool = False) -> list[dict[str, Any]]:
         """The channel's messages, oldest first, as REST returns them."""
         messages = self.world.channel_messages(self.channel(channel).id, include_ephemeral=include_ephemeral)
-        return [model.message_payload(self.world, m) for m in sorted(messages, key=lambda m: int(m.id))]
+        return [payloads.message_payload(self.world, m) for m in sorted(messages, key=lambda m: int(m.id))]
 
     # ---- waiting ------------------------------------------------------------------------------------------------
 
@@ -304,7 +313,7 @@ class FakeDiscord:
                     continue
                 if since is not None and int(message.id) <= int(since):
                     continue
-                payload = model.message_payload(self.world, message)
+                payload = payloads.message_payload(self.world, message)
                 if predicate is None or predicate(payload):
                     return payload
             return None
@@ -341,12 +350,11 @@ class FakeDiscord:
             ref = self.world.messages[reply_to]
             fields.update(type=model.MESSAGE_REPLY, message_reference={
                 "type": 0, "message_id": ref.id, "channel_id": ref.channel_id, "guild_id": ref.guild_id})
-        users, roles, everyone = model.resolve_mentions(self.world, target, content, None,
-                                                        self.world.messages[reply_to].author_id if reply_to else None)
-        message = self.world.add_message(target.id, author.id, content, attachments=attachments, mentions=users,
-                                         mention_roles=roles, mention_everyone=everyone, **fields)
+        pings = mentions.mention_fields(self.world, target, author.id, content, None,
+                                        self.world.messages[reply_to].author_id if reply_to else None)
+        message = self.world.add_message(target.id, author.id, content, attachments=attachments, **pings, **fields)
         await self.server.publish_new_message(message)
-        return model.message_payload(self.world, message)
+        return payloads.message_payload(self.world, message)
 
     async def user_dms(self, user: str, content: str) -> dict[str, Any]:
         """A user writes to the bot in private."""
@@ -357,11 +365,11 @@ class FakeDiscord:
         message = self._user_message(message_id)
         message.content = content
         channel = self.world.channels[message.channel_id]
-        message.mentions, message.mention_roles, message.mention_everyone = model.resolve_mentions(
-            self.world, channel, content, None)
+        for key, value in mentions.mention_fields(self.world, channel, message.author_id, content, None).items():
+            setattr(message, key, value)
         message.edited_timestamp = model.iso(self.world.next_id())
         await self.server.dispatch_message("MESSAGE_UPDATE", message)
-        return model.message_payload(self.world, message)
+        return payloads.message_payload(self.world, message)
 
     async def user_deletes(self, message_id: str) -> None:
         await self.server.delete_message(self._user_message(message_id))
@@ -384,12 +392,11 @@ class FakeDiscord:
         by_name = {t["name"]: t["id"] for t in parent.available_tags}
         thread = self.world.add_thread(parent.id, title, owner_id=author.id, applied_tags=[by_name[t] for t in tags],
                                        auto_archive_duration=4320)
-        users, roles, everyone = model.resolve_mentions(self.world, thread, content, None)
-        starter = self.world.add_message(thread.id, author.id, content, id=thread.id, mentions=users,
-                                         mention_roles=roles, mention_everyone=everyone)
+        pings = mentions.mention_fields(self.world, thread, author.id, content, None)
+        starter = self.world.add_message(thread.id, author.id, content, id=thread.id, **pings)
         await self.server.publish_thread(thread)
         await self.server.dispatch_message("MESSAGE_CREATE", starter)
-        return model.thread_payload(self.world, thread), model.message_payload(self.world, starter)
+        return payloads.thread_payload(self.world, thread), payloads.message_payload(self.world, starter)
 
     # ---- interactions --------------------------------------------------------------------------------------------
 
@@ -475,7 +482,7 @@ class FakeDiscord:
             if not isinstance(value, tuple):
                 raise ValueError(f"option {oname!r} takes (filename, bytes)")
             attachment = self.server.make_attachment("0", value[0], value[1])
-            resolved.setdefault("attachments", {})[attachment.id] = model.attachment_payload(attachment)
+            resolved.setdefault("attachments", {})[attachment.id] = payloads.attachment_payload(attachment)
             return attachment.id
         key = str(value)
         if otype in (_USER, _MENTIONABLE) and not key.isdigit() and guild_id is not None:
@@ -487,20 +494,20 @@ class FakeDiscord:
         if otype == _CHANNEL and not key.isdigit():
             key = self.channel(key).id
         if otype in (_USER, _MENTIONABLE) and key in self.world.users:
-            resolved.setdefault("users", {})[key] = model.user_payload(self.world.users[key])
+            resolved.setdefault("users", {})[key] = payloads.user_payload(self.world.users[key])
             guild = self.world.guilds.get(guild_id or "")
             if guild is not None and key in guild.members:
                 resolved.setdefault("members", {})[key] = {
-                    **model.member_payload(self.world, guild.members[key], with_user=False),
+                    **payloads.member_payload(self.world, guild.members[key], with_user=False),
                     "permissions": str(self.world.member_permissions(guild.id, key))}
             return key
         if otype in (_ROLE, _MENTIONABLE) and key in self.world.roles:
-            resolved.setdefault("roles", {})[key] = model.role_payload(self.world.roles[key])
+            resolved.setdefault("roles", {})[key] = payloads.role_payload(self.world.roles[key])
             return key
         if otype == _CHANNEL and key in self.world.channels:
             channel = self.world.channels[key]
             permissions = str(self.world.member_permissions(guild_id, self.bot_user.id)) if guild_id else "0"
-            resolved.setdefault("channels", {})[key] = {**model.channel_payload(self.world, channel),
+            resolved.setdefault("channels", {})[key] = {**payloads.channel_payload(self.world, channel),
                                                         "permissions": permissions}
             return key
         raise ValueError(f"option {oname!r}: nothing called {value!r} to resolve")
@@ -568,6 +575,41 @@ class FakeDiscord:
                             "X-RateLimit-Reset-After": f"{retry_after:.3f}"})
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         self.server.faults.append(Fault(method, path, 429, body, headers, times))
+
+    # ---- Discord's clock and moderators -------------------------------------------------------------------------
+
+    async def advance_clock(self, seconds: float) -> None:
+        """Skip `seconds` on the fake's clock: threads idle for their auto_archive_duration archive (THREAD_UPDATE),
+        interaction tokens age (3 s for the first answer, 15 min for follow-ups)."""
+        await self.server.advance_clock(seconds)
+
+    async def archive_thread(self, thread: str, *, locked: bool = False) -> None:
+        """Archive a thread (by id or name) now, as a moderator or Discord's auto-archive would."""
+        channel = self.channel(thread)
+        if not channel.is_thread:
+            raise ValueError(f"{channel.name} is not a thread")
+        await self.server.archive_thread(channel, locked=locked)
+
+    async def set_overwrite(self, channel: str, target: str, *, allow: int = 0, deny: int = 0) -> None:
+        """Put a permission overwrite on a channel (by id or name) for a role or member (by id or name; the guild id
+        is @everyone), as a server admin would: the bot gets CHANNEL_UPDATE."""
+        where = self.channel(channel)
+        assert where.guild_id is not None, "overwrites exist only in guild channels"
+        guild = self.world.guilds[where.guild_id]
+        if target == guild.id or target == "@everyone":
+            target_id, kind = guild.id, 0
+        elif target in self.world.roles or any(self.world.roles[r].name == target for r in guild.roles):
+            target_id, kind = (target if target in self.world.roles else self.world.role(guild.id, target).id), 0
+        else:
+            target_id, kind = self.user(target).id, 1
+        where.permission_overwrites = [o for o in where.permission_overwrites if str(o.get("id")) != target_id]
+        where.permission_overwrites.append({"id": target_id, "type": kind, "allow": str(allow), "deny": str(deny)})
+        await self.server.dispatch("CHANNEL_UPDATE", payloads.channel_payload(self.world, where))
+
+    def notified(self, message_id: str) -> list[str]:
+        """Who got a notification from a message (user ids): mentioned users, members of the roles that really
+        pinged (mentionable, or the author may Mention @everyone), everyone on a permitted @everyone."""
+        return list(self.world.messages[message_id].notified)
 
     async def force_reconnect(self) -> None:
         """Send op 7 RECONNECT to every connected bot: discord.py drops the socket and RESUMEs."""

@@ -19,7 +19,8 @@ from typing import Any, Callable, TextIO
 
 from bot.devdiscord.api import FakeDiscord, Invocation
 from bot.devdiscord.model import DEV_PLAYERS, DevWorld, seed_dev_world
-from bot.devdiscord.server import MESSAGE_CONTENT, GatewayConnection, RecordedRequest
+from bot.devdiscord.gateway_session import GatewayConnection
+from bot.devdiscord.protocol import MESSAGE_CONTENT, RecordedRequest
 
 HELP = """\
   NAME: TEXT              NAME posts TEXT in the current channel (\\n in TEXT starts a new line)
