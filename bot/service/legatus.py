@@ -24,6 +24,7 @@ from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
 from bot.store import campaign_secret
 from bot.store import draws as draw_store
+from bot.store import snapshots
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
@@ -186,7 +187,8 @@ class Legatus:
     def _fold(self, session: Session, campaign: CampaignRow) -> tuple[Ruleset, Folded]:
         ruleset = load_ruleset(campaign.ruleset, self.data_dir)
         assert campaign.id is not None
-        cached = self._folds.get(campaign.id)
+        # In memory (a running bot), else the stored snapshot (a fresh process), else the whole log.
+        cached = self._folds.get(campaign.id) or snapshots.load(session, campaign.id, self._snapshot_key(ruleset))
         if cached is None:
             folded = replay(ruleset, load_events(session, campaign.id))
         else:
@@ -195,6 +197,9 @@ class Legatus:
                 folded, _ = step(ruleset, folded, event)
         self._folds[campaign.id] = folded
         return ruleset, folded
+
+    def _snapshot_key(self, ruleset: Ruleset) -> str:
+        return snapshots.snapshot_key(ruleset, self.data_dir)
 
     # --- reading --------------------------------------------------------------------------------------------------------
 
@@ -240,6 +245,7 @@ class Legatus:
                         last_seq=posting.new_events[-1].seq if posting.new_events else None,
                     )
                 )
+                snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
                 session.commit()
                 self._folds[row.id] = posting.folded
                 reply.changed = bool(posting.new_events)
