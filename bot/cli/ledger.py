@@ -12,9 +12,9 @@ from typing import Any
 
 from engine import canonical
 from engine.events import Event, Rejection
-from engine.log import replay
+from engine.ledger import GENESIS
+from engine.log import link
 from engine.mare_nostrum.context import ordinal
-from engine.rulesets import load_ruleset
 
 EXIT_USAGE = 2
 
@@ -38,7 +38,7 @@ def add_commands(subparsers: Any) -> None:  # argparse's _SubParsersAction is pr
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     from bot.store.db import open_engine
-    from bot.service.legatus import DATA_DIR, CampaignNotFound, Legatus
+    from bot.service.legatus import CampaignNotFound, Legatus
 
     service = Legatus(open_engine(args.db))
     try:
@@ -49,17 +49,28 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     events = [Event.from_dict(json.loads(line)) for line in text.splitlines() if line.strip()]
     try:
-        # The head is recomputed from the events, not read off the last one: a broken chain is refused here.
-        folded = replay(load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR), events)
+        head, last_seq = chain_head(events)
     except Rejection as exc:
         print(f"legatus: the stored log does not replay: {exc.reason}", file=sys.stderr)
         return 1
-    ledger = build_ledger(view, folded.head, folded.last_seq, every_turn=args.all)
+    ledger = build_ledger(view, head, last_seq, every_turn=args.all)
     if args.json:
         print(canonical.dumps(ledger, indent=2))
     else:
         print("\n".join(render(ledger)))
     return 0
+
+
+def chain_head(events: list[Event]) -> tuple[str, int]:
+    """The head of the log's hash chain and its last seq, recomputed from the events, not read off the last one:
+    a changed event or a gap is refused. Only the chain is walked: the state came from the service's fold, so
+    the rules need not run over the whole log again."""
+    head, last = GENESIS, 0
+    for event in events:
+        if event.seq != last + 1:
+            raise Rejection(f"event #{event.seq} is out of order: the log ends at #{last}")
+        head, last = link(head, event), event.seq
+    return head, last
 
 
 def build_ledger(view: dict[str, Any], head: str, last_seq: int, *, every_turn: bool = False) -> dict[str, Any]:
