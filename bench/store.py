@@ -140,6 +140,10 @@ def main() -> None:
         print(f"  SQLite file: {size} bytes, {(size - base) / turns:.0f} bytes per turn above the empty store "
               f"(draws, events and every post with its answer)")
         print(f"  event log:   {len(log)} bytes, {len(log) / turns:.0f} bytes per turn, {len(log) / events:.0f} per event")
+        with sqlite3.connect(tmp / "scripted.db") as plain:
+            cached = plain.execute("SELECT coalesce(sum(length(body)), 0) FROM snapshot").fetchone()[0]
+        # One row per campaign, replaced at each post: it grows with the state, not with the number of posts.
+        print(f"  of the file, the snapshot cache of the fold (bot/store/snapshots.py): {cached} bytes")
 
         long_db = tmp / "long.db"
         start = time.perf_counter()
