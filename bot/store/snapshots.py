@@ -94,7 +94,12 @@ def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
     row = session.get(SnapshotRow, campaign_id)
     if row is not None and (row.seq, row.head, row.key) == (folded.last_seq, folded.head, key):
         return  # already the snapshot of this fold (a post that changed nothing)
-    body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a state that cannot be cached (a game keeping a lock or a file in it) still posts
+        log.warning("the fold of campaign %s cannot be snapshotted; the next process folds the log", campaign_id,
+                    exc_info=True)
+        return
     if row is None:
         row = SnapshotRow(campaign_id=campaign_id, seq=folded.last_seq, head=folded.head, key=key, body=body)
     else:

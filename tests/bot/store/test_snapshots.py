@@ -148,3 +148,18 @@ def test_reading_the_state_writes_nothing(service: Legatus) -> None:
     fresh(service).state("ostia")
     with Session(service.engine) as session:
         assert session.execute(text("SELECT count(*) FROM snapshot")).scalar() == 0
+
+
+def test_a_fold_that_cannot_be_pickled_still_posts(service: Legatus, monkeypatch: pytest.MonkeyPatch) -> None:
+    play(service)
+
+    def refuse(*_: Any, **__: Any) -> bytes:
+        raise TypeError("cannot pickle '_thread.lock' object")
+
+    monkeypatch.setattr(snapshots.pickle, "dumps", refuse)
+    before = snapshot(service)
+    assert service.post("ptolemy", "build suburbs in Aegyptus").ok
+    # The post is in the log; the old snapshot stays, behind it, and a fresh process folds the rest.
+    assert snapshot(service).seq == before.seq < len(service.export("ostia").splitlines())
+    monkeypatch.undo()
+    same_as_the_log(fresh(service))
