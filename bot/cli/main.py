@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import os
@@ -17,6 +18,18 @@ EXIT_USAGE = 2
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; ``argv`` None means this is the process's own command line (`legatus ...`)."""
+    code = _dispatch(argv)
+    if argv is None:
+        # The process ends next: freezing the heap spares the interpreter's last garbage collections over every
+        # object the imports made (about 150 ms of a command's start-up cost). Nothing is left unflushed or
+        # unclosed by it: objects are still freed by reference counting. Not done when called as a function
+        # (the tests), where the caller's process goes on.
+        gc.freeze()
+    return code
+
+
+def _dispatch(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=os.environ.get("LEGATUS_LOG", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

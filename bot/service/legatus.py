@@ -24,6 +24,7 @@ from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
 from bot.store import campaign_secret, sealed as sealed_store
 from bot.store import draws as draw_store
+from bot.store import snapshots
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
@@ -202,7 +203,8 @@ class Legatus:
     def _fold(self, session: Session, campaign: CampaignRow) -> tuple[Ruleset, Folded]:
         ruleset = load_ruleset(campaign.ruleset, self.data_dir)
         assert campaign.id is not None
-        cached = self._folds.get(campaign.id)
+        # In memory (a running bot), else the stored snapshot (a fresh process), else the whole log.
+        cached = self._folds.get(campaign.id) or snapshots.load(session, campaign.id, self._snapshot_key(ruleset))
         if cached is None:
             folded = replay(ruleset, self._with_secrets(session, campaign.id, load_events(session, campaign.id)))
         else:
@@ -221,6 +223,9 @@ class Legatus:
             return events
         return [replace(e, secret=kept[e.seq]) if e.seq in kept else e for e in events]
 
+    def _snapshot_key(self, ruleset: Ruleset) -> str:
+        return snapshots.snapshot_key(ruleset, self.data_dir)
+
     # --- reading --------------------------------------------------------------------------------------------------------
 
     def state(self, campaign: str | None = None) -> dict[str, Any]:
@@ -228,6 +233,13 @@ class Legatus:
             row = self._campaign(session, campaign)
             ruleset, folded = self._fold(session, row)
             return ruleset.public_view(folded.state)
+
+    def folded(self, campaign: str | None = None) -> tuple[Ruleset, Any]:
+        """The campaign's ruleset and its current state (read only)."""
+        with Session(self.engine) as session:
+            row = self._campaign(session, campaign)
+            ruleset, folded = self._fold(session, row)
+            return ruleset, folded.state
 
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""
@@ -277,6 +289,7 @@ class Legatus:
                         last_seq=posting.new_events[-1].seq if posting.new_events else None,
                     )
                 )
+                snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
                 session.commit()
                 self._folds[row.id] = posting.folded
                 reply.changed = bool(posting.new_events)

@@ -15,6 +15,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlmodel import create_engine
 
 DEFAULT_DB = "legatus.db"
+# The newest revision in bot/store/migrations/versions (tests/bot/store/test_migrations.py checks it is): a
+# database already there opens with one plain read, without importing alembic nor taking a write lock.
+HEAD_REVISION = "0006"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
 _PG_MIGRATION_LOCK = 0x4C454741
@@ -50,7 +53,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
-    from bot.store import campaign_secret, campaigns, draws, fetched_draws, posted, schedule_tables, sealed  # noqa: F401
+    from bot.store import (  # noqa: F401
+        campaign_secret, campaigns, draws, fetched_draws, posted, schedule_tables, sealed, snapshots,
+    )
 
 
 def include_object(object_: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
@@ -110,9 +115,20 @@ def open_engine_unmigrated(db: str | os.PathLike[str] | None = None) -> Engine:
     return engine
 
 
+def stored_revisions(engine: Engine) -> set[str]:
+    """The revisions the alembic_version table records (none for an empty or pre-migration database), read with
+    a plain query: no alembic import, and only a read lock (a reader never waits for the bot's writes in WAL)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return set()
+        return {str(r[0]) for r in connection.execute(text("SELECT version_num FROM alembic_version"))}
+
+
 def open_engine(db: str | os.PathLike[str] | None = None) -> Engine:
+    """The engine of a database at the newest schema: upgraded first (under a write lock) only if it is not."""
     engine = open_engine_unmigrated(db)
-    upgrade(engine)
+    if stored_revisions(engine) != {HEAD_REVISION}:
+        upgrade(engine)
     return engine
 
 
@@ -121,6 +137,7 @@ def table_names(engine: Engine) -> set[str]:
 
 
 __all__ = [
-    "DEFAULT_DB", "FOREIGN_TABLES", "alembic_config", "current_revision", "database_url", "head_revision",
-    "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "table_names", "upgrade",
+    "DEFAULT_DB", "FOREIGN_TABLES", "HEAD_REVISION", "alembic_config", "current_revision", "database_url", "head_revision",
+    "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "stored_revisions", "table_names",
+    "upgrade",
 ]

@@ -78,3 +78,22 @@ def test_the_ledger_shows_gm_rolls(capsys: pytest.CaptureFixture[str]) -> None:
     lines = render(ledger)
     assert any("gm roll: lottery draw 2023-01-05, wheel PA, number 1 -> 28: die 1 = 4" in line for line in lines), lines
     assert canonical.dumps(ledger)  # JSON-clean
+
+
+def test_a_changed_event_breaks_the_chain_and_is_refused(
+    played_campaign: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import sqlite3
+
+    db, _ = played_campaign
+    copy = tmp_path / "changed.db"
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with sqlite3.connect(copy) as plain:
+        # Someone edits an old event in the file, keeping its stored hash: the recomputed chain no longer follows.
+        changed = plain.execute("UPDATE event SET body = replace(body, '\"actor\":\"antiochus\"', '\"actor\":\"philip\"') "
+                                "WHERE seq = (SELECT min(seq) FROM event WHERE actor = 'antiochus')").rowcount
+    assert changed == 1
+    assert run(["ledger", "--db", str(copy)]) == 1
+    err = capsys.readouterr().err
+    assert "the stored log does not replay" in err and "does not match the log's hash chain" in err

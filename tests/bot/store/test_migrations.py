@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -19,8 +21,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, select
 
 from bot.store.db import (
-    alembic_config, current_revision, head_revision, include_object, open_engine, open_engine_unmigrated,
-    register_tables, table_names, upgrade,
+    HEAD_REVISION, alembic_config, current_revision, head_revision, include_object, open_engine,
+    open_engine_unmigrated, register_tables, stored_revisions, table_names, upgrade,
 )
 from bot.store.schedule_tables import REMINDED, CampaignSettingsRow, DeadlineRow
 from bot.service.legatus import Legatus
@@ -259,3 +261,36 @@ def test_apschedulers_table_is_never_a_difference(db_url: str) -> None:
     # And upgrading again leaves the job store alone.
     open_engine(db_url)
     assert "apscheduler_jobs" in table_names(engine)
+
+
+def test_the_head_revision_constant_is_the_newest_revision() -> None:
+    # open_engine compares the stored revision to this constant instead of importing alembic on every start.
+    assert HEAD_REVISION == head_revision()
+
+
+def test_a_database_at_the_head_opens_without_alembic_nor_a_write(tmp_path: Path) -> None:
+    db = tmp_path / "legatus.db"
+    open_engine(db).dispose()
+    probe = (
+        "import sqlite3, sys; from bot.store.db import open_engine, stored_revisions; "
+        "engine = open_engine(sys.argv[1]); print(sorted(stored_revisions(engine)), "
+        "sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
+    )
+    with sqlite3.connect(db, isolation_level=None) as holder:
+        # Another process holds the write lock (the bot mid-post): a reader must not wait for it, nor need it.
+        holder.execute("BEGIN IMMEDIATE")
+        done = subprocess.run([sys.executable, "-c", probe, str(db)], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parents[3], timeout=120)
+        holder.execute("ROLLBACK")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [f"['{HEAD_REVISION}']", "[]"]
+
+
+def test_a_database_behind_the_head_is_still_upgraded_by_open_engine(tmp_path: Path) -> None:
+    engine = open_engine_unmigrated(tmp_path / "legatus.db")
+    upgrade(engine, "0004")
+    assert stored_revisions(engine) == {"0004"}
+    assert "snapshot" not in table_names(engine)
+    engine = open_engine(tmp_path / "legatus.db")
+    assert stored_revisions(engine) == {HEAD_REVISION}
+    assert "snapshot" in table_names(engine)

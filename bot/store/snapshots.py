@@ -1,0 +1,110 @@
+"""A cache of each campaign's folded state, so that a fresh process folds only the events after it.
+
+The log stays the truth: a snapshot is used only when everything it was made from still holds, and is ignored
+(the state is then folded from the whole log) when it is missing, unreadable, made by other engine code or
+other rules data, or when the event it claims to end at is not in the log with the same hash. It is written
+in the same transaction as the post whose events it folds, so it can never run ahead of the log it caches.
+
+The body is a pickle of the engine's ``Folded`` (state, effective events, last seq, head): the store is the
+bot's own file, written only by this module, and a pickle rebuilds the state's objects exactly, which a
+round trip through the public JSON view would not (it leaves out hidden fields).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import LargeBinary, text
+from sqlmodel import Column, Field, Session, SQLModel
+
+from engine.log import Folded
+from engine.ruleset import Ruleset
+
+log = logging.getLogger("legatus.snapshots")
+ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
+# Bump when the body's layout changes; old snapshots are then ignored and replaced at the next post.
+FORMAT = 1
+_keys: dict[tuple[int, Path], str] = {}
+
+
+class SnapshotRow(SQLModel, table=True):
+    __tablename__ = "snapshot"
+    campaign_id: int = Field(foreign_key="campaign.id", primary_key=True)
+    seq: int  # the last event folded into the body
+    head: str  # that event's hash: the snapshot belongs to this log only
+    key: str  # what made the body (see snapshot_key): a different key means another engine or other rules
+    body: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+def _hash_tree(digest: Any, folder: Path, pattern: str) -> None:
+    for path in sorted(folder.rglob(pattern)):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(folder)).encode())
+            digest.update(path.read_bytes())
+
+
+def snapshot_key(ruleset: Ruleset, data_dir: Path) -> str:
+    """A digest of everything a fold depends on besides the log: the engine's code, the ruleset's own code
+    (a game registered from elsewhere), the rules data and the snapshot format. About half a megabyte read
+    once per process; a snapshot made before any of them changed is ignored."""
+    cache = (id(ruleset), data_dir)
+    if cache in _keys:
+        return _keys[cache]
+    digest = hashlib.sha256(f"legatus-snapshot/{FORMAT}/{sys.version_info[:2]}".encode())
+    digest.update(str(getattr(getattr(ruleset, "rules", None), "digest", "")).encode())
+    _hash_tree(digest, ENGINE_DIR, "*.py")
+    module = sys.modules.get(type(ruleset).__module__)
+    source = Path(getattr(module, "__file__", "") or ENGINE_DIR).resolve().parent
+    if ENGINE_DIR not in (source, *source.parents):
+        _hash_tree(digest, source, "*.py")
+    if data_dir.is_dir():
+        _hash_tree(digest, data_dir, "*")
+    _keys[cache] = digest.hexdigest()
+    return _keys[cache]
+
+
+def load(session: Session, campaign_id: int, key: str) -> Folded | None:
+    """The cached fold of the campaign if it is sound for this log, this engine and these rules; else None."""
+    row = session.get(SnapshotRow, campaign_id)
+    if row is None or row.key != key:
+        return None
+    body = session.execute(
+        text("SELECT body FROM event WHERE campaign_id = :c AND seq = :s"), {"c": campaign_id, "s": row.seq},
+    ).scalar()
+    try:
+        if body is None or json.loads(body).get("hash") != row.head:
+            return None  # the log does not hold the event the snapshot ends at: another log, or a restored one
+        folded = pickle.loads(row.body)
+    except Exception:  # a cache that cannot be read is no cache: the log is folded instead
+        log.warning("the snapshot of campaign %s is unreadable; folding the whole log", campaign_id, exc_info=True)
+        return None
+    if not isinstance(folded, Folded) or folded.last_seq != row.seq or folded.head != row.head:
+        return None
+    return folded
+
+
+def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
+    """Write (or replace) the campaign's snapshot in the session's transaction, committed with the post; a
+    post that added no event leaves a current snapshot alone, and writes one where none was (an older store)."""
+    row = session.get(SnapshotRow, campaign_id)
+    if row is not None and (row.seq, row.head, row.key) == (folded.last_seq, folded.head, key):
+        return  # already the snapshot of this fold (a post that changed nothing)
+    try:
+        body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a state that cannot be cached (a game keeping a lock or a file in it) still posts
+        log.warning("the fold of campaign %s cannot be snapshotted; the next process folds the log", campaign_id,
+                    exc_info=True)
+        return
+    if row is None:
+        row = SnapshotRow(campaign_id=campaign_id, seq=folded.last_seq, head=folded.head, key=key, body=body)
+    else:
+        row.seq, row.head, row.key, row.body = folded.last_seq, folded.head, key, body
+    session.add(row)
+
+
+__all__ = ["FORMAT", "SnapshotRow", "load", "snapshot_key", "store"]

@@ -1,0 +1,80 @@
+"""What a short `legatus` command loads and locks: only what it needs, and no write lock for a command that reads.
+
+Each command runs through the real entry point in a process of its own, which then reports the modules it
+loaded. The read-only ones run while another connection holds the database's write lock (as the bot does
+mid-post): they must neither wait for it nor need it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import LOTTO, PLAYERS
+
+REPO = Path(__file__).resolve().parents[3]
+# Never on the path of a command that reads or posts: the network clients, Discord, the scheduler, alembic
+# (the schema is already at its newest revision), and the imaging library (except for the map and the charts).
+HEAVY = {"alembic", "aiohttp", "apscheduler", "discord", "requests", "urllib3", "PIL"}
+PROBE = """
+import json, sys
+from bot.cli.main import main
+code = main(sys.argv[1:])
+print("LOADED", json.dumps({"code": code, "modules": sorted({m.split(".")[0] for m in sys.modules})}))
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from bot.service.legatus import Legatus
+    from bot.store.db import open_engine
+
+    path = tmp_path_factory.mktemp("startup") / "camp.db"
+    service = Legatus(open_engine(path))
+    service.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
+    assert service.create_campaign("mare-nostrum", "mare-nostrum", "gm", dict(PLAYERS)).changed
+    assert service.post("gm", "/turn open 2023-01-03").ok
+    service.engine.dispose()
+    return path
+
+
+def run(db: Path, *args: str, locked: bool) -> tuple[int, set[str], str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    command = [sys.executable, "-c", PROBE, args[0], "--db", str(db), *args[1:]]
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        if locked:
+            holder.execute("BEGIN IMMEDIATE")
+        done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    finally:
+        if locked:
+            holder.execute("ROLLBACK")
+        holder.close()
+    assert "LOADED " in done.stdout, done.stderr
+    report = json.loads(done.stdout.rsplit("LOADED ", 1)[1])
+    return report["code"], set(report["modules"]), done.stderr
+
+
+@pytest.mark.parametrize("args", [("state",), ("state", "--json"), ("ledger",), ("export", "--out", "{tmp}/x.log")])
+def test_a_reading_command_loads_nothing_heavy_and_takes_no_write_lock(db: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+    code, modules, stderr = run(db, *(a.format(tmp=tmp_path) for a in args), locked=True)
+    assert code == 0, stderr
+    assert modules & HEAVY == set()
+
+
+def test_the_map_loads_only_the_imaging_library_and_takes_no_write_lock(db: Path, tmp_path: Path) -> None:
+    code, modules, stderr = run(db, "map", "--out", str(tmp_path / "map.png"), locked=True)
+    assert code == 0, stderr
+    assert (tmp_path / "map.png").stat().st_size > 0
+    assert modules & HEAVY == {"PIL"}
+
+
+def test_a_post_loads_nothing_heavy(db: Path) -> None:
+    code, modules, stderr = run(db, "post", "--as", "antiochus", "what a nice day", locked=False)
+    assert code == 0, stderr
+    assert modules & HEAVY == set()
