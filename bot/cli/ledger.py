@@ -72,27 +72,6 @@ def chain_head(events: list[Event]) -> tuple[str, int]:
     return head, last
 
 
-    return {
-        "turn": summary.turn, "turn_label": summary.turn_label, "all_turns": every_turn, "rolls": entries,
-        "head": head, "last_seq": last_seq, "anchor": f"{last_seq}:{head}",
-    }
-
-
-def render(ledger: dict[str, Any]) -> list[str]:
-    turn = ledger["turn"]
-    lines = [f"{ledger['turn_label']}." if turn else "The campaign has not started: no turn yet."]
-    scope = "any turn" if ledger["all_turns"] else f"turn {turn}"
-    if not ledger["rolls"]:
-        lines.append(f"No roll bound in {scope}.")
-    for e in ledger["rolls"]:
-        who = f" ({e['seat']})" if e.get("seat") else ""
-        values = e.get("values")
-        result = "pending" if values is None else f"{', '.join(str(v) for v in values)}: {e.get('outcome')}"
-        lines.append(f"#{e['id']} turn {e['turn']} {e['purpose']}{who}: {e['where']} -> {result} [{e.get('meaning', '')}]")
-    lines.append(f"Hash chain head: {ledger['anchor']} (SEQ:HASH; check a copy with legatus verify LOG --expect-head {ledger['anchor']})")
-    return lines
-
-
 def build_ledger(ruleset: Any, state: Any, head: str, last_seq: int, *, every_turn: bool = False) -> dict[str, Any]:
     """The game's ledger (``ruleset.ledger``) for the current turn or every turn, with the chain's head."""
     summary = ruleset.summary(state)
