@@ -330,13 +330,36 @@ class Legatus:
         lines = text.splitlines() or [text]
         commands = {i + 1: line for i, line in enumerate(lines) if line.strip().startswith("/")}
         proposals = {p.line_no: p for p in posting.ruleset.read_post(posting.folded.state, posting.author, text)}
+        seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
         for line_no in sorted(set(commands) | set(proposals)):
+            saved, count = posting.folded, len(posting.new_events)
+            acting = seat is not None and seat in posting.ruleset.to_act(posting.folded.state)
+            # The lines that give up the rest of a turn without acting ("pass"): the prompt's choices and default.
+            yielding = {c.strip().lower() for p in posting.ruleset.prompts(posting.folded.state) if p.seat == seat
+                        for c in (*p.choices, p.on_timeout or "")}
+            text_here = (commands.get(line_no) or proposals[line_no].text).strip().lower()
             if line_no in commands:
-                reply.answers.append(self._command(posting, line_no, commands[line_no]))
+                answer = self._command(posting, line_no, commands[line_no])
             else:
-                reply.answers.append(self._propose(posting, proposals[line_no]))
+                answer = self._propose(posting, proposals[line_no])
+            refused = [a.line_no for a in reply.answers if not a.ok]
+            if (answer.ok and refused and acting and text_here in yielding
+                    and seat not in posting.ruleset.to_act(posting.folded.state)):
+                # A post is all or nothing when it ends the author's turn: a refused order above would be lost.
+                posting.folded, posting.new_events[count:] = saved, []
+                answer = LineAnswer(
+                    answer.line_no, answer.text, False,
+                    f"not applied: it would end your turn, but line {', '.join(map(str, refused))} of this post was "
+                    "refused; fix that line and post again (your turn stays open)",
+                )
+            reply.answers.append(answer)
         if not reply.answers:
             reply.note("No order found in this post (table talk is left alone).")
+        elif any(a.ok for a in reply.answers) and not all(a.ok for a in reply.answers):
+            done = [str(a.line_no) for a in reply.answers if a.ok]
+            failed = [str(a.line_no) for a in reply.answers if not a.ok]
+            reply.note(f"Applied: line {', '.join(done)}. Not applied: line {', '.join(failed)} (a refused line "
+                       "changes nothing).")
 
     def _propose(self, posting: _Posting, proposal: Proposal, actor: str | None = None) -> LineAnswer:
         if proposal.error is not None or proposal.kind is None:
@@ -671,9 +694,8 @@ class Legatus:
         except ValueError:
             raise CommandError(f"'{command.args[0]}' is not a date: write YYYY-MM-DD") from None
         numbers = " ".join(command.args[1:])
-        with Session(self.engine) as session:
-            outcome = confirm_by_gm(session, day, numbers, posting.author, now=self.clock.now)
-            session.commit()
+        # In the post's own transaction: a post that fails later leaves no typed draw behind.
+        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now)
         details = outcome.lines()
         if outcome.stored:
             details += self._record_draws(posting)

@@ -98,7 +98,8 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert "Completed: suburbs in Aegyptus" in second
         third = await t.say("max", "build temple in Macedonia\nattack Epirus from Thessalia\nbuild suburbs in Macedonia\npass")
         assert "a temple needs suburbs" in third and "Battle #" in third
-        for user in ("alice", "carla", "bob"):
+        assert "your turn stays open" in third  # a refused order keeps the turn: the pass waits for max
+        for user in ("max", "alice", "carla", "bob"):
             assert "end their turn" in await t.say(user, "pass")
         board = await t.fake.invoke_slash(None, "mare-nostrum", "carla", "turn", subcommand="status")
         card = (await board.wait_reply(timeout=10))["embeds"][0]

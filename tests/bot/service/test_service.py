@@ -120,3 +120,21 @@ def test_undo_is_replayed_from_an_exported_log(started: Legatus, tmp_path: Path)
     folded = replay(load_ruleset("mare-nostrum", started.data_dir), events)
     assert folded.state.provinces["Syria"].suburbs is False
     assert started.state()["nations"]["Seleucids"]["actions"] == 2
+
+
+def test_a_refused_order_keeps_the_turn_open_even_with_pass_after_it(started: Legatus) -> None:
+    """The player must not lose their actions because one line was mistyped: the pass waits for a fixed post."""
+    reply = started.post("antiochus", "build fortification in Atlantis\npass")
+    lines = reply.render().splitlines()
+    assert lines[0].startswith("✗ line 1") and lines[1].startswith("✗ line 2") and "not applied" in lines[1]
+    assert "your turn stays open" in lines[1]
+    state = started.state()
+    assert state["to_play"] == "Seleucids" and state["nations"]["Seleucids"]["actions"] == 2
+    assert not reply.changed
+
+
+def test_a_mixed_post_says_exactly_which_lines_were_applied(started: Legatus) -> None:
+    reply = started.post("antiochus", "build suburbs in Syria\nbuild temple in Atlantis")
+    assert reply.answers[0].ok and not reply.answers[1].ok
+    assert "Applied: line 1. Not applied: line 2 (a refused line changes nothing)." in reply.render()
+    assert started.state()["nations"]["Seleucids"]["actions"] == 1 and reply.changed
