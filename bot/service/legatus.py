@@ -503,12 +503,12 @@ class Legatus:
             if not sep:
                 raise CommandError(f"'{arg}': write key=value; {usage(command.name)}")
             if key in ("player_hours", "remind_hours_before"):
-                try:
-                    changes[key] = float(value)
-                except ValueError:
-                    raise CommandError(f"'{arg}': {key} is a number of hours") from None
-                if changes[key] < 0 or (key == "player_hours" and changes[key] == 0):
-                    raise CommandError(f"'{arg}': {key} must be positive")
+                from bot.service.deadlines import parse_hours
+
+                try:  # finite, and within a year: inf or 1e308 would overflow every deadline made from it
+                    changes[key] = parse_hours(value, key, minimum=0, inclusive=key == "remind_hours_before")
+                except ValueError as exc:
+                    raise CommandError(f"{exc}; {usage(command.name)}") from None
             else:
                 changes[key] = value
         if changes:
@@ -543,22 +543,19 @@ class Legatus:
         return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
     def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
-        from bot.service.deadlines import extend_deadline, set_deadline
+        from bot.service.deadlines import MAX_HOURS, extend_deadline, parse_hours, set_deadline
 
         if len(command.args) < 2:
             raise CommandError(f"usage: {usage(command.name)}")
         nation = self._resolve(posting, "nation", command.args[0])
-        if command.name == "gm extend":
-            try:
-                hours = float(command.args[1])
-            except ValueError:
-                raise CommandError(f"'{command.args[1]}' is not a number of hours: e.g. /gm extend {nation} 24") from None
-            text = extend_deadline(self, posting.campaign.name, nation, hours, posting.author, clock=self.clock)
-        else:
-            try:
+        try:  # every number and date is range-checked there (a year either way): ValueError says what is right
+            if command.name == "gm extend":
+                hours = parse_hours(command.args[1], "the extension", minimum=-MAX_HOURS, inclusive=True)
+                text = extend_deadline(self, posting.campaign.name, nation, hours, posting.author, clock=self.clock)
+            else:
                 text = set_deadline(self, posting.campaign.name, nation, " ".join(command.args[1:]), posting.author, clock=self.clock)
-            except ValueError as exc:
-                raise CommandError(str(exc)) from None
+        except ValueError as exc:
+            raise CommandError(f"{exc}; e.g. /gm extend {nation} 24 or /gm deadline {nation} 2026-12-01 20:00") from None
         return LineAnswer(line_no, command.text, "no running deadline" not in text and not text.startswith("no campaign"), text)
 
     def _turn_draw(self, posting: _Posting, args: list[str]) -> tuple[str, str]:
