@@ -14,6 +14,9 @@ from engine.log import replay
 from engine.rulesets import load_ruleset
 
 EXIT_USAGE = 2
+EXIT_FAILED = 1
+# `legatus post`: the post was read but some of its lines were refused (documented in `legatus post --help`).
+EXIT_REFUSED = 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,11 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_lotto_fetch(lotto)
 
-    sp = sub.add_parser("post", help="post a message as a user, exactly like a Discord message")
+    sp = sub.add_parser(
+        "post", help="post a message as a user, exactly like a Discord message",
+        description="Post a message as a user, exactly like a Discord message.",
+        epilog=(f"exit status: 0 every line accepted (or no order in it); {EXIT_REFUSED} some lines refused (the "
+                "others were applied; each refused line says why); 1 the post could not be read, nothing changed; "
+                "2 bad usage, e.g. text that is not UTF-8"),
+    )
     db_arg(sp)
     sp.add_argument("--as", dest="author", required=True, metavar="NAME")
-    sp.add_argument("--strict", action="store_true", help="exit 1 if any line is refused")
-    sp.add_argument("text")
+    sp.add_argument("--strict", action="store_true",
+                    help=f"kept for old scripts: a refused line now always exits {EXIT_REFUSED}")
+    sp.add_argument("text", help="the message (UTF-8); '-' reads it from standard input")
     sp.set_defaults(func=cmd_post)
 
     sp = sub.add_parser("state", help="print the campaign's state")
@@ -163,10 +173,34 @@ def cmd_lotto_import(args: argparse.Namespace) -> int:
     return 1 if report.conflicts or report.errors else 0
 
 
+def not_utf8(where: str, data: bytes, error: UnicodeDecodeError) -> str:
+    bad = data[error.start:error.end]
+    return (f"{where} is not UTF-8 (byte 0x{bad[:1].hex()} at position {error.start}): "
+            "save it as UTF-8 (most editors: 'Save with encoding') and try again")
+
+
+def read_utf8(where: str, data: bytes) -> str:
+    """Bytes as strict UTF-8 text (a BOM dropped); ValueError with `not_utf8`'s message otherwise."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(not_utf8(where, data, exc)) from None
+
+
 def cmd_post(args: argparse.Namespace) -> int:
-    reply = _service(args).post(args.author, args.text, args.campaign)
+    try:
+        if args.text == "-":
+            text = read_utf8("standard input", sys.stdin.buffer.read())
+        else:
+            # Python decodes argv with surrogateescape: bytes that were not UTF-8 come back as they were typed.
+            text = read_utf8("the text", os.fsencode(args.text))
+    except ValueError as exc:
+        return fail(str(exc))
+    reply = _service(args).post(args.author, text, args.campaign)
     print(reply.render())
-    return 1 if args.strict and not reply.ok else 0
+    if any("internal error" in note for note in reply.notes):
+        return EXIT_FAILED
+    return EXIT_REFUSED if not reply.ok else 0
 
 
 def cmd_state(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
+from engine.quote import quote
 
 # name -> (usage, who may use it)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -54,7 +55,7 @@ def parse_command(line: str) -> Command:
     except ValueError:
         words = body.split()
     if not words:
-        raise CommandError(f"'{text}' is not a command; {help_text()}")
+        raise CommandError(f"'{quote(text)}' is not a command; {help_text()}")
     first = words[0].lower()
     second = words[1].lower() if len(words) > 1 else ""
     if f"{first} {second}" in COMMANDS:
@@ -64,7 +65,7 @@ def parse_command(line: str) -> Command:
     subs = [COMMANDS[n][0] for n in COMMANDS if n.startswith(first + " ")]
     if subs:
         shown = f"/{first} {second}".strip()
-        raise CommandError(f"'{shown}' is not a command; try {', '.join(subs)}")
+        raise CommandError(f"'{quote(shown)}' is not a command; try {', '.join(subs)}")
     raise CommandError(f"unknown command '/{first}'; {help_text()}")
 
 
