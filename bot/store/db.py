@@ -7,6 +7,7 @@ which only ever ran ``create_all``) is upgraded in place at start-up.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ def include_object(object_: Any, name: str | None, type_: str, reflected: bool, 
 def alembic_config(connection: Connection | None = None) -> Any:
     from alembic.config import Config
 
-    config = Config()
+    config = Config(stdout=sys.stdout)  # alembic's default is the sys.stdout of its import time, maybe long closed
     config.set_main_option("script_location", str(MIGRATIONS))
     # env.py uses this connection, so the upgrade runs in the caller's transaction and engine settings.
     config.attributes["connection"] = connection
@@ -116,11 +117,19 @@ def open_engine(db: str | os.PathLike[str] | None = None) -> Engine:
     return engine
 
 
+def check_writable(engine: Engine) -> None:
+    """Raise the database's own error now if it cannot be written (read-only file, folder or mode=ro)."""
+    with engine.connect() as connection:
+        # Deletes nothing, yet opens a write transaction: SQLite refuses it at once on a read-only database.
+        connection.execute(text("DELETE FROM alembic_version WHERE 1 = 0"))
+        connection.rollback()
+
+
 def table_names(engine: Engine) -> set[str]:
     return set(inspect(engine).get_table_names())
 
 
 __all__ = [
-    "DEFAULT_DB", "FOREIGN_TABLES", "alembic_config", "current_revision", "database_url", "head_revision",
+    "DEFAULT_DB", "FOREIGN_TABLES", "alembic_config", "check_writable", "current_revision", "database_url", "head_revision",
     "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "table_names", "upgrade",
 ]
