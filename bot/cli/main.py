@@ -168,22 +168,30 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_lotto_import(args: argparse.Namespace) -> int:
+    from bot.lottery.formats import ARCHIVE_MEMBER, Unusable, archive_text, is_zip
+
     try:
-        text = args.path.read_text(encoding="utf-8-sig")
+        raw = args.path.read_bytes()
     except OSError as exc:
         return fail(f"cannot read {args.path}: {exc.strerror}")
-    except UnicodeDecodeError:
-        return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5)")
+    try:
+        # The official history zip is read as it comes: its one member is the archive text.
+        text = archive_text(raw) if is_zip(raw) else read_utf8(str(args.path), raw)
+    except Unusable as exc:
+        return fail(f"{args.path}: {exc.problem}; give the official zip holding {ARCHIVE_MEMBER}, or that text file")
+    except ValueError:
+        return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5) "
+                    f"nor the official zip holding {ARCHIVE_MEMBER}")
     service = _service(args)
     report, progress = service.import_draws(text, args.path.name)
     print(report.summary())
-    for line in [*report.errors, *report.conflicts]:
+    for line in [*report.errors, *report.conflicts, *report.incomplete]:
         print(f"  {line}")
     for name, messages in progress.items():
         print(f"Campaign '{name}':")
         for m in messages:
             print(f"  {m}")
-    return 1 if report.conflicts or report.errors else 0
+    return 1 if report.conflicts or report.errors or report.incomplete else 0
 
 
 def not_utf8(where: str, data: bytes, error: UnicodeDecodeError) -> str:
