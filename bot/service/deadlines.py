@@ -7,9 +7,10 @@ registers itself there when it is imported, and reschedules the row's job if it 
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -140,11 +141,24 @@ def _active_for(session: Session, campaign_id: int, nation: str) -> DeadlineRow 
     return rows[-1] if rows else None
 
 
+@contextlib.contextmanager
+def _session(service: Any, given: Session | None) -> Iterator[Session]:
+    """The caller's session (a post's, which holds the write lock: committed with the post), or a new one."""
+    if given is not None:
+        yield given
+        return
+    with Session(service.engine) as own:
+        yield own
+
+
 def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,
-                    *, clock: Clock | None = None) -> str:
-    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead."""
+                    *, clock: Clock | None = None, session: Session | None = None) -> str:
+    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead.
+
+    With ``session``, the change is flushed in it and committed by its owner; without, committed here."""
     now = as_utc((clock or service.clock).now())
-    with Session(service.engine) as session:
+    own = session is None
+    with _session(service, session) as session:
         row = find_campaign(session, campaign)
         if row is None or row.id is None:
             return f"no campaign '{campaign}'"
@@ -159,8 +173,11 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
         remind_at = d.due_at - timedelta(hours=settings.remind_hours_before)
         d.remind_at, d.state = (remind_at, PENDING) if remind_at > now else (d.remind_at, d.state)
         session.add(d)
-        session.commit()
-        session.refresh(d)
+        if own:
+            session.commit()
+            session.refresh(d)
+        else:
+            session.flush()
         log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, nation, row.name, hours, d.due_at)
         for listener in list(deadline_listeners):
             listener(d, now)
@@ -168,9 +185,10 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
 
 
 def set_deadline(service: Any, campaign: str | None, nation: str, local_time: str, by: str,
-                 *, clock: Clock | None = None) -> str:
+                 *, clock: Clock | None = None, session: Session | None = None) -> str:
     """Set a nation's deadline to a wall time in the campaign's zone ('2026-12-01 20:00')."""
-    with Session(service.engine) as session:
+    given = session
+    with _session(service, given) as session:
         row = find_campaign(session, campaign)
         if row is None or row.id is None:
             return f"no campaign '{campaign}'"
@@ -180,7 +198,8 @@ def set_deadline(service: Any, campaign: str | None, nation: str, local_time: st
             return f"the {nation} have no running deadline"
         due = d.due_at
     target = check_window(local_to_utc(local_time, zone), as_utc((clock or service.clock).now()), local_time, zone)
-    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock)
+    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock,
+                           session=given)
 
 
 def status_board_deadlines(service: Any, campaign: str | None) -> list[str]:

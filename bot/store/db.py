@@ -91,23 +91,47 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     register_tables()
-    with engine.begin() as connection:
+    with writer(engine).begin() as connection:
         if connection.dialect.name == "postgresql":
             # Two processes starting together (the bot and the scheduler) must not both create the tables.
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
-        elif connection.dialect.name == "sqlite":
-            # The sqlite3 module runs DDL outside any transaction; beginning one by hand makes the whole upgrade
-            # atomic (a crash or a full disk mid-way leaves the old schema) and takes the write lock first, so a
-            # second process starting at once waits (busy_timeout), then finds the work done.
-            connection.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        # On SQLite the writer's BEGIN IMMEDIATE (``_sqlite_begin``) makes the whole upgrade atomic (a crash or a
+        # full disk mid-way leaves the old schema) and takes the write lock first, so a second process starting
+        # at once waits (busy_timeout), then finds the work done.
         command.upgrade(alembic_config(connection), revision)
+
+
+# Execution option: transactions on an engine carrying it take SQLite's write lock at BEGIN (see ``writer``).
+IMMEDIATE = "legatus_immediate"
+
+
+def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    # SQLAlchemy's documented pysqlite recipe: the driver must not begin transactions on its own, so that the
+    # "begin" event below decides how each one begins (and SAVEPOINTs work as documented).
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A writer takes the lock once, at BEGIN: it reads the log and appends to it with no other writer in
+    # between, so two posts can never both take the same next sequence number. Readers stay deferred (WAL:
+    # they never wait for a writer).
+    immediate = connection.get_execution_options().get(IMMEDIATE)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine (same pool) whose transactions begin by taking the write lock (BEGIN IMMEDIATE on SQLite;
+    a no-op elsewhere, where the unique (campaign_id, seq) constraint and the retry in Legatus.post do the work)."""
+    return engine.execution_options(**{IMMEDIATE: True})
 
 
 def open_engine_unmigrated(db: str | os.PathLike[str] | None = None) -> Engine:
     """The engine with its connection settings, leaving the schema as it is (for migrations and backups)."""
     engine = create_engine(database_url(db))
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
@@ -130,6 +154,6 @@ def table_names(engine: Engine) -> set[str]:
 
 
 __all__ = [
-    "DEFAULT_DB", "FOREIGN_TABLES", "alembic_config", "check_writable", "current_revision", "database_url", "head_revision",
+    "DEFAULT_DB", "FOREIGN_TABLES", "IMMEDIATE", "writer", "alembic_config", "check_writable", "current_revision", "database_url", "head_revision",
     "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "table_names", "upgrade",
 ]

@@ -121,7 +121,8 @@ def settings_for(session: Session, campaign_id: int) -> CampaignSettingsRow:
     )
 
 
-def save_settings(engine: Engine, campaign_id: int, **changes: Any) -> CampaignSettingsRow:
+def save_settings(engine: Engine, campaign_id: int, *, session: Session | None = None, **changes: Any) -> CampaignSettingsRow:
+    """Validate and store; with ``session`` (a post's, holding the write lock) only flushed, committed with the post."""
     allowed = {"timezone", "player_hours", "remind_hours_before", "on_timeout"}
     unknown = set(changes) - allowed
     if unknown:
@@ -133,14 +134,23 @@ def save_settings(engine: Engine, campaign_id: int, **changes: Any) -> CampaignS
             raise ValueError(f"{key} must be a number of hours up to {MAX_SETTING_HOURS:g}")
     if "timezone" in changes and not _zone_ok(changes["timezone"]):
         raise ValueError(f"'{quote(str(changes['timezone']))}' is not a time zone: write an IANA name, e.g. Europe/Rome")
-    with Session(engine) as session:
-        row = session.get(CampaignSettingsRow, campaign_id) or CampaignSettingsRow(campaign_id=campaign_id)
-        for name, value in changes.items():
-            setattr(row, name, value)
-        session.add(row)
+    if session is not None:
+        return _store_settings(session, campaign_id, changes, commit=False)
+    with Session(engine) as own:
+        return _store_settings(own, campaign_id, changes, commit=True)
+
+
+def _store_settings(session: Session, campaign_id: int, changes: dict[str, Any], *, commit: bool) -> CampaignSettingsRow:
+    row = session.get(CampaignSettingsRow, campaign_id) or CampaignSettingsRow(campaign_id=campaign_id)
+    for name, value in changes.items():
+        setattr(row, name, value)
+    session.add(row)
+    if commit:
         session.commit()
         session.refresh(row)
-        return row
+    else:
+        session.flush()
+    return row
 
 
 def active_deadlines(session: Session, campaign_id: int | None = None) -> list[DeadlineRow]:
