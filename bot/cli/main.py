@@ -394,6 +394,19 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bot.store.backup import BackupError, sqlite_path
+    from bot.store.db import database_url
+    from bot.store.running import running
+
+    try:
+        held = sqlite_path(database_url(args.db))
+    except BackupError:
+        held = None
+    with running(held):  # `legatus restore` refuses to replace the store while this bot holds it
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         from bot.console.offline import interactive_with_scheduler
