@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from engine.quote import quote
 
 # Below this many letters a prefix is a guess, not a name: "Ma" must not silently mean Macedonia.
 MIN_PREFIX_LETTERS = 3
@@ -119,7 +120,7 @@ class NameIndex:
         return cached
 
     def _resolve(self, text: str) -> Resolution:
-        shown = " ".join(text.split())
+        shown = quote(" ".join(text.split()))  # every message below quotes it: ~80 characters at most
         key = normalise(text)
         if not key:
             return Resolution(error=f"missing {self.kind} name")

@@ -12,9 +12,13 @@ from pathlib import Path
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.log import replay
+from engine.quote import quote
 from engine.rulesets import load_ruleset
 
 EXIT_USAGE = 2
+EXIT_FAILED = 1
+# `legatus post`: the post was read but some of its lines were refused (documented in `legatus post --help`).
+EXIT_REFUSED = 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +45,13 @@ def _dispatch(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # no user ever sees a traceback; the log has it for the operator
+    except NotALog as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except Exception as exc:
+        problem = database_problem(exc, getattr(args, "db", None))
+        if problem is not None:
+            logging.getLogger("legatus").debug("database failed", exc_info=True)
+            return fail(problem, EXIT_FAILED)  # no user ever sees a traceback; the log has it for the operator
         logging.getLogger("legatus").debug("command failed", exc_info=True)
         return fail(f"internal error ({type(exc).__name__}); run with LEGATUS_LOG=DEBUG for details", 1)
 
@@ -81,11 +91,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_lotto_fetch(lotto)
 
-    sp = sub.add_parser("post", help="post a message as a user, exactly like a Discord message")
+    sp = sub.add_parser(
+        "post", help="post a message as a user, exactly like a Discord message",
+        description="Post a message as a user, exactly like a Discord message.",
+        epilog=(f"exit status: 0 every line accepted (or no order in it); {EXIT_REFUSED} some lines refused (the "
+                "others were applied; each refused line says why); 1 the post could not be read, nothing changed; "
+                "2 bad usage, e.g. text that is not UTF-8"),
+    )
     db_arg(sp)
     sp.add_argument("--as", dest="author", required=True, metavar="NAME")
-    sp.add_argument("--strict", action="store_true", help="exit 1 if any line is refused")
-    sp.add_argument("text")
+    sp.add_argument("--strict", action="store_true",
+                    help=f"kept for old scripts: a refused line now always exits {EXIT_REFUSED}")
+    sp.add_argument("text", help="the message (UTF-8); '-' reads it from standard input")
     sp.set_defaults(func=cmd_post)
 
     sp = sub.add_parser("state", help="print the campaign's state")
@@ -131,6 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def check_writable(engine) -> None:  # type: ignore[no-untyped-def]
+    from bot.store.db import check_writable as probe
+
+    probe(engine)
+
+
 def _service(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from bot.store.db import open_engine
     from bot.service.legatus import Legatus
@@ -159,28 +182,62 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_lotto_import(args: argparse.Namespace) -> int:
+    from bot.lottery.formats import ARCHIVE_MEMBER, Unusable, archive_text, is_zip
+
     try:
-        text = args.path.read_text(encoding="utf-8-sig")
+        raw = args.path.read_bytes()
     except OSError as exc:
         return fail(f"cannot read {args.path}: {exc.strerror}")
-    except UnicodeDecodeError:
-        return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5)")
+    try:
+        # The official history zip is read as it comes: its one member is the archive text.
+        text = archive_text(raw) if is_zip(raw) else read_utf8(str(args.path), raw)
+    except Unusable as exc:
+        return fail(f"{args.path}: {exc.problem}; give the official zip holding {ARCHIVE_MEMBER}, or that text file")
+    except ValueError:
+        return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5) "
+                    f"nor the official zip holding {ARCHIVE_MEMBER}")
     service = _service(args)
     report, progress = service.import_draws(text, args.path.name)
     print(report.summary())
-    for line in [*report.errors, *report.conflicts]:
+    for line in [*report.errors, *report.conflicts, *report.incomplete]:
         print(f"  {line}")
     for name, messages in progress.items():
         print(f"Campaign '{name}':")
         for m in messages:
             print(f"  {m}")
-    return 1 if report.conflicts or report.errors else 0
+    return 1 if report.conflicts or report.errors or report.incomplete else 0
+
+
+def not_utf8(where: str, data: bytes, error: UnicodeDecodeError) -> str:
+    bad = data[error.start:error.end]
+    return (f"{where} is not UTF-8 (byte 0x{bad[:1].hex()} at position {error.start}): "
+            "save it as UTF-8 (most editors: 'Save with encoding') and try again")
+
+
+def read_utf8(where: str, data: bytes) -> str:
+    """Bytes as strict UTF-8 text (a BOM dropped); ValueError with `not_utf8`'s message otherwise."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(not_utf8(where, data, exc)) from None
 
 
 def cmd_post(args: argparse.Namespace) -> int:
-    reply = _service(args).post(args.author, args.text, args.campaign)
+    try:
+        if args.text == "-":
+            text = read_utf8("standard input", sys.stdin.buffer.read())
+        else:
+            # Python decodes argv with surrogateescape: bytes that were not UTF-8 come back as they were typed.
+            text = read_utf8("the text", os.fsencode(args.text))
+    except ValueError as exc:
+        return fail(str(exc))
+    service = _service(args)
+    check_writable(service.engine)  # a read-only database says so here, not as an internal error after the post
+    reply = service.post(args.author, text, args.campaign)
     print(reply.render())
-    return 1 if args.strict and not reply.ok else 0
+    if any("internal error" in note for note in reply.notes):
+        return EXIT_FAILED
+    return EXIT_REFUSED if not reply.ok else 0
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -209,16 +266,60 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+class NotALog(Rejection):
+    """The file given as a log is no Legatus log at all (binary, empty, not JSON lines)."""
+
+
+def database_problem(exc: BaseException, db: str | None) -> str | None:
+    """One line for a database SQLite (or another engine) refuses to use, or None for any other failure."""
+    from sqlalchemy.exc import DBAPIError
+
+    if not isinstance(exc, DBAPIError):
+        return None
+    said = str(getattr(exc, "orig", exc)).strip()
+    where = db or os.environ.get("DATABASE_URL") or "legatus.db"
+    if "not a database" in said or "malformed" in said:
+        return (f"{where} is not a Legatus database (SQLite says: {quote(said)}): give the right --db, "
+                "or restore a backup (legatus restore)")
+    if "readonly" in said or "read-only" in said:
+        return (f"cannot write {where}: the database is read-only (SQLite says: {quote(said)}); nothing was "
+                "changed: give the bot's user write access to the file and its folder")
+    if "unable to open" in said:
+        return f"cannot open the database {where} (SQLite says: {quote(said)}): check the path and its folder"
+    if "locked" in said or "busy" in said:
+        return f"the database {where} is busy (SQLite says: {quote(said)}): try again in a moment"
+    return f"the database {where} failed: {quote(said)}"
+
+
 def read_log(path: Path) -> list[Event]:
+    """A log's events; NotALog (with one line saying why) if the file is none."""
+    try:
+        text = read_utf8(str(path), path.read_bytes())
+    except ValueError as exc:
+        raise NotALog(str(exc)) from None
     events = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             events.append(Event.from_dict(json.loads(line)))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise Rejection(f"{path}:{number}: not an event of a Legatus log ({exc})") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise NotALog(f"{path}:{number}: not an event of a Legatus log ({quote(str(exc))})") from None
+    if not events:
+        raise NotALog(f"{path} holds no event: give a log written by legatus export")
     return events
+
+
+def log_damage(events: list[Event], exc: BaseException) -> str:
+    """Why a log that crashed the rules is bad: its first break in the hash chain, else the error itself."""
+    from engine.ledger import chain_problems
+
+    problems = chain_problems(events)
+    if problems:
+        seq, problem = problems[0]
+        return f"event #{seq} {problem} (hash chain)"
+    reason = exc.reason if isinstance(exc, Rejection) else f"{type(exc).__name__}: {exc}"
+    return f"an event the rules cannot read ({quote(reason)})"
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -226,16 +327,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         events = read_log(args.log)
-        if not events:
-            return fail(f"{args.log} holds no event")
         ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
         folded = replay(ruleset, events)
+    except NotALog as exc:
+        return fail(str(exc), EXIT_FAILED)
     except OSError as exc:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except KeyError as exc:
         return fail(str(exc.args[0]))
     except Rejection as exc:
         return fail(f"the log does not replay: {exc.reason}", 1)
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+        # A changed event the rules cannot even read: say what the hash chain says about it.
+        return fail(f"the log does not replay: {log_damage(events, exc)}", 1)
     if args.json:
         print(canonical.dumps(ruleset.public_view(folded.state), indent=2))
     else:
@@ -251,9 +355,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     public: dict[str, dict[str, list[int]]] = {}
     for path in args.draws:
         try:
-            parsed = parse_archive(path.read_text(encoding="utf-8-sig"), path.name)
+            parsed = parse_archive(read_utf8(str(path), path.read_bytes()), path.name)
         except OSError as exc:
             return fail(f"cannot read {path}: {exc.strerror}")
+        except ValueError as exc:
+            return fail(f"{exc} (the draws must be in the official archive format)", EXIT_FAILED)
         for error in parsed.errors:
             print(f"warning: {error}")
         for draw in parsed.draws:
@@ -261,11 +367,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         events = read_log(args.log)
         ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
+    except NotALog as exc:
+        return fail(str(exc), EXIT_FAILED)
     except OSError as exc:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except (Rejection, IndexError, KeyError) as exc:
-        return fail(f"{args.log} is not a campaign log: {exc}", 1)
-    result = verify(ruleset, events, public)
+        return fail(f"{args.log} is not a campaign log: {quote(str(exc))}", 1)
+    try:
+        result = verify(ruleset, events, public)
+    except (Rejection, TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+        print(f"NOT verified: the log does not replay: {log_damage(events, exc)}")
+        return EXIT_FAILED
     for finding in result.findings:
         print(f"MISMATCH {finding}")
     summary = (
@@ -296,6 +408,19 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bot.store.backup import BackupError, sqlite_path
+    from bot.store.db import database_url
+    from bot.store.running import running
+
+    try:
+        held = sqlite_path(database_url(args.db))
+    except BackupError:
+        held = None
+    with running(held):  # `legatus restore` refuses to replace the store while this bot holds it
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         from bot.console.offline import interactive_with_scheduler

@@ -90,6 +90,15 @@ def draw_from_archive_zip(raw: bytes, day: dt.date) -> tuple[Draw, bytes]:
     return draw, "".join(line + "\n" for line in mine).encode("utf-8")
 
 
+def archive_text(raw: bytes) -> str:
+    """The text of ``storico01-oggi.txt`` inside the official history zip; Unusable says why not."""
+    return _archive_text(raw)
+
+
+def is_zip(raw: bytes) -> bool:
+    return raw[:4] == b"PK\x03\x04"
+
+
 def _archive_text(raw: bytes) -> str:
     if _looks_like_html(raw):
         raise Unusable("got an HTML page, not the zip archive (the address may have moved)", kind="not-a-zip")

@@ -43,7 +43,7 @@ from bot.lottery.reconcile import Outcome, Status
 from bot.store.posted import claim, find, mark_sent
 from bot.store.schedule_tables import (
     ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
-    settings_for, unsent,
+    repair_rows, settings_for, unsent,
 )
 from bot.store.campaigns import CampaignRow, find_campaign, list_campaigns, load_events
 
@@ -224,23 +224,30 @@ def sync_deadlines(service: Any, now: datetime) -> None:
     """Make the active player_turn deadlines match who is to act (repairs what a crash or an unobserved post left)."""
     now = as_utc(now)
     for name in service.campaign_names():
-        acting = acting_of(service, name)
-        with Session(service.engine) as session:
-            row = find_campaign(session, name)
-            assert row is not None and row.id is not None
-            for d in active_deadlines(session, row.id):
-                if d.kind == PLAYER_TURN and not (d.nation in acting.nations and d.turn == acting.turn):
-                    d.state = CANCELLED
-                    session.add(d)
-            existing = session.exec(
-                select(DeadlineRow).where(DeadlineRow.campaign_id == row.id, DeadlineRow.kind == PLAYER_TURN,
-                                          DeadlineRow.state != CANCELLED)
-            ).all()
-            have = {(d.nation, d.turn) for d in existing}
-            for nation in acting.nations:
-                if (nation, acting.turn) not in have:
-                    _new_deadline(session, row.id, nation, acting.turn, now)
-            session.commit()
+        try:
+            _sync_campaign(service, name, now)
+        except Exception:  # one campaign's bad state must not keep the others' deadlines from the start-up
+            log.exception("campaign %s: its deadlines could not be brought up to date; left as they are", name)
+
+
+def _sync_campaign(service: Any, name: str, now: datetime) -> None:
+    acting = acting_of(service, name)
+    with Session(service.engine) as session:
+        row = find_campaign(session, name)
+        assert row is not None and row.id is not None
+        for d in active_deadlines(session, row.id):
+            if d.kind == PLAYER_TURN and not (d.nation in acting.nations and d.turn == acting.turn):
+                d.state = CANCELLED
+                session.add(d)
+        existing = session.exec(
+            select(DeadlineRow).where(DeadlineRow.campaign_id == row.id, DeadlineRow.kind == PLAYER_TURN,
+                                      DeadlineRow.state != CANCELLED)
+        ).all()
+        have = {(d.nation, d.turn) for d in existing}
+        for nation in acting.nations:
+            if (nation, acting.turn) not in have:
+                _new_deadline(session, row.id, nation, acting.turn, now)
+        session.commit()
 
 
 # --- scheduling ---------------------------------------------------------------------------------------------------------
@@ -297,11 +304,19 @@ def reconcile(app: App, now: datetime | None = None) -> None:
     scheduler = app.scheduler
     assert scheduler is not None
     now = as_utc(now or app.clock.now())
+    # No stored value may stop the start-up: bad settings and deadline times are repaired first, and the GM told.
+    for campaign_id, fixes in repair_rows(app.engine, now).items():
+        log.warning("campaign %s: repaired at start-up: %s", campaign_id, "; ".join(fixes))
+        _add(scheduler, f"repaired-{campaign_id}", tell_gm, now, [campaign_id, _repaired_text(fixes)])
     sync_deadlines(app.service, now)
     wanted: dict[str, tuple[Callable[..., Any], datetime, list[Any]]] = {}
     with Session(app.engine) as session:
         for d in active_deadlines(session):
-            func, when = _next_step(d, now)
+            try:
+                func, when = _next_step(d, now)
+            except Exception:  # whatever a row holds, the other campaigns' jobs still get scheduled
+                log.exception("deadline %s cannot be scheduled; skipped", d.id)
+                continue
             wanted[deadline_job_id(d.id)] = (func, when, [d.campaign_id, d.id])
         for row in unsent(session):
             if row.kind in ("reminder", "deadline") and row.key.startswith("deadline-"):
@@ -416,6 +431,25 @@ async def post_results(campaign_id: int, turn: int) -> None:
         return
     text, files = await asyncio.to_thread(results_files, app.service, name, turn)
     await _send(app, key, campaign_id, text, [], files)
+
+
+def _repaired_text(fixes: list[str]) -> str:
+    return ("GM: Legatus repaired stored values it could not use at start-up: " + "; ".join(fixes)
+            + ". Check them with /campaign settings and /turn status.")
+
+
+async def tell_gm(campaign_id: int, text: str) -> None:
+    """A note to the campaign's GM (values repaired at start-up), posted once per text."""
+    import hashlib
+
+    app = current_app()
+    key = f"campaign-{campaign_id}:repaired:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    with Session(app.engine) as session:
+        campaign = session.get(CampaignRow, campaign_id)
+        if campaign is None or _sent(session, key) or not claim(session, key, campaign_id, "notice", at=as_utc(app.clock.now())):
+            return
+        gm = campaign.gm
+    await _send(app, key, campaign_id, text, [gm])
 
 
 async def remind(campaign_id: int, deadline_id: int) -> None:

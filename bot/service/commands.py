@@ -8,6 +8,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+from engine.quote import quote
 
 from engine.ruleset import CommandSpec
 
@@ -64,7 +65,7 @@ def parse_command(line: str, game: Sequence[CommandSpec] = ()) -> Command:
     except ValueError:
         words = body.split()
     if not words:
-        raise CommandError(f"'{text[:80]}' is not a command; {help_text(game)}")
+        raise CommandError(f"'{quote(text)}' is not a command; {help_text(game)}")
     first = words[0].lower()
     second = words[1].lower() if len(words) > 1 else ""
     if f"{first} {second}" in table:
@@ -73,9 +74,9 @@ def parse_command(line: str, game: Sequence[CommandSpec] = ()) -> Command:
         return Command(first, words[1:], text)
     subs = [table[n][0] for n in table if n.startswith(first + " ")]
     if subs:
-        shown = f"/{first} {second}".strip()[:80]
-        raise CommandError(f"'{shown}' is not a command; try {', '.join(subs)}")
-    raise CommandError(f"unknown command '/{first[:80]}'; {help_text(game)}")
+        shown = f"/{first} {second}".strip()
+        raise CommandError(f"'{quote(shown)}' is not a command; try {', '.join(subs)}")
+    raise CommandError(f"unknown command '/{quote(first)}'; {help_text(game)}")
 
 
 def usage(name: str, game: Sequence[CommandSpec] = ()) -> str:

@@ -7,8 +7,10 @@ registers itself there when it is imported, and reschedules the row's job if it 
 """
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -17,6 +19,7 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
+from engine.quote import quote
 from bot.store.campaigns import find_campaign
 from bot.store.schedule_tables import PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc, settings_for
 
@@ -27,6 +30,36 @@ UTC = timezone.utc
 # Called with the moved row and the time of the move, after it is committed.
 DeadlineListener = Callable[[DeadlineRow, datetime], None]
 deadline_listeners: list[DeadlineListener] = []
+
+
+# --- what a GM may type ------------------------------------------------------------------------------------------------
+
+# A year: no play-by-forum turn waits longer, and every number below it stays far from datetime's limits.
+MAX_HOURS = 8760.0
+
+
+def parse_hours(text: str, what: str, *, minimum: float, inclusive: bool = False) -> float:
+    """A finite number of hours in (``minimum``, MAX_HOURS] ([``minimum``, ...] if ``inclusive``); else ValueError
+    quoting what was typed and saying what would be right."""
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = math.nan
+    low_ok = hours >= minimum if inclusive else hours > minimum
+    if not (math.isfinite(hours) and low_ok and hours <= MAX_HOURS):
+        bound = f"{'at least' if inclusive else 'more than'} {minimum:g}"
+        raise ValueError(f"'{quote(text)}': {what} is a number of hours, {bound} and at most {MAX_HOURS:g} (a year)")
+    return hours
+
+
+def check_window(moment: datetime, now: datetime, typed: str, zone: str = "UTC") -> datetime:
+    """A deadline must fall within a year of now, either way: anything else is a typing slip (or an overflow)."""
+    span = timedelta(hours=MAX_HOURS)
+    if not (now - span <= moment <= now + span):
+        first = utc_to_local(now - span, zone).strftime("%Y-%m-%d %H:%M")
+        last = utc_to_local(now + span, zone).strftime("%Y-%m-%d %H:%M")
+        raise ValueError(f"'{quote(typed)}' is not within a year of now: give a time between {first} and {last} ({zone})")
+    return moment
 
 
 # --- time ---------------------------------------------------------------------------------------------------------------
@@ -52,12 +85,15 @@ def local_to_utc(text: str, zone: str) -> datetime:
     try:
         naive = datetime.fromisoformat(text.strip().replace("T", " "))
     except ValueError:
-        raise ValueError(f"'{text}' is not a date and time: write YYYY-MM-DD HH:MM, e.g. 2026-12-01 20:00") from None
+        raise ValueError(f"'{quote(text)}' is not a date and time: write YYYY-MM-DD HH:MM, e.g. 2026-12-01 20:00") from None
     if naive.tzinfo is not None:
         return as_utc(naive)
     tz = ZoneInfo(zone)
     local = naive.replace(tzinfo=tz)
-    moment = local.astimezone(UTC)
+    try:
+        moment = local.astimezone(UTC)
+    except OverflowError:  # 0001-01-01 or 9999-12-31 a few hours from the end of datetime's range
+        raise ValueError(f"'{quote(text)}' is outside any campaign's time: write a date within a year of now") from None
     if moment.astimezone(tz).replace(tzinfo=None) != naive:
         raise ValueError(f"{text} does not exist in {zone} (the clocks skip it): pick another time")
     return moment
@@ -104,11 +140,24 @@ def _active_for(session: Session, campaign_id: int, nation: str) -> DeadlineRow 
     return rows[-1] if rows else None
 
 
+@contextlib.contextmanager
+def _session(service: Any, given: Session | None) -> Iterator[Session]:
+    """The caller's session (a post's, which holds the write lock: committed with the post), or a new one."""
+    if given is not None:
+        yield given
+        return
+    with Session(service.engine) as own:
+        yield own
+
+
 def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,
-                    *, clock: Clock | None = None) -> str:
-    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead."""
+                    *, clock: Clock | None = None, session: Session | None = None) -> str:
+    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead.
+
+    With ``session``, the change is flushed in it and committed by its owner; without, committed here."""
     now = as_utc((clock or service.clock).now())
-    with Session(service.engine) as session:
+    own = session is None
+    with _session(service, session) as session:
         row = find_campaign(session, campaign)
         if row is None or row.id is None:
             return f"no campaign '{campaign}'"
@@ -116,12 +165,18 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
         if d is None:
             return f"the {nation} have no running deadline"
         settings = settings_for(session, row.id)
+        if not (math.isfinite(hours) and abs(hours) <= MAX_HOURS):
+            raise ValueError(f"'{hours:g}': the hours to extend by are at most {MAX_HOURS:g} either way (a year)")
+        check_window(d.due_at + timedelta(hours=hours), now, f"{hours:g}h from {d.due_at:%Y-%m-%d %H:%M} UTC")
         d.due_at = d.due_at + timedelta(hours=hours)
         remind_at = d.due_at - timedelta(hours=settings.remind_hours_before)
         d.remind_at, d.state = (remind_at, PENDING) if remind_at > now else (d.remind_at, d.state)
         session.add(d)
-        session.commit()
-        session.refresh(d)
+        if own:
+            session.commit()
+            session.refresh(d)
+        else:
+            session.flush()
         log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, nation, row.name, hours, d.due_at)
         for listener in list(deadline_listeners):
             listener(d, now)
@@ -129,9 +184,10 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
 
 
 def set_deadline(service: Any, campaign: str | None, nation: str, local_time: str, by: str,
-                 *, clock: Clock | None = None) -> str:
+                 *, clock: Clock | None = None, session: Session | None = None) -> str:
     """Set a nation's deadline to a wall time in the campaign's zone ('2026-12-01 20:00')."""
-    with Session(service.engine) as session:
+    given = session
+    with _session(service, given) as session:
         row = find_campaign(session, campaign)
         if row is None or row.id is None:
             return f"no campaign '{campaign}'"
@@ -140,8 +196,9 @@ def set_deadline(service: Any, campaign: str | None, nation: str, local_time: st
         if d is None:
             return f"the {nation} have no running deadline"
         due = d.due_at
-    target = local_to_utc(local_time, zone)
-    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock)
+    target = check_window(local_to_utc(local_time, zone), as_utc((clock or service.clock).now()), local_time, zone)
+    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock,
+                           session=given)
 
 
 def status_board_deadlines(service: Any, campaign: str | None) -> list[str]:

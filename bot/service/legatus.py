@@ -16,6 +16,7 @@ from typing import Any
 from collections.abc import Callable
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock, draw_moment, scheduled_draws_after
@@ -25,6 +26,7 @@ from bot.service.roll_command import roll_event
 from bot.store import campaign_secret, sealed as sealed_store
 from bot.store import draws as draw_store
 from bot.store import snapshots
+from bot.store.db import writer
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
@@ -49,6 +51,19 @@ DRAND_MARGIN_SECONDS = 10.0
 
 class CampaignNotFound(LookupError):
     pass
+
+
+class _Conflict(Exception):
+    """Another process wrote first (SQLite busy past its timeout, or the same next event number): try again."""
+
+
+# How often a post is tried when other writers keep coming first; each try folds the newer log again.
+POST_ATTEMPTS = 10
+
+
+def _is_conflict(exc: Exception) -> bool:
+    said = str(getattr(exc, "orig", exc))
+    return "uq_event_campaign_seq" in said or "event.campaign_id, event.seq" in said or "locked" in said or "busy" in said
 
 
 @dataclass(frozen=True)
@@ -262,12 +277,11 @@ class Legatus:
 
     # --- posting --------------------------------------------------------------------------------------------------------
 
-    def post(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Reply:
-        """Read a post as ``author``. ``is_gm`` comes from the transport's own permission check (Discord: the
-        campaign's GM role); left out, only the campaign's GM identity itself is a GM."""
+    def _post_once(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Reply:
+        """One attempt at a post (``post`` retries it); raises ``_Conflict`` when another writer came first."""
         reply = Reply()
         try:
-            with Session(self.engine) as session:
+            with Session(writer(self.engine)) as session:
                 row = self._campaign(session, campaign)
                 ruleset, folded = self._fold(session, row)
                 gm = (author == row.gm) if is_gm is None else is_gm
@@ -297,6 +311,11 @@ class Legatus:
             self._notify(posting, before)
         except CampaignNotFound as exc:
             return Reply().note(str(exc))
+        except (IntegrityError, OperationalError) as exc:
+            if _is_conflict(exc):  # nothing was committed: ``post`` folds again and re-applies the post
+                raise _Conflict(str(exc)) from exc
+            log.exception("post by %s failed; nothing was changed", author)
+            return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
             log.exception("post by %s failed; nothing was changed", author)
             return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
@@ -663,24 +682,23 @@ class Legatus:
             if not sep:
                 raise CommandError(f"'{arg}': write key=value; {usage(command.name)}")
             if key in ("player_hours", "remind_hours_before"):
-                try:
-                    changes[key] = float(value)
-                except ValueError:
-                    raise CommandError(f"'{arg}': {key} is a number of hours") from None
-                if changes[key] < 0 or (key == "player_hours" and changes[key] == 0):
-                    raise CommandError(f"'{arg}': {key} must be positive")
+                from bot.service.deadlines import parse_hours
+
+                try:  # finite, and within a year: inf or 1e308 would overflow every deadline made from it
+                    changes[key] = parse_hours(value, key, minimum=0, inclusive=key == "remind_hours_before")
+                except ValueError as exc:
+                    raise CommandError(f"{exc}; {usage(command.name)}") from None
             else:
                 changes[key] = value
         if changes:
             self._require_gm(posting, command)
-            try:
-                save_settings(self.engine, posting.campaign.id, **changes)
+            try:  # in the post's own transaction (it holds the write lock): saved with the post, or not at all
+                save_settings(self.engine, posting.campaign.id, session=posting.session, **changes)
             except (ValueError, LookupError) as exc:
                 raise CommandError(f"{exc}; {usage(command.name)}") from None
-        with Session(self.engine) as session:
-            current = settings_for(session, posting.campaign.id)
-            shown = (f"time zone {current.timezone}, {current.player_hours:g}h per player, reminder "
-                     f"{current.remind_hours_before:g}h before, on timeout: {current.on_timeout}")
+        current = settings_for(posting.session, posting.campaign.id)
+        shown = (f"time zone {current.timezone}, {current.player_hours:g}h per player, reminder "
+                 f"{current.remind_hours_before:g}h before, on timeout: {current.on_timeout}")
         return LineAnswer(line_no, command.text, True, ("settings saved: " if changes else "settings: ") + shown)
 
     def _confirm_draw(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
@@ -702,22 +720,21 @@ class Legatus:
         return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
     def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
-        from bot.service.deadlines import extend_deadline, set_deadline
+        from bot.service.deadlines import MAX_HOURS, extend_deadline, parse_hours, set_deadline
 
         if len(command.args) < 2:
             raise CommandError(f"usage: {usage(command.name)}")
         nation = self._resolve(posting, "nation", command.args[0])
-        if command.name == "gm extend":
-            try:
-                hours = float(command.args[1])
-            except ValueError:
-                raise CommandError(f"'{command.args[1]}' is not a number of hours: e.g. /gm extend {nation} 24") from None
-            text = extend_deadline(self, posting.campaign.name, nation, hours, posting.author, clock=self.clock)
-        else:
-            try:
-                text = set_deadline(self, posting.campaign.name, nation, " ".join(command.args[1:]), posting.author, clock=self.clock)
-            except ValueError as exc:
-                raise CommandError(str(exc)) from None
+        try:  # every number and date is range-checked there (a year either way): ValueError says what is right
+            if command.name == "gm extend":
+                hours = parse_hours(command.args[1], "the extension", minimum=-MAX_HOURS, inclusive=True)
+                text = extend_deadline(self, posting.campaign.name, nation, hours, posting.author, clock=self.clock,
+                                       session=posting.session)
+            else:
+                text = set_deadline(self, posting.campaign.name, nation, " ".join(command.args[1:]), posting.author,
+                                    clock=self.clock, session=posting.session)
+        except ValueError as exc:
+            raise CommandError(f"{exc}; e.g. /gm extend {nation} 24 or /gm deadline {nation} 2026-12-01 20:00") from None
         return LineAnswer(line_no, command.text, "no running deadline" not in text and not text.startswith("no campaign"), text)
 
     def _turn_draw(self, posting: _Posting, args: list[str]) -> tuple[str, str]:
@@ -815,3 +832,23 @@ class Legatus:
             self._folds[row.id] = posting.folded
         self._notify(posting, before)
         return messages
+
+    # --- posting, retried (issue 12: concurrent writers) ----------------------------------------------------------
+
+    def post(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Reply:
+        """Read a post as ``author``. ``is_gm`` comes from the transport's own permission check (Discord: the
+        campaign's GM role); left out, only the campaign's GM identity itself is a GM.
+
+        A post is applied in one transaction that takes the write lock at its start (``bot.store.db.writer``), so
+        on SQLite two posts never interleave. Should another writer still come first (the lock held past SQLite's
+        busy timeout, or, on other databases, the same next event number), nothing was written: the post is read
+        again on the newer log, a few times, before the player is told to post again."""
+        for attempt in range(1, POST_ATTEMPTS + 1):
+            try:
+                return self._post_once(author, text, campaign, is_gm=is_gm)
+            except _Conflict as exc:
+                self._folds.clear()  # the cached folds may miss the other writer's events
+                log.info("post by %s met another writer (attempt %d): %s", author, attempt, exc)
+        log.warning("post by %s gave up after %d attempts: the database stayed busy", author, POST_ATTEMPTS)
+        return Reply().note(f"The campaign was too busy to take this post after {POST_ATTEMPTS} tries; nothing was "
+                            "changed: please post it again.")

@@ -35,7 +35,10 @@ def backup(db: Path, out: Path) -> str:
         _check_database(source, db)
         with _replacing(out) as temp:
             _copy(source, temp)
-        return _summary(source)
+            # Counted in the copy: the live store may have gained posts since, which the backup does not hold.
+            with _closing(sqlite3.connect(f"{temp.resolve().as_uri()}?mode=ro", uri=True)) as copied:
+                summary = _summary(copied)
+        return summary
 
 
 def restore(source: Path, db: Path, force: bool = False) -> str:
@@ -46,6 +49,12 @@ def restore(source: Path, db: Path, force: bool = False) -> str:
         _check_database(backup_db, source)
         if "event" not in _tables(backup_db):
             raise BackupError(f"{source} is a SQLite database but not a Legatus store (it has no event table)")
+        from bot.store.running import STALE_SECONDS, holder
+
+        bot = holder(db)
+        if bot is not None:  # even with --force: the bot would go on writing to the file it has open, then lose it
+            raise BackupError(f"a bot holds {db} ({bot}): stop the bot first, then restore (a heartbeat older "
+                              f"than {STALE_SECONDS:g}s is ignored)")
         if not force:
             held = _holds_data(db)
             if held:

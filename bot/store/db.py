@@ -7,6 +7,7 @@ which only ever ran ``create_all``) is upgraded in place at start-up.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,7 @@ def include_object(object_: Any, name: str | None, type_: str, reflected: bool, 
 def alembic_config(connection: Connection | None = None) -> Any:
     from alembic.config import Config
 
-    config = Config()
+    config = Config(stdout=sys.stdout)  # alembic's default is the sys.stdout of its import time, maybe long closed
     config.set_main_option("script_location", str(MIGRATIONS))
     # env.py uses this connection, so the upgrade runs in the caller's transaction and engine settings.
     config.attributes["connection"] = connection
@@ -95,23 +96,47 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     register_tables()
-    with engine.begin() as connection:
+    with writer(engine).begin() as connection:
         if connection.dialect.name == "postgresql":
             # Two processes starting together (the bot and the scheduler) must not both create the tables.
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
-        elif connection.dialect.name == "sqlite":
-            # The sqlite3 module runs DDL outside any transaction; beginning one by hand makes the whole upgrade
-            # atomic (a crash or a full disk mid-way leaves the old schema) and takes the write lock first, so a
-            # second process starting at once waits (busy_timeout), then finds the work done.
-            connection.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+        # On SQLite the writer's BEGIN IMMEDIATE (``_sqlite_begin``) makes the whole upgrade atomic (a crash or a
+        # full disk mid-way leaves the old schema) and takes the write lock first, so a second process starting
+        # at once waits (busy_timeout), then finds the work done.
         command.upgrade(alembic_config(connection), revision)
+
+
+# Execution option: transactions on an engine carrying it take SQLite's write lock at BEGIN (see ``writer``).
+IMMEDIATE = "legatus_immediate"
+
+
+def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    # SQLAlchemy's documented pysqlite recipe: the driver must not begin transactions on its own, so that the
+    # "begin" event below decides how each one begins (and SAVEPOINTs work as documented).
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A writer takes the lock once, at BEGIN: it reads the log and appends to it with no other writer in
+    # between, so two posts can never both take the same next sequence number. Readers stay deferred (WAL:
+    # they never wait for a writer).
+    immediate = connection.get_execution_options().get(IMMEDIATE)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine (same pool) whose transactions begin by taking the write lock (BEGIN IMMEDIATE on SQLite;
+    a no-op elsewhere, where the unique (campaign_id, seq) constraint and the retry in Legatus.post do the work)."""
+    return engine.execution_options(**{IMMEDIATE: True})
 
 
 def open_engine_unmigrated(db: str | os.PathLike[str] | None = None) -> Engine:
     """The engine with its connection settings, leaving the schema as it is (for migrations and backups)."""
     engine = create_engine(database_url(db))
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
@@ -132,12 +157,20 @@ def open_engine(db: str | os.PathLike[str] | None = None) -> Engine:
     return engine
 
 
+def check_writable(engine: Engine) -> None:
+    """Raise the database's own error now if it cannot be written (read-only file, folder or mode=ro)."""
+    with engine.connect() as connection:
+        # Deletes nothing, yet opens a write transaction: SQLite refuses it at once on a read-only database.
+        connection.execute(text("DELETE FROM alembic_version WHERE 1 = 0"))
+        connection.rollback()
+
+
 def table_names(engine: Engine) -> set[str]:
     return set(inspect(engine).get_table_names())
 
 
 __all__ = [
-    "DEFAULT_DB", "FOREIGN_TABLES", "HEAD_REVISION", "alembic_config", "current_revision", "database_url", "head_revision",
-    "include_object", "open_engine", "open_engine_unmigrated", "register_tables", "stored_revisions", "table_names",
-    "upgrade",
+    "DEFAULT_DB", "FOREIGN_TABLES", "HEAD_REVISION", "IMMEDIATE", "alembic_config", "check_writable",
+    "current_revision", "database_url", "head_revision", "include_object", "open_engine", "open_engine_unmigrated",
+    "register_tables", "stored_revisions", "table_names", "upgrade", "writer",
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import UniqueConstraint, func
 from sqlmodel import Field, Session, SQLModel, select
 
-from engine.lotto import ArchiveEntry, Draw, Numbers, format_archive_line, format_numbers, parse_archive
+from engine.lotto import ArchiveEntry, Draw, Numbers, format_archive_line, format_numbers, parse_archive, wheels_on
 
 
 class DrawRow(SQLModel, table=True):
@@ -44,12 +44,15 @@ class ImportReport:
     conflicts: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # lines that could not be read
     dates: list[dt.date] = field(default_factory=list)  # draw days that gained at least one result
+    # Draw days of the file still lacking wheels once stored: no campaign can use them (a turn waits).
+    incomplete: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         return (
             f"{_count(len(self.dates), 'draw')} ({_count(self.added, 'wheel result')}) added, "
             f"{self.unchanged} unchanged; {_count(len(self.conflicts), 'conflict')}, "
             f"{_count(len(self.errors), 'bad line')}"
+            + (f", {_count(len(self.incomplete), 'incomplete draw')}" if self.incomplete else "")
         )
 
 
@@ -81,7 +84,26 @@ def import_archive(session: Session, text: str, source: str) -> ImportReport:
         session.rollback()
         raise
     report.dates = sorted(added_dates)
+    report.incomplete = incomplete_draws(session, sorted({entry.date for entry in parsed.entries}))
     return report
+
+
+def incomplete_draws(session: Session, days: list[dt.date]) -> list[str]:
+    """For each of ``days`` whose stored draw lacks wheels: which, and what to do (one query for all days)."""
+    if not days:
+        return []
+    stored: dict[dt.date, set[str]] = {}
+    rows = session.exec(select(DrawRow.date, DrawRow.wheel).where(DrawRow.date >= days[0], DrawRow.date <= days[-1])).all()
+    for day, wheel in rows:
+        stored.setdefault(day, set()).add(wheel)
+    problems = []
+    for day in days:
+        expected = wheels_on(day)
+        missing = [w for w in expected if w not in stored.get(day, set())]
+        if missing:
+            problems.append(f"the draw of {day.isoformat()} lacks {len(missing)} of {len(expected)} wheels: "
+                            f"{', '.join(missing)}; import the whole draw (every wheel's line) before a turn can use it")
+    return problems
 
 
 def get_draw(session: Session, day: dt.date) -> Draw | None:

@@ -10,7 +10,8 @@ Times are aware UTC in Python and naive UTC in the database, as in ``posted`` (b
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+import math
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -18,6 +19,7 @@ from sqlmodel import Column, Field, Session, SQLModel, select
 
 from bot.store.fetched_draws import UtcDateTime
 from bot.store.posted import PostedRow
+from engine.quote import quote
 
 PLAYER_TURN = "player_turn"
 TURN_CLOSE = "turn_close"
@@ -30,6 +32,8 @@ CANCELLED = "cancelled"
 ACTIVE = (PENDING, REMINDED)
 
 DEFAULT_TIMEZONE = "Europe/Rome"
+# bot.service.deadlines.MAX_HOURS: a year; a longer turn is a typing slip, and inf would overflow every deadline.
+MAX_SETTING_HOURS = 8760.0
 # ``posted.message_id`` for a claim closed with nothing sent (the player acted after all, no channel): not
 # NULL, which means "claimed, maybe not sent" and is resumed at start-up.
 NOTHING_SENT = ""
@@ -69,31 +73,84 @@ class CampaignSettingsRow(SQLModel, table=True):
     on_timeout: str = "pass"  # pass: the bot passes the late nation; wait: the GM is told and decides
 
 
+def _hours_ok(key: str, value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return False
+    return (0 <= value if key == "remind_hours_before" else 0 < value) and value <= MAX_SETTING_HOURS
+
+
+def _zone_ok(name: Any) -> bool:
+    from zoneinfo import ZoneInfo
+
+    try:
+        ZoneInfo(str(name))
+    except (ValueError, LookupError, OSError):
+        return False
+    return True
+
+
+def settings_problems(row: CampaignSettingsRow) -> list[str]:
+    """What is wrong with a stored settings row (written by an older version, or by hand), with its default."""
+    default = CampaignSettingsRow(campaign_id=row.campaign_id)
+    wrong = [key for key in ("player_hours", "remind_hours_before") if not _hours_ok(key, getattr(row, key))]
+    if not _zone_ok(row.timezone):
+        wrong.append("timezone")
+    if row.on_timeout not in ("pass", "wait"):
+        wrong.append("on_timeout")
+    return [f"{key}={quote(str(getattr(row, key)))} (now {getattr(default, key)})" for key in wrong]
+
+
 def settings_for(session: Session, campaign_id: int) -> CampaignSettingsRow:
-    """The campaign's settings, or the defaults (not stored) if the GM never changed any."""
+    """The campaign's settings, or the defaults (not stored) if the GM never changed any.
+
+    A stored value out of range (inf hours, an unknown zone) is read as its default, so that no row can stop
+    the scheduler; ``repair_settings`` fixes the row itself and tells the GM at start-up."""
     row = session.get(CampaignSettingsRow, campaign_id)
-    return row if row is not None else CampaignSettingsRow(campaign_id=campaign_id)
+    if row is None:
+        return CampaignSettingsRow(campaign_id=campaign_id)
+    if not settings_problems(row):
+        return row
+    default = CampaignSettingsRow(campaign_id=campaign_id)
+    return CampaignSettingsRow(
+        campaign_id=campaign_id,
+        timezone=row.timezone if _zone_ok(row.timezone) else default.timezone,
+        player_hours=row.player_hours if _hours_ok("player_hours", row.player_hours) else default.player_hours,
+        remind_hours_before=(row.remind_hours_before if _hours_ok("remind_hours_before", row.remind_hours_before)
+                             else default.remind_hours_before),
+        on_timeout=row.on_timeout if row.on_timeout in ("pass", "wait") else default.on_timeout,
+    )
 
 
-def save_settings(engine: Engine, campaign_id: int, **changes: Any) -> CampaignSettingsRow:
+def save_settings(engine: Engine, campaign_id: int, *, session: Session | None = None, **changes: Any) -> CampaignSettingsRow:
+    """Validate and store; with ``session`` (a post's, holding the write lock) only flushed, committed with the post."""
     allowed = {"timezone", "player_hours", "remind_hours_before", "on_timeout"}
     unknown = set(changes) - allowed
     if unknown:
-        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        raise ValueError(f"unknown setting(s): {quote(', '.join(sorted(unknown)))}; the settings are {', '.join(sorted(allowed))}")
     if "on_timeout" in changes and changes["on_timeout"] not in ("pass", "wait"):
-        raise ValueError("on_timeout is 'pass' or 'wait'")
-    if "timezone" in changes:
-        from zoneinfo import ZoneInfo
+        raise ValueError(f"'{quote(str(changes['on_timeout']))}': on_timeout is 'pass' or 'wait'")
+    for key in ("player_hours", "remind_hours_before"):
+        if key in changes and not _hours_ok(key, changes[key]):
+            raise ValueError(f"{key} must be a number of hours up to {MAX_SETTING_HOURS:g}")
+    if "timezone" in changes and not _zone_ok(changes["timezone"]):
+        raise ValueError(f"'{quote(str(changes['timezone']))}' is not a time zone: write an IANA name, e.g. Europe/Rome")
+    if session is not None:
+        return _store_settings(session, campaign_id, changes, commit=False)
+    with Session(engine) as own:
+        return _store_settings(own, campaign_id, changes, commit=True)
 
-        ZoneInfo(changes["timezone"])  # raises on an unknown zone before anything is stored
-    with Session(engine) as session:
-        row = session.get(CampaignSettingsRow, campaign_id) or CampaignSettingsRow(campaign_id=campaign_id)
-        for name, value in changes.items():
-            setattr(row, name, value)
-        session.add(row)
+
+def _store_settings(session: Session, campaign_id: int, changes: dict[str, Any], *, commit: bool) -> CampaignSettingsRow:
+    row = session.get(CampaignSettingsRow, campaign_id) or CampaignSettingsRow(campaign_id=campaign_id)
+    for name, value in changes.items():
+        setattr(row, name, value)
+    session.add(row)
+    if commit:
         session.commit()
         session.refresh(row)
-        return row
+    else:
+        session.flush()
+    return row
 
 
 def active_deadlines(session: Session, campaign_id: int | None = None) -> list[DeadlineRow]:
@@ -106,3 +163,60 @@ def active_deadlines(session: Session, campaign_id: int | None = None) -> list[D
 def unsent(session: Session) -> list[PostedRow]:
     """Claims whose send was never confirmed: the process died between claim and record."""
     return list(session.exec(select(PostedRow).where(PostedRow.message_id == None)).all())  # noqa: E711
+
+
+# The oldest deadline a start-up still acts on; anything before is a corrupt row, not a bot that was down.
+OLDEST_DEADLINE = datetime(2000, 1, 1, tzinfo=timezone.utc)
+
+
+def _stored_moment(value: Any) -> datetime | None:
+    """A naive-UTC time as SQLite holds it (text), or None if it is no time at all."""
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            return None
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+
+
+def repair_rows(engine: Engine, now: datetime) -> dict[int, list[str]]:
+    """Make every stored setting and active deadline usable, whatever wrote it; returns what was fixed, per campaign.
+
+    Read with plain SQL, since a row the ORM cannot even load ('garbage' as a time) must be fixable too. A bad
+    setting goes back to its default; an active deadline whose due time is not a time, or not between 2000 and a
+    year (twice the longest turn) from now, is cancelled: the start-up's sync then gives the nation a fresh one.
+    A reminder time that makes no sense is dropped.
+    """
+    from sqlalchemy import text
+
+    horizon = now + timedelta(days=731)
+    fixed: dict[int, list[str]] = {}
+    with Session(engine) as session:
+        for row in session.exec(select(CampaignSettingsRow)).all():
+            problems = settings_problems(row)
+            if problems:
+                good = settings_for(session, row.campaign_id)
+                for key in ("timezone", "player_hours", "remind_hours_before", "on_timeout"):
+                    setattr(row, key, getattr(good, key))
+                session.add(row)
+                fixed.setdefault(row.campaign_id, []).append("settings " + ", ".join(problems))
+        session.commit()
+    with engine.begin() as connection:
+        active = connection.execute(
+            text("SELECT id, campaign_id, nation, due_at, remind_at FROM deadline WHERE state IN ('pending', 'reminded')")
+        ).all()
+        for deadline_id, campaign_id, nation, due_raw, remind_raw in active:
+            due = _stored_moment(due_raw)
+            if due is None or not OLDEST_DEADLINE <= due <= horizon:
+                connection.execute(text("UPDATE deadline SET state = :s WHERE id = :i"), {"s": CANCELLED, "i": deadline_id})
+                fixed.setdefault(campaign_id, []).append(
+                    f"the deadline of the {nation} ('{quote(str(due_raw), 40)}') was not a sane time: it starts afresh")
+                continue
+            remind = None if remind_raw is None else _stored_moment(remind_raw)
+            if remind_raw is not None and (remind is None or not OLDEST_DEADLINE <= remind <= due):
+                connection.execute(text("UPDATE deadline SET remind_at = NULL WHERE id = :i"), {"i": deadline_id})
+                fixed.setdefault(campaign_id, []).append(
+                    f"the reminder of the {nation} ('{quote(str(remind_raw), 40)}') was not a sane time: dropped")
+    return fixed

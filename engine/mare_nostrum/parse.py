@@ -29,6 +29,7 @@ from engine.mare_nostrum.orders import (
     RaiseFleet,
 )
 from engine.names import NameIndex, normalise
+from engine.quote import quote
 
 PIRATES = "Pirates"
 
@@ -146,7 +147,8 @@ class _Line:
         self.toks = toks
 
     def span(self, toks: Sequence[_Tok]) -> str:
-        return self.text[toks[0].start : toks[-1].end] if toks else ""
+        """What the player typed for ``toks``, cut to ~80 characters: answers quote it, and a megabyte comes back short."""
+        return quote(self.text[toks[0].start : toks[-1].end]) if toks else ""
 
     @property
     def quote(self) -> str:
@@ -457,10 +459,10 @@ def _resolve(line: _Line, toks: Sequence[_Tok], want: NameIndex, vocab: Vocabula
         found = other.exact(text) if other is not want else None
         if found is not None:
             canonical = "" if normalise(found) == normalise(text) else f" ({found})"
-            raise _Reject(f"'{text}' is {other.article} {other.kind}{canonical}, not {want.article} {want.kind}")
+            raise _Reject(f"'{quote(text)}' is {other.article} {other.kind}{canonical}, not {want.article} {want.kind}")
     resolution = want.resolve(text)
     if resolution.name is None:
-        raise _Reject(resolution.error or f"unknown {want.kind} '{text}'")
+        raise _Reject(resolution.error or f"unknown {want.kind} '{quote(text)}'")
     return resolution.name
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.mediterranean_empires.rules_data import UNIT_KINDS, RulesData
 from engine.names import join_or
+from engine.quote import quote
 
 KIND_WORDS = {
     "field army": "field_army", "field armies": "field_army", "army": "field_army", "armies": "field_army",
@@ -50,11 +51,11 @@ def _power(rules: RulesData, text: str) -> str:
 def _units(text: str) -> tuple[int, str]:
     m = re.fullmatch(r"(\d+|a|an|one|two|three|four|five|six)?\s*(.+?)", text.strip(), flags=re.I)
     if not m:
-        raise Unclear(f"'{text}' is not a unit: write e.g. '2 levies' or 'a field army'")
+        raise Unclear(f"'{quote(text)}' is not a unit: write e.g. '2 levies' or 'a field army'")
     count = int(m[1]) if m[1] and m[1].isdigit() else NUMBERS.get((m[1] or "a").lower(), 1)
     word = m[2].lower().strip()
     if word not in KIND_WORDS:
-        raise Unclear(f"unknown unit type '{m[2]}': the types are field army, levy, raiders, mercenaries, fleet")
+        raise Unclear(f"unknown unit type '{quote(m[2])}': the types are field army, levy, raiders, mercenaries, fleet")
     return count, KIND_WORDS[word]
 
 
@@ -88,7 +89,7 @@ def read_line(rules: RulesData, line: str) -> dict[str, Any]:
             elif re.fullmatch(r"(1|one) tp|a tp|1 treasury point", p):
                 mods["tp"] = True
             else:
-                raise Unclear(f"unknown modifier '{part.strip()}': use 'the King of <power>', 'the Pope' or '1 TP'")
+                raise Unclear(f"unknown modifier '{quote(part.strip())}': use 'the King of <power>', 'the Pope' or '1 TP'")
         return {"order": "attempt", "kind": kind, "power": power, **mods}
     m = re.fullmatch(r"pass(?: forfeiting (?:the |my )?(alliance|vassalage|rebellion)(?: attempt)?)?", low)
     if m:
@@ -156,7 +157,7 @@ def _home_power(rules: RulesData, text: str) -> str:
             if r.name in p.home:
                 return p.name
         raise Unclear(f"{r.name} is nobody's home area: name the power (e.g. {join_or(list(rules.powers)[3:6])})")
-    raise Unclear(rules.power_index.resolve(text).error or f"unknown power '{text}'")
+    raise Unclear(rules.power_index.resolve(text).error or f"unknown power '{quote(text)}'")
 
 
 def kind_word(kind: str) -> str:

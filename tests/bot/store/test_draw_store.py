@@ -115,7 +115,7 @@ def test_a_contradicting_line_is_refused_and_the_stored_draw_kept(
         f"stored 18 60 66 51 19 (from {JAN}), new 18 60 66 51 20; the stored draw is kept"
     ]
     assert (report.added, report.unchanged, report.dates) == (1, 142, [D(2023, 2, 2)])
-    assert report.summary() == "1 draw (1 wheel result) added, 142 unchanged; 1 conflict, 0 bad lines"
+    assert report.summary() == "1 draw (1 wheel result) added, 142 unchanged; 1 conflict, 0 bad lines, 1 incomplete draw"
     assert row_count(engine) == 144
     with Session(engine) as fresh:
         assert get_draw(fresh, D(2023, 1, 3)).numbers["BA"] == (18, 60, 66, 51, 19)  # type: ignore[union-attr]
@@ -133,7 +133,7 @@ def test_parse_errors_are_reported_with_their_line_and_good_lines_stored(engine:
         "paste:3: '2023/01/03 CA 6 1 55 27' has 4 numbers; a line needs the date, the wheel and 5 numbers"
     ]
     assert report.added == 2
-    assert report.summary() == "1 draw (2 wheel results) added, 0 unchanged; 0 conflicts, 1 bad line"
+    assert report.summary() == "1 draw (2 wheel results) added, 0 unchanged; 0 conflicts, 1 bad line, 1 incomplete draw"
     assert row_count(engine) == 2
     draw = get_draw(session, D(2023, 1, 3))
     assert draw is not None and missing_wheels(draw) == ["CA", "GE", "MI", "NA", "PA", "RM", "RN", "TO", "VE"]
