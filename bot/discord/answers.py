@@ -93,7 +93,10 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
             embed = discord.Embed(title=embed_title if i == 0 else None, description=chunk, colour=EMBED_COLOUR)
             await interaction.followup.send(embed=embed)
         return
-    await say(interaction, reply.render(), private=hidden, deferred_private=private)
+    await say(interaction, reply.render(for_author=hidden), private=hidden, deferred_private=private)
+    if not hidden and reply.sealed:
+        # The channel saw the sealed lines unquoted; their author sees them whole.
+        await interaction.followup.send(split_message(reply.render())[0], ephemeral=True)
     if not hidden and interaction.channel is not None:
         await bot.ping(interaction.channel, reply)
 

@@ -112,6 +112,18 @@ class LegatusBot(discord.Client):
         if not reply.answers:
             return  # table talk is left alone
         await self.send_reply(message.channel, reply, reference=message)
+        if reply.sealed:
+            await self.tell_author(message, reply)
+
+    async def tell_author(self, message: discord.Message, reply: Reply) -> None:
+        """A post with sealed orders: the channel got the answer without them; the author gets it whole, by DM."""
+        try:
+            for chunk in split_message(reply.render()):
+                await message.author.send(chunk)
+        except discord.HTTPException:
+            await message.channel.send(
+                f"{message.author.mention}: I could not send you the details of your sealed order (are your direct "
+                "messages closed?). /private shows what you have sealed.", mention_author=False)
 
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
@@ -149,7 +161,7 @@ class LegatusBot(discord.Client):
         await self.ping(thread, reply)
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
-        chunks = split_message(reply.render())
+        chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
         for i, chunk in enumerate(chunks):
             await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False)
         await self.ping(channel, reply)
