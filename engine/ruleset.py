@@ -99,7 +99,8 @@ class Summary:
 @dataclass(frozen=True)
 class Argument:
     """One argument of a game command. ``kind`` names a vocabulary the ruleset resolves and autocompletes
-    (``names(kind)``), or "text", "number", "choice" (then ``choices``)."""
+    (``names(kind)``), or "text", "number", "choice" (then ``choices``), or "attachment": a file the transport
+    shows with an accepted command (a screenshot); it never reaches ``read_command`` and cannot be typed."""
 
     name: str
     kind: str = "text"
@@ -123,6 +124,8 @@ class CommandSpec:
     def usage(self) -> str:
         parts = []
         for a in self.arguments:
+            if a.kind == "attachment":
+                continue  # a file goes with the slash command, it is not typed
             shown = f"<{a.name}>" if not a.choices else "|".join(a.choices)
             parts.append(f"[{shown}]" if a.optional else shown)
         return " ".join([f"/{self.name}", *parts])

@@ -52,6 +52,8 @@ class ServerCore:
         self.dispatched: list[tuple[str, dict[str, Any]]] = []
         self.commands: dict[str | None, dict[str, dict[str, Any]]] = {}
         self.interactions: dict[str, InteractionRecord] = {}
+        # Every attachment made, by id: a slash command's file option belongs to no message but is downloadable.
+        self.attachments: dict[str, Any] = {}
         self.faults: list[Fault] = []
         self.listeners: list[Callable[[RecordedRequest], None]] = []
         # Called with ("identify" | "resume" | "close", connection): lets the console say when a bot comes and goes.
@@ -286,6 +288,9 @@ class ServerCore:
         return headers
 
     async def _attachment_file(self, request: web.Request) -> web.StreamResponse:
+        loose = self.attachments.get(request.match_info["attachment_id"])
+        if loose is not None:
+            return web.Response(body=loose.data, content_type=loose.content_type)
         for message in self.world.messages.values():
             for attachment in message.attachments:
                 if attachment.id == request.match_info["attachment_id"]:

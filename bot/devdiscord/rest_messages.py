@@ -19,8 +19,10 @@ class MessagesRest(ServerCore):
     def make_attachment(self, channel_id: str, filename: str, data: bytes, description: str | None = None) -> Attachment:
         aid = self.world.next_id()
         content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-        return Attachment(id=aid, filename=filename, data=data, content_type=content_type,
-                          url=f"{self.base_url}/attachments/{channel_id}/{aid}/{filename}", description=description)
+        attachment = Attachment(id=aid, filename=filename, data=data, content_type=content_type,
+                                url=f"{self.base_url}/attachments/{channel_id}/{aid}/{filename}", description=description)
+        self.attachments[aid] = attachment
+        return attachment
 
     def _message_fields(self, channel_id: str, body: dict[str, Any], files: list[RecordedFile], *,
                         existing: Message | None = None, prefix: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -11,12 +11,18 @@ import asyncio
 import io
 import logging
 import os
+from pathlib import Path
 from collections import defaultdict
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.discord.answers import (
+    NO_CAMPAIGN, campaign_channel_id, campaign_here, defer, quoted, respond, run_text_command, say,
+)
+from bot.discord.command_sync import SyncState, state_path, sync_commands
+from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
 from bot.discord.output import split_message, turn_announcement, user_ids
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
@@ -47,20 +53,20 @@ def identity(user: discord.abc.User) -> str:
     return f"<@{user.id}>"
 
 
-def campaign_channel_id(channel: Any) -> str | None:
-    """The channel that hosts a campaign: the channel itself, or the parent of a thread or forum post."""
-    if channel is None:
-        return None
-    if isinstance(channel, discord.Thread):
-        return str(channel.parent_id)
-    return str(channel.id)
+def needed_intents() -> discord.Intents:
+    """Only what the bot reads: guilds (channels, threads, roles) and their messages with their content (orders
+    come as plain messages: the one privileged intent). No members, presences, DMs, reactions or typing."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_messages = True
+    intents.message_content = True
+    return intents
 
 
 class LegatusBot(discord.Client):
-    def __init__(self, service: Legatus, *, guild_id: int | None = None, **options: Any) -> None:
-        intents = discord.Intents.default()
-        intents.message_content = True  # orders come as plain messages: this privileged intent is required
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **options)
+    def __init__(self, service: Legatus, *, guild_id: int | None = None, sync_state: Path | None = None,
+                 **options: Any) -> None:
+        super().__init__(intents=needed_intents(), allowed_mentions=discord.AllowedMentions.none(), **options)
         self.service = service
         self.tree = app_commands.CommandTree(self)
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
@@ -68,6 +74,8 @@ class LegatusBot(discord.Client):
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         # The thread (or forum post) of each campaign's current turn, where its announcements go.
         self.turn_threads: dict[str, int] = {}
+        # The hash of the commands last synced, so that a restart with the same commands does not sync again.
+        self.sync_state = SyncState(sync_state or state_path(service.engine))
 
         register_commands(self)
 
@@ -79,11 +87,7 @@ class LegatusBot(discord.Client):
 
         # Deadlines, reminders and lottery fetches: the database is the truth, the scheduler is reconciled to it.
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self), campaign_lock=self._locks.__getitem__)
-        if self.dev_guild is not None:
-            self.tree.copy_global_to(guild=self.dev_guild)
-            await self.tree.sync(guild=self.dev_guild)
-        else:
-            await self.tree.sync()
+        await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
 
     async def close(self) -> None:
         scheduler = getattr(self, "scheduler", None)
@@ -92,7 +96,8 @@ class LegatusBot(discord.Client):
         await super().close()
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d guild(s)", self.user, len(self.guilds))
+        campaigns = len(await asyncio.to_thread(self.service.campaign_names))
+        log.info("logged in as %s, %d guilds, %d campaigns", self.user, len(self.guilds), campaigns)
 
     # --- plain messages --------------------------------------------------------------------------------------------
 
@@ -107,6 +112,18 @@ class LegatusBot(discord.Client):
         if not reply.answers:
             return  # table talk is left alone
         await self.send_reply(message.channel, reply, reference=message)
+        if reply.sealed:
+            await self.tell_author(message, reply)
+
+    async def tell_author(self, message: discord.Message, reply: Reply) -> None:
+        """A post with sealed orders: the channel got the answer without them; the author gets it whole, by DM."""
+        try:
+            for chunk in split_message(reply.render()):
+                await message.author.send(chunk)
+        except discord.HTTPException:
+            await message.channel.send(
+                f"{message.author.mention}: I could not send you the details of your sealed order (are your direct "
+                "messages closed?). /private shows what you have sealed.", mention_author=False)
 
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
@@ -144,7 +161,7 @@ class LegatusBot(discord.Client):
         await self.ping(thread, reply)
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
-        chunks = split_message(reply.render())
+        chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
         for i, chunk in enumerate(chunks):
             await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False)
         await self.ping(channel, reply)
@@ -166,91 +183,52 @@ def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
 
 
 # --- slash commands ----------------------------------------------------------------------------------------------------
+# Every command defers first (bot/discord/answers.py): nothing may stand between Discord's interaction and its
+# acknowledgement, not even a database read, since the 3 s deadline covers a campaign lock held by another post.
 
-
-EMBED_LIMIT = 4096
-
-
-async def respond(interaction: discord.Interaction, reply: Reply, bot: LegatusBot, embed_title: str | None = None) -> None:
-    if embed_title is not None and reply.answers and all(a.ok for a in reply.answers):
-        # Boards read better as an embed: one card, up to 4,096 characters, in the campaign's own colours.
-        body = "\n".join(line for a in reply.answers for line in a.details)
-        chunks = split_message(body, EMBED_LIMIT)
-        await interaction.response.send_message(embed=discord.Embed(title=embed_title, description=chunks[0], colour=0xB8860B))
-        for chunk in chunks[1:]:
-            await interaction.followup.send(embed=discord.Embed(description=chunk, colour=0xB8860B))
-        return
-    chunks = split_message(reply.render() or "Done.")
-    await interaction.response.send_message(chunks[0])
-    for chunk in chunks[1:]:
-        await interaction.followup.send(chunk)
-    if interaction.channel is not None:
-        await bot.ping(interaction.channel, reply)  # type: ignore[arg-type]
-
-
-def _campaign_here(bot: LegatusBot, interaction: discord.Interaction) -> Any:
-    channel_id = campaign_channel_id(interaction.channel)
-    return bot.service.campaign_for_channel(channel_id) if channel_id else None
-
-
-async def run_text_command(bot: LegatusBot, interaction: discord.Interaction, text: str, embed_title: str | None = None) -> None:
-    campaign = _campaign_here(bot, interaction)
-    if campaign is None:
-        await interaction.response.send_message(
-            "No campaign lives in this channel. A server manager can start one here with /campaign create.", ephemeral=True
-        )
-        return
-    reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
-    await respond(interaction, reply, bot, embed_title)
-
-
-def _names(bot: LegatusBot, interaction: discord.Interaction, kind: str) -> list[str]:
-    campaign = _campaign_here(bot, interaction)
-    if campaign is None:
-        return []
-    ruleset = bot.service.ruleset_of(campaign.name)
-    vocabulary = getattr(ruleset, "vocabulary", None)
-    if vocabulary is None:
-        return []
-    index = {"nation": vocabulary.nations, "province": vocabulary.provinces, "sea": vocabulary.seas}[kind]
-    return list(index.names)
-
-
-def _autocomplete(kind: str):  # type: ignore[no-untyped-def]
-    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        bot: LegatusBot = interaction.client  # type: ignore[assignment]
-        low = current.lower()
-        names = [n for n in _names(bot, interaction, kind) if low in n.lower()]
-        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
-
-    return complete
+EVERYONE_GM = ("the GM role cannot be @everyone: every member could then undo turns and rule on the game. "
+               "Pick (or create) a role for the campaign's GMs, e.g. @GM, and run /campaign create again.")
 
 
 async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: int | None, charts: bool) -> None:
     from bot.render.history import folded_at_turn
     from bot.render.pictures import pictures
 
-    campaign = _campaign_here(bot, interaction)
-    if campaign is None:
-        await interaction.response.send_message("No campaign lives in this channel.", ephemeral=True)
+    if not await defer(interaction):
         return
-    await interaction.response.defer(thinking=True)
+    campaign = campaign_here(bot, interaction)
+    if campaign is None:
+        await say(interaction, NO_CAMPAIGN, private=True)
+        return
     try:
         ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)
     except (LookupError, ValueError) as exc:
-        await interaction.followup.send(str(exc.args[0] if exc.args else exc))
+        await say(interaction, str(exc.args[0] if exc.args else exc), private=True)
         return
     kinds = ("provinces", "stability") if charts else ()
     made = await asyncio.to_thread(pictures, ruleset, state, with_map=not charts, charts=kinds)
     if not made:
-        await interaction.followup.send("No turn has been closed yet: the charts begin with the first closed turn.")
+        await say(interaction, "No turn has been closed yet: the charts begin with the first closed turn.", private=True)
         return
     files = [discord.File(io.BytesIO(data), filename=name) for name, data in made]
     await interaction.followup.send(ruleset.summary(state).turn_label, files=files)
 
 
-def quoted(text: str) -> str:
-    return '"' + text.replace('"', "'") + '"'
+async def ruleset_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Every registered game (plugins included), by title and id."""
+    from engine.rulesets import load_ruleset, registered
+
+    bot: LegatusBot = interaction.client  # type: ignore[assignment]
+    low = current.lower()
+    choices = []
+    for ruleset_id in registered():
+        try:
+            title = str(load_ruleset(ruleset_id, bot.service.data_dir).title)
+        except Exception:  # a game that cannot load is not offered; the log says why at start-up
+            continue
+        if low in ruleset_id or low in title.lower():
+            choices.append(app_commands.Choice(name=f"{title} ({ruleset_id})"[:100], value=ruleset_id))
+    return choices[:25]
 
 
 def register_commands(bot: LegatusBot) -> None:
@@ -260,32 +238,39 @@ def register_commands(bot: LegatusBot) -> None:
 
     @campaign.command(name="create", description="Start a campaign in this channel or forum")
     @app_commands.describe(name="A name for the campaign", gm_role="Members of this role run the campaign",
+                           ruleset="The game (default: Mare Nostrum)",
                            clock="live: rolls bind to future draws (real campaigns)",
                            randomness="Rolls beyond order of play and events: lottery, or a seed revealed at the end")
+    @app_commands.autocomplete(ruleset=ruleset_autocomplete)
     @app_commands.choices(
-        ruleset=[app_commands.Choice(name="Mare Nostrum (290 BC)", value="mare-nostrum")],
         clock=[app_commands.Choice(name="live", value="live"), app_commands.Choice(name="historical", value="historical")],
         randomness=[app_commands.Choice(name="lottery", value="lottery"),
-                    app_commands.Choice(name="commit-reveal", value="commit-reveal")],
+                    app_commands.Choice(name="commit-reveal", value="commit-reveal"),
+                    app_commands.Choice(name="drand", value="drand")],
     )
     async def create(interaction: discord.Interaction, name: str, gm_role: discord.Role,
-                     ruleset: app_commands.Choice[str] | None = None,
+                     ruleset: str | None = None,
                      clock: app_commands.Choice[str] | None = None,
                      randomness: app_commands.Choice[str] | None = None) -> None:
+        if not await defer(interaction):
+            return
         member = interaction.user
         if not isinstance(member, discord.Member) or not member.guild_permissions.manage_guild:
-            await interaction.response.send_message("Only members who can manage this server can start a campaign.", ephemeral=True)
+            await say(interaction, "Only members who can manage this server can start a campaign.", private=True)
+            return
+        if gm_role.is_default():
+            await say(interaction, EVERYONE_GM, private=True)
             return
         channel_id = campaign_channel_id(interaction.channel)
         reply = await asyncio.to_thread(
-            bot.service.create_campaign, name, ruleset.value if ruleset else "mare-nostrum", f"<@&{gm_role.id}>", {},
+            bot.service.create_campaign, name, (ruleset or "mare-nostrum").strip(), f"<@&{gm_role.id}>", {},
             clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
-            randomness.value if randomness else "lottery",
+            randomness.value if randomness else None,
         )
         await respond(interaction, reply, bot)
 
-    @campaign.command(name="assign", description="Give a nation to a player (or substitute a player)")
-    @app_commands.autocomplete(nation=_autocomplete("nation"))
+    @campaign.command(name="assign", description="Give a seat (a nation, a side) to a player, or substitute one")
+    @app_commands.autocomplete(nation=names_autocomplete("seat"))
     async def assign(interaction: discord.Interaction, nation: str, player: discord.Member) -> None:
         await run_text_command(bot, interaction, f"/campaign assign {quoted(nation)} <@{player.id}>")
 
@@ -324,27 +309,20 @@ def register_commands(bot: LegatusBot) -> None:
     async def order(interaction: discord.Interaction, orders: str) -> None:
         await run_text_command(bot, interaction, orders.replace(" | ", "\n"))
 
-    @app_commands.command(name="battle", description="Report the winner of a land battle")
+    @app_commands.command(name="private", description="What only your seat may see (your hand, your sealed orders)")
     @app_commands.guild_only()
-    @app_commands.autocomplete(province=_autocomplete("province"), winner=_autocomplete("nation"))
-    @app_commands.describe(screenshot="the end screen of the Field of Glory battle, if you like")
-    async def battle(interaction: discord.Interaction, province: str, winner: str,
-                     screenshot: discord.Attachment | None = None) -> None:
-        await run_text_command(bot, interaction, f"/battle {quoted(province)} winner {quoted(winner)}")
-        if screenshot is not None:
-            await interaction.followup.send(f"Screenshot of the battle in {province}, from {interaction.user.mention}: {screenshot.url}")
+    async def private(interaction: discord.Interaction) -> None:
+        await run_text_command(bot, interaction, "/private", private=True)
 
-    @app_commands.command(name="ledger", description="The lottery bindings of the campaign and their outcomes")
+    @app_commands.command(name="ledger", description="The rolls of the campaign, their draws and outcomes")
     @app_commands.guild_only()
     async def ledger(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/ledger", embed_title="Ledger of the lottery bindings")
+        await run_text_command(bot, interaction, "/ledger", embed_title="Ledger of the rolls")
 
-    gm = app_commands.Group(name="gm", description="GM tools; every use leaves a trace in the log", guild_only=True)
-
-    @gm.command(name="pass", description="End the turn of the nation that is playing (a late player)")
-    @app_commands.autocomplete(nation=_autocomplete("nation"))
-    async def gm_pass(interaction: discord.Interaction, nation: str, reason: str | None = None) -> None:
-        await run_text_command(bot, interaction, f"/gm pass {quoted(nation)} {reason or ''}".strip())
+    # GM only: Manage Server by default, as a hint to clients (a server admin can open it to the GM role in
+    # Server Settings > Integrations); the service's GM check stays the rule.
+    gm = app_commands.Group(name="gm", description="GM tools; every use leaves a trace in the log", guild_only=True,
+                            default_permissions=GM_ONLY)
 
     @gm.command(name="undo", description="Take back the last decision (shown publicly)")
     async def gm_undo(interaction: discord.Interaction, reason: str | None = None) -> None:
@@ -359,8 +337,8 @@ def register_commands(bot: LegatusBot) -> None:
     async def gm_confirm_draw(interaction: discord.Interaction, date: str, numbers: str) -> None:
         await run_text_command(bot, interaction, f"/lotto confirm {date} {numbers}")
 
-    @gm.command(name="extend", description="Give the playing nation more time")
-    @app_commands.autocomplete(nation=_autocomplete("nation"))
+    @gm.command(name="extend", description="Give the playing seat more time")
+    @app_commands.autocomplete(nation=names_autocomplete("seat"))
     async def gm_extend(interaction: discord.Interaction, nation: str, hours: float) -> None:
         await run_text_command(bot, interaction, f"/gm extend {quoted(nation)} {hours}")
 
@@ -368,28 +346,25 @@ def register_commands(bot: LegatusBot) -> None:
     async def gm_lock(interaction: discord.Interaction, locked: bool, reason: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/gm {'lock' if locked else 'unlock'} {reason or ''}".strip())
 
-    @gm.command(name="set", description="Rule on one fact: stability, owner, buildings, fleets, actions")
-    async def gm_set(interaction: discord.Interaction, what: str, target: str, value: str, reason: str | None = None) -> None:
-        await run_text_command(bot, interaction, f"/gm set {what} {quoted(target)} {quoted(value)} {reason or ''}".strip())
-
     @app_commands.command(name="map", description="The campaign's map, now or at the close of a past turn")
     @app_commands.guild_only()
     async def map_command(interaction: discord.Interaction, turn: int | None = None) -> None:
         await send_picture(bot, interaction, turn, charts=False)
 
-    @app_commands.command(name="chart", description="Provinces and stability of every nation, turn by turn")
+    @app_commands.command(name="chart", description="The campaign's history, turn by turn")
     @app_commands.guild_only()
     async def chart_command(interaction: discord.Interaction) -> None:
         await send_picture(bot, interaction, None, charts=True)
 
-    @app_commands.command(name="verify", description="Re-check every lottery number of this campaign; get its log")
+    @app_commands.command(name="verify", description="Re-check every roll of this campaign; get its log")
     @app_commands.guild_only()
     async def verify_command(interaction: discord.Interaction) -> None:
-        campaign_row = _campaign_here(bot, interaction)
-        if campaign_row is None:
-            await interaction.response.send_message("No campaign lives in this channel.", ephemeral=True)
+        if not await defer(interaction):
             return
-        await interaction.response.defer(thinking=True)
+        campaign_row = campaign_here(bot, interaction)
+        if campaign_row is None:
+            await say(interaction, NO_CAMPAIGN, private=True)
+            return
         result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name)
         head = f"hash chain head `{result.head[:16]}`, {result.events} events, {result.rolls} rolls, {result.draws_checked} draws"
         if result.ok:
@@ -400,14 +375,36 @@ def register_commands(bot: LegatusBot) -> None:
         log_file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename=f"{campaign_row.name}.log")
         await interaction.followup.send(split_message(text)[0], file=log_file)
 
-    @app_commands.command(name="roll", description="A roll the rules do not foresee, bound to the lottery (GM)")
+    @app_commands.command(name="roll", description="A roll the rules do not foresee, bound to the campaign's source (GM)")
     @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(dice="e.g. 2d6, 1d90, 3d6+1", label="what it decides")
     async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
 
-    for command in (campaign, turn, order, battle, ledger, gm, map_command, chart_command, verify_command, roll_command):
+    shell = [campaign, turn, order, private, ledger, gm, map_command, chart_command, verify_command, roll_command]
+    groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
+    taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
+    # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.
+    from bot.service.commands import COMMANDS
+
+    taken |= set(COMMANDS)
+    games = add_game_commands(bot, groups, taken, game_specs(bot.service.data_dir))
+    for command in [*shell, *games]:
         tree.add_command(command)
+
+    @tree.error
+    async def on_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """A bug must never leave a user with "thinking..." forever, nor show them a traceback."""
+        log.error("slash command /%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        text = "Legatus hit an internal error on this command; the GM has the details in the log."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
 
 
 def run_bot(token: str, db: str | None) -> int:

@@ -519,7 +519,7 @@ async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
             acting = acting_of(app.service, name)
             if nation in acting.nations and acting.turn == turn:
                 reply = await asyncio.to_thread(app.service.post, gm, f"/gm pass {nation} timeout", name, is_gm=True)
-                text = f"Time is up for the {nation}.\n{reply.render()}"
+                text = f"Time is up for the {nation}.\n{reply.render(for_author=False)}"
                 ping = list(reply.ping)
             elif _passed_for_timeout(app, campaign_id, nation, due):
                 # An earlier run passed them and died before posting: say so, without the original reply.

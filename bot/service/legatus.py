@@ -381,13 +381,15 @@ class Legatus:
                        "changes nothing).")
 
     def _propose(self, posting: _Posting, proposal: Proposal, actor: str | None = None) -> LineAnswer:
+        sealed = proposal.secret is not None
         if proposal.error is not None or proposal.kind is None:
-            return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood")
+            return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood", sealed=sealed)
         try:
             messages = self._append(posting, proposal.kind, proposal.data, actor, secret=proposal.secret)
         except Rejection as exc:
-            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}")
-        return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages)
+            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}",
+                              sealed=sealed)
+        return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages, sealed=sealed)
 
     def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None, *,
                 secret: dict[str, Any] | None = None) -> list[str]:
@@ -642,7 +644,11 @@ class Legatus:
             self._require_gm(posting, command)
             if len(args) != 2:
                 raise CommandError(f"usage: {usage(name)}")
-            nation = self._resolve(posting, "nation", args[0])
+            try:
+                nation = self._resolve(posting, "nation", args[0])
+            except Rejection:
+                # A game without nations names its seats ("North"): the boundary's own vocabulary for a place.
+                nation = self._resolve(posting, "seat", args[0])
             return ok(f"{args[1]} plays the {nation}", self._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
         if name == "campaign settings":
             return self._settings_command(posting, line_no, command)

@@ -14,6 +14,9 @@ class LineAnswer:
     ok: bool
     message: str  # how the line was understood, or what is wrong with it
     details: list[str] = field(default_factory=list)  # what it caused, in order
+    # The line carried a sealed order (Proposal.secret): its text and a refusal's reason (which may name what the
+    # author holds) are for the author alone; what it caused in ``details`` is public.
+    sealed: bool = False
 
 
 @dataclass
@@ -28,16 +31,27 @@ class Reply:
     def ok(self) -> bool:
         return all(a.ok for a in self.answers)
 
+    @property
+    def sealed(self) -> bool:
+        """Some line is for its author's eyes only: a transport shows the full render to the author alone."""
+        return any(a.sealed for a in self.answers)
+
     def note(self, text: str) -> "Reply":
         self.notes.append(text)
         return self
 
-    def render(self) -> str:
+    def render(self, *, for_author: bool = True) -> str:
+        """The answer as text; ``for_author=False`` for everyone else's eyes: sealed lines are not quoted and their
+        refusals not explained (the author gets those privately)."""
         out: list[str] = []
         for a in self.answers:
             where = f"line {a.line_no}" if a.line_no is not None else "command"
             mark = "✓" if a.ok else "✗"
-            out.append(f"{mark} {where} \u201c{_clip(a.text)}\u201d: {a.message}")
+            if a.sealed and not for_author:
+                message = a.message if a.ok else "refused (the reason goes to its author privately)"
+                out.append(f"{mark} {where} (a sealed order): {message}")
+            else:
+                out.append(f"{mark} {where} \u201c{_clip(a.text)}\u201d: {a.message}")
             out.extend(f"    {d}" for d in a.details)
         out.extend(self.notes)
         return "\n".join(out)

@@ -16,7 +16,9 @@ COMMANDS = (
     CommandSpec(
         "battle", "report who won a land battle fought in Field of Glory",
         (Argument("province", "province", "where the battle was fought", rest=True),
-         Argument("winner", "side", "the nation or force that won")),
+         Argument("winner", "side", "the nation or force that won"),
+         # Shown with the report (the shell uploads it once the report is accepted); never read by the rules.
+         Argument("screenshot", "attachment", "the end screen of the Field of Glory battle, if you like", optional=True)),
         example="/battle Baetica winner Gauls",
     ),
     CommandSpec(
@@ -80,7 +82,10 @@ def _battle(resolve: Resolve, args: list[str], text: str) -> Proposal:
                 rest = rest[1:]
             break
     else:
-        raise _Refused(example)
+        # The arguments as ``usage`` lists them (a transport that fills them one by one): province, winner.
+        if len(args) != 2:
+            raise _Refused(example)
+        place, rest = args[:1], args[1:]
     if not place or not rest:
         raise _Refused(example)
     province = _name(resolve, "province", " ".join(place))

@@ -15,7 +15,8 @@ import pytest
 
 from bot.schedule.clock import FixedClock
 from bot.store.db import open_engine
-from bot.devdiscord import FakeDiscord, point_discord_py, seed_dev_world
+from bot.devdiscord import FakeDiscord, model, point_discord_py, seed_dev_world
+from bot.devdiscord.api import Invocation
 from bot.devdiscord.model import DevWorld
 from bot.discord.bot import LegatusBot
 from bot.service.legatus import Legatus
@@ -34,6 +35,7 @@ class Table:
 
     def __init__(self, fake: FakeDiscord, bot: LegatusBot, service: Legatus, dev: DevWorld) -> None:
         self.fake, self.bot, self.service, self.dev = fake, bot, service, dev
+        self.ephemeral = False  # whether the last answer read by ``answer`` was shown to its author alone
 
     def uid(self, name: str) -> str:
         return str(self.fake.user(name).id)
@@ -45,8 +47,24 @@ class Table:
 
     async def slash(self, user: str, command: str, subcommand: str | None = None, *, where: str = "mare-nostrum", **options: Any) -> str:
         invocation = await self.fake.invoke_slash(None, where, user, command, options or None, subcommand=subcommand)
-        reply = await invocation.wait_reply(timeout=10)
-        return str(reply["content"])
+        return str((await self.answer(invocation))["content"])
+
+    async def answer(self, invocation: Invocation, timeout: float = 10) -> dict[str, Any]:
+        """What the user sees of a deferred command: the deferral's message once filled in (a public answer), or,
+        when the bot deleted it to answer privately, its first follow-up. Remembers whether it was ephemeral."""
+        world = self.fake.world
+
+        def ready() -> dict[str, Any] | None:
+            original = world.messages.get(invocation.record.original_message_id or "")
+            if original is not None and not original.deleted and not original.flags & model.FLAG_LOADING:
+                self.ephemeral = original.ephemeral
+                return invocation.original
+            if original is not None and original.deleted and invocation.followups:
+                self.ephemeral = world.messages[invocation.record.followup_ids[0]].ephemeral
+                return invocation.followups[0]
+            return None
+
+        return await self.fake.wait_until(ready, timeout, f"the answer to {invocation.record.command_name}")
 
 
 async def table(tmp_path: Path, scenario: Callable[[Table], Awaitable[None]]) -> None:
@@ -108,9 +126,15 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
                                                {"province": "Bruttium", "winner": "Romans", "screenshot": ("fog.png", b"\x89PNG fake")})
         assert "Bruttium holds" in (await invocation.wait_reply(timeout=10))["content"]
         shot = await invocation.wait_followup(0, timeout=10)
-        assert "Screenshot of the battle in Bruttium" in shot["content"] and "fog.png" in shot["content"]
-        refused = await t.slash("sam", "battle", province="Epirus", winner="Macedonians")
-        assert "only the two players of battle" in refused
+        # The screenshot is the bot's own upload, never Discord's expiring link to the user's attachment.
+        assert shot["attachments"][0]["filename"] == "fog.png" and "/attachments/" not in shot["content"]
+        uploads = [f for r in t.fake.requests_to("POST", "/webhooks/{webhook_id}/{token}") for f in r.files]
+        assert [(f.filename, f.data) for f in uploads] == [("fog.png", b"\x89PNG fake")]
+        refused = await t.fake.invoke_slash(None, "mare-nostrum", "sam", "battle",
+                                            {"province": "Epirus", "winner": "Macedonians", "screenshot": ("no.png", b"x")})
+        assert "only the two players of battle" in (await t.answer(refused))["content"] and t.ephemeral
+        await asyncio.sleep(0.2)
+        assert len(refused.followups) == 1, "nothing is uploaded with a refused report"
         assert "Epirus falls to the Macedonians" in await t.slash("gm", "battle", province="Epirus", winner="Macedonians")
         closed = await t.slash("gm", "turn", "close")
         assert "Turn 1 (290 BC) is closed" in closed
@@ -149,7 +173,9 @@ def test_permission_refusals(tmp_path: Path) -> None:
         for name, sub, options in (("turn", "open", {"date": "2023-01-03"}), ("turn", "close", {}), ("gm", "undo", {}),
                                     ("gm", "pass", {"nation": "Romans"})):
             answer = await t.slash("alice", name, sub, **options)
-            assert "is for the GM" in answer, (name, sub, answer)
+            assert "is for the GM" in answer and t.ephemeral, (name, sub, answer)
+        everyone = await t.slash("gm", "campaign", "create", name="y", gm_role=str(t.dev.guild.id))
+        assert "the GM role cannot be @everyone" in everyone and t.ephemeral
         assert "is for the GM" in await t.slash("alice", "campaign", "assign", nation="Romans", player=t.uid("bob"))
         await t.slash("gm", "turn", "open", date="2023-01-03")
         other = await t.slash("alice", "order", orders="build suburbs in Syria")
