@@ -70,10 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("new", help="create a campaign")
     db_arg(sp)
-    sp.add_argument("--ruleset", default="mare-nostrum")
+    sp.add_argument("--ruleset", default="mare-nostrum",
+                    help="the game: mare-nostrum, mediterranean-empires, or one registered by LEGATUS_RULESETS")
     sp.add_argument("--name", default=None, help="the campaign's name (default: the ruleset's id)")
-    sp.add_argument("--player", action="append", default=[], metavar="NATION=USER")
-    sp.add_argument("--gm", default="gm")
+    sp.add_argument("--player", action="append", default=[], metavar="SEAT=USER",
+                    help="who plays which seat (nation, side), e.g. --player Romans=alice; repeat for each")
+    sp.add_argument("--gm", default="gm", help="the GM's name: commands posted as this name are the GM's")
     sp.add_argument("--clock", choices=("historical", "live"), default="historical",
                     help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
     sp.add_argument("--randomness", choices=("lottery", "commit-reveal", "drand"), default=None,
@@ -85,8 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
     lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")
     sp = lotto.add_parser("import", help="import draws in the official archive format")
     db_arg(sp)
-    sp.add_argument("path", type=Path)
+    sp.add_argument("path", type=Path,
+                    help="an archive text (YYYY/MM/DD WHEEL n1..n5 per line) or the operator's history zip as it is")
     sp.set_defaults(func=cmd_lotto_import)
+    sp = lotto.add_parser("list", help="the stored draws a historical campaign can open a turn on")
+    db_arg(sp)
+    sp.add_argument("--from", dest="start", default=None, metavar="YYYY-MM-DD", help="only draws on or after this day")
+    sp.add_argument("--limit", type=int, default=20, help="how many dates to show (default 20)")
+    sp.set_defaults(func=cmd_lotto_list)
     from bot.cli.lotto_fetch import add_commands as add_lotto_fetch
 
     add_lotto_fetch(lotto)
@@ -99,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "2 bad usage, e.g. text that is not UTF-8"),
     )
     db_arg(sp)
-    sp.add_argument("--as", dest="author", required=True, metavar="NAME")
+    sp.add_argument("--as", dest="author", required=True, metavar="NAME", help="who posts (a player's or the GM's name)")
     sp.add_argument("--strict", action="store_true",
                     help=f"kept for old scripts: a refused line now always exits {EXIT_REFUSED}")
     sp.add_argument("text", help="the message (UTF-8); '-' reads it from standard input")
@@ -107,21 +115,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("state", help="print the campaign's state")
     db_arg(sp)
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--json", action="store_true", help="the whole public state as JSON (default: the status board)")
     sp.set_defaults(func=cmd_state)
 
     sp = sub.add_parser("export", help="write the campaign's event log")
     db_arg(sp)
-    sp.add_argument("--out", type=Path, required=True)
+    sp.add_argument("--out", type=Path, required=True, help="the file to write the log to (one JSON event per line)")
     sp.set_defaults(func=cmd_export)
 
     sp = sub.add_parser("replay", help="rebuild a campaign from an exported log")
-    sp.add_argument("log", type=Path)
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("log", type=Path, help="an exported log (legatus export)")
+    sp.add_argument("--json", action="store_true", help="the rebuilt public state as JSON (default: the status board)")
     sp.set_defaults(func=cmd_replay)
 
     sp = sub.add_parser("verify", help="re-check a campaign's log against the public lottery results")
-    sp.add_argument("log", type=Path)
+    sp.add_argument("log", type=Path, help="an exported log (legatus export), checked against the public values")
     sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
                     help="public draws in the official archive format (repeatable)")
     sp.set_defaults(func=cmd_verify)
@@ -179,6 +187,36 @@ def cmd_new(args: argparse.Namespace) -> int:
     )
     print(reply.render())
     return 0 if reply.changed else 1
+
+
+def cmd_lotto_list(args: argparse.Namespace) -> int:
+    """The stored draws, so a GM picks a date that exists for ``/turn open`` on a historical campaign."""
+    import datetime as dt
+
+    from sqlmodel import Session
+
+    from bot.store import draws as draw_store
+    from bot.store.db import open_engine
+
+    if not 1 <= args.limit <= 10_000:
+        return fail(f"--limit {args.limit}: give 1 to 10000")
+    try:
+        start = dt.date.fromisoformat(args.start) if args.start else dt.date(1871, 1, 1)
+    except ValueError:
+        return fail(f"--from {str(args.start)[:40]}: write a date as YYYY-MM-DD, e.g. 2023-01-03")
+    with Session(open_engine(args.db)) as session:
+        first = draw_store.first_draw_on_or_after(session, start)
+        dates = [first.date] if first is not None else []
+        if first is not None:
+            dates += draw_store.draw_dates_after(session, first.date, args.limit - 1)
+        latest = draw_store.latest_draw_date(session)
+    if not dates:
+        print("No stored draw" + (f" on or after {start.isoformat()}" if args.start else "")
+              + ": import some with legatus lotto import FILE (the operator's history zip works as it is).")
+        return 0
+    print(f"Stored draws a turn can open on (latest stored: {latest.isoformat() if latest else '-'}):")
+    print(" ".join(d.isoformat() for d in dates))
+    return 0
 
 
 def cmd_lotto_import(args: argparse.Namespace) -> int:

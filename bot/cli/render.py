@@ -45,7 +45,7 @@ def add_commands(sub: Any) -> None:
     sp = sub.add_parser("chart", help="draw a value per power over the turns (provinces, stability, ...) as a PNG")
     db_arg(sp)
     sp.add_argument("--kind", required=True, help="the chart to draw, one of those the game keeps (provinces, ...)")
-    sp.add_argument("--out", type=Path, required=True)
+    sp.add_argument("--out", type=Path, required=True, help="the PNG file to write")
     sp.add_argument("--width", type=int, default=1200, help="the image's width in pixels (default 1200)")
     sp.set_defaults(func=cmd_chart)
 

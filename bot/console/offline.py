@@ -61,17 +61,28 @@ class Console:
             print("No campaign in this database yet. Create one, e.g.:\n  :new demo mare-nostrum Romans=alice Gauls=bob\nType :help for more.")
         else:
             print(f"Campaigns: {', '.join(names)}. Type :help for help.")
+        # Typed at a terminal, the prompt shows who speaks; piped in, each line is echoed with its speaker instead, so
+        # the transcript reads "alice> pass" followed by its answer, never a prompt glued to the next answer.
+        typed = hasattr(stream, "isatty") and stream.isatty()
         while True:
             try:
-                print(f"{self.author or ''}> ", end="", flush=True)
+                if typed:
+                    print(f"{self.author or ''}> ", end="", flush=True)
                 line = stream.readline()
             except KeyboardInterrupt:
                 print()
                 return 0
             if not line:
-                print()
+                if typed:
+                    print()
                 return 0
-            if self.handle(line.rstrip("\n")) == "quit":
+            text = line.rstrip("\n")
+            if not typed and text.strip():
+                match = SPEAKER.match(text)
+                speaker = match.group(1) if match else self.author
+                shown = match.group(2) if match else text
+                print(f"{speaker or '(nobody)'}> {shown}")
+            if self.handle(text) == "quit":
                 return 0
 
     def play_script(self, text: str) -> int:

@@ -66,6 +66,9 @@ def needed_intents() -> discord.Intents:
 class LegatusBot(discord.Client):
     def __init__(self, service: Legatus, *, guild_id: int | None = None, sync_state: Path | None = None,
                  **options: Any) -> None:
+        # Legatus has no voice: discord.py's warnings about voice libraries would only worry an operator.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(intents=needed_intents(), allowed_mentions=discord.AllowedMentions.none(), **options)
         self.service = service
         self.tree = app_commands.CommandTree(self)

@@ -103,3 +103,37 @@ def test_bad_input_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     garbage.write_text("not json\n", encoding="utf-8")
     broken = legatus("replay", str(garbage))
     assert broken.returncode == 1 and "garbage.log:1" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_lotto_list_shows_the_dates_a_turn_can_open_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+    from tests.fixture_paths import LOTTO
+
+    db = str(tmp_path / "c.db")
+    assert main(["lotto", "list", "--db", db]) == 0
+    assert "No stored draw" in capsys.readouterr().out
+    assert main(["lotto", "import", "--db", db, str(LOTTO / "draws-2023-01.txt")]) == 0
+    capsys.readouterr()
+    assert main(["lotto", "list", "--db", db, "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "2023-01-03 2023-01-05 2023-01-07" in out and "latest stored: 2023-01-31" in out
+    assert main(["lotto", "list", "--db", db, "--from", "1e308"]) == 2
+    assert "write a date as YYYY-MM-DD" in capsys.readouterr().err
+    assert main(["lotto", "list", "--db", db, "--limit", "-5"]) == 2
+
+
+def test_every_option_says_what_it_is_for() -> None:
+    from bot.cli.main import build_parser
+
+    def parsers(parser):  # type: ignore[no-untyped-def]
+        yield parser
+        for action in parser._actions:
+            for sub in (getattr(action, "choices", None) or {}).values() if hasattr(action, "_name_parser_map") else ():
+                yield from parsers(sub)
+
+    missing = [
+        f"{p.prog} {'/'.join(a.option_strings) or a.dest}"
+        for p in parsers(build_parser()) for a in p._actions
+        if not a.help and a.dest not in ("help", "command") and not hasattr(a, "_name_parser_map")
+    ]
+    assert missing == []
