@@ -71,6 +71,9 @@ class Action:
     base: "State"
     pending: Pending
     answers: dict[str, Any] = field(default_factory=dict)
+    # Answers given under seal (initiative bids): label -> {"seq", "digest", "seat", "choices", and "answer" only in
+    # the bot's own fold, which holds the content}. Moved to ``answers`` when the shell reveals them.
+    sealed: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
