@@ -111,8 +111,9 @@ class MediterraneanEmpires:
                                 + " or ".join(f"'{c}'" for c in pending.choices))
             st.action.answers[pending.label] = next(c for c in pending.choices if c.lower() == answer)
             return self._run(st, event, st.action)
-        base = copy.deepcopy(st)
-        base.action = None
+        # The starting state of the order shares the parts that only grow (rolls, chance book, messages, standing
+        # orders) with the current state: a replay of the order always takes those from the current state (``_run``).
+        base = _detached_copy(st, book=st.book, rolls=st.rolls, log=st.log, standing=st.standing)
         return self._run(st, event, Action(side, order, base, Pending("none", "")))
 
     def _sealed_answer(self, st: State, event: Event, seat: str) -> Transition:
@@ -158,8 +159,8 @@ class MediterraneanEmpires:
 
     def _run(self, current: State, event: Event, action: Action, said: tuple[str, ...] = ()) -> Transition:
         """Plays the order from its starting state with every die and answer known so far."""
-        work = copy.deepcopy(action.base)
-        work.rolls, work.book, work.standing = current.rolls, current.book, current.standing  # type: ignore[attr-defined]
+        work = _detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
+                              standing=current.standing)
         oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
                         sealed=frozenset(action.sealed),
                         standing=lambda seat, kind, ctx: self._standing(work, seat, kind, ctx))
@@ -386,6 +387,17 @@ class MediterraneanEmpires:
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)  # type: ignore[attr-defined]
         return after
+
+
+def _detached_copy(src: State, *, book: Any, rolls: dict[str, list[int]], log: list[str],
+                   standing: dict[str, list[str]]) -> State:
+    """A deep copy of ``src`` that takes its growing parts from elsewhere instead of copying them: a deep copy of the
+    whole state for every replay of a parked order made a game's fold quadratic in its length."""
+    memo: dict[int, Any] = {id(old): new for old, new in ((src.book, book), (src.rolls, rolls), (src.log, log),
+                                                          (src.standing, standing)) if old is not None}
+    copied = copy.deepcopy(src, memo)
+    copied.action = None
+    return copied
 
 
 def _words(order: dict[str, Any]) -> str:

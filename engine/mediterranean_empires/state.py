@@ -109,6 +109,11 @@ class State:
     log: list[str] = field(default_factory=list)
     book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
+        from engine.mediterranean_empires.fastcopy import copy_state
+
+        return copy_state(self, memo)  # type: ignore[no-any-return]
+
     def units_in(self, area: str) -> list[Unit]:
         return [u for u in self.units.values() if u.area == area]
 
