@@ -177,20 +177,30 @@ class MediterraneanEmpires:
             if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
                 chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
                            purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
-            return Transition(current, said + (f"Waiting for the roll '{need.label}' ({need.count}d{need.sides}).",))
+            return Transition(current, said + self._news(ctx, action) +
+                              (f"Waiting for the roll '{need.label}' ({need.count}d{need.sides}).",))
         except NeedReveal as need:
             current.action = action
             action.pending = Pending("reveal", need.labels[0])
-            return Transition(current, said + ("Both initiative bids are in: they are revealed.",))
+            return Transition(current, said + self._news(ctx, action) + ("Both initiative bids are in: they are revealed.",))
         except NeedAnswer as need:
             current.action = action
             action.pending = Pending("answer", need.label, need.seat, need.question, need.choices, need.default,
                                      mode=need.mode)
-            return Transition(current, said + (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
+            return Transition(current, said + self._news(ctx, action) +
+                              (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
+        news = self._news(ctx, action)
         work.actions_done += 1
         work.action = None
         work.log.extend(ctx.messages)
-        return Transition(work, said + tuple(ctx.messages))
+        return Transition(work, said + news)
+
+    @staticmethod
+    def _news(ctx: Ctx, action: Action) -> tuple[str, ...]:
+        """What the order has said since it was last parked (its replay says the same things first)."""
+        new = tuple(ctx.messages[action.announced:])
+        action.announced = len(ctx.messages)
+        return new
 
     def _chance(self, st: State, event: Event) -> Transition:
         book = st.book  # type: ignore[attr-defined]

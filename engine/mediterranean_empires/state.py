@@ -74,6 +74,9 @@ class Action:
     # Answers given under seal (initiative bids): label -> {"seq", "digest", "seat", "choices", and "answer" only in
     # the bot's own fold, which holds the content}. Moved to ``answers`` when the shell reveals them.
     sealed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # How many of the order's messages have been announced: a parked order is played again from its start, and
+    # says again what it said before; only what follows is new (the dice of an interception before "counterattack?").
+    announced: int = 0
 
 
 @dataclass
