@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -392,7 +393,9 @@ class MediterraneanEmpires:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
-        return [chance.ledger_entry(b) for b in state.book.bindings]  # type: ignore[attr-defined]
+        # Every label starts with the game turn its order was given in ("t3.o41.force.ops"): the ledger's turn.
+        return [chance.ledger_entry(b, int(m[1]) if (m := re.match(r"t(\d+)\.", b.label)) else None)
+                for b in state.book.bindings]  # type: ignore[attr-defined]
 
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)  # type: ignore[attr-defined]

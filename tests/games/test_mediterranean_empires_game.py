@@ -121,6 +121,9 @@ def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) 
     assert json.dumps(ruleset.public_view(folded.state), sort_keys=True) == json.dumps(t.service.state(), sort_keys=True)
     result = verify(ruleset, events, {})
     assert result.ok, [str(f) for f in result.findings]
+    ledger = t.say("ann", "/ledger")
+    assert "pending" not in ledger and "turn 7 " in ledger and "turn None" not in ledger
+    assert len(ruleset.ledger(folded.state)) == len([e for e in events if e.kind == "beacon.recorded"])
     beacons = [e for e in events if e.kind == "beacon.recorded"]
     assert len(beacons) > 100
     assert all(e.draws and e.draws[0].startswith("drand:") for e in events if e.kind == "order")
