@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.mediterranean_empires.context import Ctx, other
+from engine.mediterranean_empires.oracle import SEALED, NeedReveal
 from engine.mediterranean_empires.control import side_of_power, settle_control
 from engine.mediterranean_empires.state import State, Unit
 
@@ -192,15 +193,24 @@ def initiative(ctx: Ctx, area: str, attacker: str, defender: str, label: str) ->
     """Step 2: secret bids of Military Advantage/Ambush markers, 1d6 + King + markers; the defender wins ties."""
     st = ctx.state
     bids: dict[str, int] = {}
+    sealed: list[str] = []
+    # Both bids are asked before either is used: a bid answered under seal stays unknown (SEALED) until both are in,
+    # then the order waits for their reveal (the other side never sees a bid before making its own).
     for side in (attacker, defender):
         held = [m for m in st.sides[side].markers if m in (MILITARY_ADVANTAGE, AMBUSH)]
         if not held:
             bids[side] = 0
             continue
-        answer = ctx.oracle.ask(ctx.seat(side), f"{label}.bid.{side}",
+        key = f"{label}.bid.{side}"
+        answer = ctx.oracle.ask(ctx.seat(side), key,
                                 f"Initiative in {area}: how many Military Advantage/Ambush markers do you spend (0-{len(held)})?",
                                 tuple(str(n) for n in range(len(held) + 1)), "0", {"area": area}, mode="bid")
+        if answer == SEALED:
+            sealed.append(f"{ctx.oracle.prefix}{key}")
+            continue
         bids[side] = max(0, min(len(held), int(answer)))
+    if sealed:
+        raise NeedReveal(sealed)
     totals: dict[str, int] = {}
     for side in (attacker, defender):
         held = [m for m in st.sides[side].markers if m in (MILITARY_ADVANTAGE, AMBUSH)]

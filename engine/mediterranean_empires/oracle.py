@@ -18,6 +18,18 @@ class NeedRoll(Exception):
         self.label, self.count, self.sides = label, count, sides
 
 
+class NeedReveal(Exception):
+    """Sealed answers (initiative bids) are all in: the order waits for the shell to reveal them (Need "secret")."""
+
+    def __init__(self, labels: list[str]) -> None:
+        super().__init__(f"reveal {', '.join(labels)}")
+        self.labels = labels
+
+
+# What ``ask`` returns for a question answered sealed and not revealed yet: the rule must not use it.
+SEALED = "(sealed)"
+
+
 class NeedAnswer(Exception):
     def __init__(self, seat: str, label: str, question: str, choices: tuple[str, ...], default: str,
                  mode: str = "reaction") -> None:
@@ -33,6 +45,7 @@ class Oracle:
     # Standing orders: given the question's label kind and its context, an answer or None (ask the player).
     standing: Callable[[str, str, dict[str, Any]], str | None] | None = None
     used: list[str] = field(default_factory=list)
+    sealed: frozenset[str] = frozenset()  # labels answered under seal, content not revealed yet
 
     def dice(self, label: str, count: int = 1, sides: int = 6) -> list[int]:
         key = f"{self.prefix}{label}"
@@ -52,6 +65,8 @@ class Oracle:
         key = f"{self.prefix}{label}"
         if key in self.answers:
             return str(self.answers[key])
+        if key in self.sealed:
+            return SEALED
         if self.standing is not None:
             ruled = self.standing(seat, label.split(".")[-1], context or {})
             if ruled is not None:

@@ -2,19 +2,22 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
+from engine import secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.mediterranean_empires import control
 from engine.mediterranean_empires.context import Ctx, Refused
-from engine.mediterranean_empires.oracle import NeedAnswer, NeedRoll, Oracle
+from engine.mediterranean_empires.oracle import NeedAnswer, NeedReveal, NeedRoll, Oracle
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
+from engine.names import NameIndex
 from engine.mediterranean_empires.state import Action, Pending, State, new_state
-from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
+from engine.ruleset import (IN_TURN, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
                             Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded")
@@ -33,6 +36,12 @@ class MediterraneanEmpires:
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
+        # A seat is named by the shell's commands (/order A fight, /campaign assign B bob): its own name, its side's
+        # letter, or one of the side's major powers (one word, as the shell splits arguments on spaces).
+        majors = {side: [p.name for p in rules.powers.values() if p.status == "major" and p.side == side]
+                  for side in rules.seats.values()}
+        self.seat_index = NameIndex({seat: [side, f"Player {side}", *majors.get(side, [])]
+                                     for seat, side in rules.seats.items()}, "seat")
 
     @classmethod
     def load(cls, data_dir: Path) -> "MediterraneanEmpires":
@@ -64,11 +73,15 @@ class MediterraneanEmpires:
             return Transition(st, (f"{seat} is played by {st.players[seat]}.",))
         if event.kind in CHANCE_EVENTS:
             return self._chance(st, event)
+        if event.kind == secrets.REVEALED:
+            return self._revealed(st, event)
         if event.kind != "order":
             raise Rejection(f"Mediterranean Empires does not know the event '{event.kind}'")
         seat = str(event.data.get("seat", ""))
         if seat not in self.rules.seats:
             raise Rejection(f"unknown seat '{seat}'")
+        if "sealed_answer" in event.data:
+            return self._sealed_answer(st, event, seat)
         order = dict(event.data.get("order") or {})
         if not order:
             try:
@@ -90,6 +103,7 @@ class MediterraneanEmpires:
             pending = st.action.pending
             if order["order"] != "answer" or pending.kind != "answer" or pending.seat != seat:
                 waiting = (f"{pending.seat} to answer: {pending.question}" if pending.kind == "answer"
+                           else "the reveal of the sealed initiative bids" if pending.kind == "reveal"
                            else f"the roll '{pending.label}'")
                 raise Rejection(f"the game is waiting for {waiting}")
             answer = order["answer"]
@@ -98,15 +112,58 @@ class MediterraneanEmpires:
                                 + " or ".join(f"'{c}'" for c in pending.choices))
             st.action.answers[pending.label] = next(c for c in pending.choices if c.lower() == answer)
             return self._run(st, event, st.action)
-        base = copy.deepcopy(st)
-        base.action = None
+        # The starting state of the order shares the parts that only grow (rolls, chance book, messages, standing
+        # orders) with the current state: a replay of the order always takes those from the current state (``_run``).
+        base = _detached_copy(st, book=st.book, rolls=st.rolls, log=st.log, standing=st.standing)
         return self._run(st, event, Action(side, order, base, Pending("none", "")))
 
-    def _run(self, current: State, event: Event, action: Action) -> Transition:
+    def _sealed_answer(self, st: State, event: Event, seat: str) -> Transition:
+        """An initiative bid under seal: the public event holds its digest; the content is checked now only where the
+        bot's private store is folded in, and used by the rules once the shell reveals it."""
+        action = st.action
+        label = str(event.data.get("sealed_answer"))
+        if action is None or action.pending.kind != "answer" or action.pending.mode != "bid" \
+                or action.pending.seat != seat or action.pending.label != label:
+            raise Rejection("no sealed bid is asked of you now")
+        sealed = str(event.data.get("sealed", ""))
+        if len(sealed) != 64 or any(c not in "0123456789abcdef" for c in sealed):
+            raise Rejection("a sealed bid carries the digest of its content (64 lowercase hex digits)")
+        entry: dict[str, Any] = {"seq": event.seq, "digest": sealed, "seat": seat,
+                                 "choices": list(action.pending.choices)}
+        if event.secret is not None:
+            content = secrets.check(event.secret.get("content"), event.secret.get("salt"), sealed)
+            answer = str(content.get("answer", ""))
+            if answer not in entry["choices"]:
+                raise Rejection(f"'{answer}' is not a bid here: bid " + " or ".join(f"'{c}'" for c in entry["choices"]))
+            entry["answer"] = answer
+        action.sealed[label] = entry
+        return self._run(st, event, action, (f"{seat} seals an initiative bid (digest {sealed[:12]}…).",))
+
+    def _revealed(self, st: State, event: Event) -> Transition:
+        seq = event.data.get("seq")
+        action = st.action
+        found = None if action is None else next((k for k, v in action.sealed.items() if v["seq"] == seq), None)
+        if action is None or found is None:
+            raise Rejection(f"event #{seq} holds no sealed bid still to reveal")
+        if action.pending.kind != "reveal":
+            raise Rejection(f"the sealed bid of event #{seq} is not due yet: both bids must be in")
+        entry = action.sealed.pop(found)
+        content = secrets.check(event.data.get("content"), event.data.get("salt"), entry["digest"])
+        answer = str(content.get("answer", ""))
+        if answer not in entry["choices"]:
+            raise Rejection(f"the revealed bid '{answer}' was not one of {', '.join(entry['choices'])}")
+        action.answers[found] = answer
+        said = (f"{entry['seat']}'s sealed bid revealed: {answer} marker(s) (it matches digest {entry['digest'][:12]}…).",)
+        if any(v for v in action.sealed.values()):
+            return Transition(st, said)
+        return self._run(st, event, action, said)
+
+    def _run(self, current: State, event: Event, action: Action, said: tuple[str, ...] = ()) -> Transition:
         """Plays the order from its starting state with every die and answer known so far."""
-        work = copy.deepcopy(action.base)
-        work.rolls, work.book, work.standing = current.rolls, current.book, current.standing  # type: ignore[attr-defined]
+        work = _detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
+                              standing=current.standing)
         oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
+                        sealed=frozenset(action.sealed),
                         standing=lambda seat, kind, ctx: self._standing(work, seat, kind, ctx))
         ctx = Ctx(self.rules, work, oracle)
         try:
@@ -121,17 +178,30 @@ class MediterraneanEmpires:
             if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
                 chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
                            purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
-            return Transition(current, tuple(ctx.messages[:0]) + (f"Waiting for the roll '{need.label}' "
-                                                                    f"({need.count}d{need.sides}).",))
+            return Transition(current, said + self._news(ctx, action) +
+                              (f"Waiting for the roll '{need.label}' ({need.count}d{need.sides}).",))
+        except NeedReveal as need:
+            current.action = action
+            action.pending = Pending("reveal", need.labels[0])
+            return Transition(current, said + self._news(ctx, action) + ("Both initiative bids are in: they are revealed.",))
         except NeedAnswer as need:
             current.action = action
             action.pending = Pending("answer", need.label, need.seat, need.question, need.choices, need.default,
                                      mode=need.mode)
-            return Transition(current, (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
+            return Transition(current, said + self._news(ctx, action) +
+                              (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
+        news = self._news(ctx, action)
         work.actions_done += 1
         work.action = None
         work.log.extend(ctx.messages)
-        return Transition(work, tuple(ctx.messages))
+        return Transition(work, said + news)
+
+    @staticmethod
+    def _news(ctx: Ctx, action: Action) -> tuple[str, ...]:
+        """What the order has said since it was last parked (its replay says the same things first)."""
+        new = tuple(ctx.messages[action.announced:])
+        action.announced = len(ctx.messages)
+        return new
 
     def _chance(self, st: State, event: Event) -> Transition:
         book = st.book  # type: ignore[attr-defined]
@@ -170,9 +240,13 @@ class MediterraneanEmpires:
             except Unclear as exc:
                 out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
                 continue
-            secret = {"order": order} if order["order"] == "answer" and self._sealed(state, seat) else None
-            out.append(Proposal(n, line, "order", {"seat": seat, "order": order}, understood=_words(order),
-                                secret=secret))
+            if order["order"] == "answer" and self._sealed(state, seat):
+                # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
+                label = state.action.pending.label  # type: ignore[union-attr]
+                out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
+                                    understood=f"a sealed initiative bid for {seat}", secret={"answer": order["answer"]}))
+                continue
+            out.append(Proposal(n, line, "order", {"seat": seat, "order": order}, understood=_words(order)))
         return out
 
     def _sealed(self, state: State, seat: str) -> bool:
@@ -190,12 +264,14 @@ class MediterraneanEmpires:
             return list(self.rules.powers)
         if kind in ("area", "land", "sea"):
             return {"area": self.rules.map.areas, "land": list(self.rules.map.lands), "sea": list(self.rules.map.seas)}[kind]
-        if kind == "seat":
+        if kind in ("seat", "nation"):
             return list(self.rules.seats)
         return []
 
     def resolve(self, kind: str, text: str) -> Any:
-        index = self.rules.power_index if kind in ("power", "nation", "side") else self.rules.map.index
+        if kind in ("nation", "seat"):
+            return self.seat_index.resolve(text)
+        index = self.rules.power_index if kind in ("power", "side") else self.rules.map.index
         return index.resolve(text)
 
     # --- seats and prompts -----------------------------------------------------------------------------------------
@@ -222,7 +298,11 @@ class MediterraneanEmpires:
         if state.phase.startswith("operations"):
             what = "continue the active force (move, attack, end)" if state.force else "activate a force, or 'end operations'"
             return [Prompt(seat, IN_TURN, what, ("end operations",), None, 72)]
-        if state.phase in ("recruitment", "end of turn"):
+        if state.phase == "end of turn":
+            # Both players redistribute in one window; each seat is asked until it says 'done'.
+            return [Prompt(self.rules.seat_of_side(side), WINDOW, PHASE_ASK[state.phase], ("done",), "done", 48)
+                    for side in ("A", "B") if not state.sides[side].done]
+        if state.phase == "recruitment":
             return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], ("done",), "done", 48)]
         timeout = "draw" if state.phase == "stratagems" else "pass"
         return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], (timeout,), timeout, 48)]
@@ -253,8 +333,13 @@ class MediterraneanEmpires:
         if side is None:
             return {}
         s = state.sides[side]
-        return {"markers": sorted(s.markers), "attempts_left": list(s.attempts_left),
-                "standing_orders": list(state.standing.get(seat, []))}
+        view: dict[str, Any] = {"markers": sorted(s.markers), "attempts_left": list(s.attempts_left),
+                                "standing_orders": list(state.standing.get(seat, []))}
+        if state.action is not None:
+            bids = {k: v.get("answer", "sealed") for k, v in state.action.sealed.items() if v["seat"] == seat}
+            if bids:
+                view["sealed_bids"] = bids
+        return view
 
     def summary(self, state: State) -> Summary:
         over = state.phase == "over"
@@ -269,7 +354,9 @@ class MediterraneanEmpires:
             lines.append(f"Player {side}: {s.treasury} TP, {len(s.markers)} stratagem marker(s).")
         if state.action is not None:
             p = state.action.pending
-            lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else f"Waiting for the roll {p.label}.")
+            lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else
+                         "Waiting for the reveal of the sealed initiative bids." if p.kind == "reveal" else
+                         f"Waiting for the roll {p.label}.")
         return "\n".join(lines)
 
     def picture(self, state: State) -> Picture:
@@ -296,17 +383,34 @@ class MediterraneanEmpires:
     # --- chance ----------------------------------------------------------------------------------------------------
 
     def needs(self, state: State) -> list[Need]:
-        return chance.needs(state.book)  # type: ignore[attr-defined]
+        wanted = chance.needs(state.book)  # type: ignore[attr-defined]
+        a = state.action
+        if a is not None and a.pending.kind == "reveal":
+            wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
+        return wanted
 
     def wanted_draws(self, state: State) -> list[str]:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
-        return [chance.ledger_entry(b) for b in state.book.bindings]  # type: ignore[attr-defined]
+        # Every label starts with the game turn its order was given in ("t3.o41.force.ops"): the ledger's turn.
+        return [chance.ledger_entry(b, int(m[1]) if (m := re.match(r"t(\d+)\.", b.label)) else None)
+                for b in state.book.bindings]  # type: ignore[attr-defined]
 
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)  # type: ignore[attr-defined]
         return after
+
+
+def _detached_copy(src: State, *, book: Any, rolls: dict[str, list[int]], log: list[str],
+                   standing: dict[str, list[str]]) -> State:
+    """A deep copy of ``src`` that takes its growing parts from elsewhere instead of copying them: a deep copy of the
+    whole state for every replay of a parked order made a game's fold quadratic in its length."""
+    memo: dict[int, Any] = {id(old): new for old, new in ((src.book, book), (src.rolls, rolls), (src.log, log),
+                                                          (src.standing, standing)) if old is not None}
+    copied = copy.deepcopy(src, memo)
+    copied.action = None
+    return copied
 
 
 def _words(order: dict[str, Any]) -> str:

@@ -71,6 +71,12 @@ class Action:
     base: "State"
     pending: Pending
     answers: dict[str, Any] = field(default_factory=dict)
+    # Answers given under seal (initiative bids): label -> {"seq", "digest", "seat", "choices", and "answer" only in
+    # the bot's own fold, which holds the content}. Moved to ``answers`` when the shell reveals them.
+    sealed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # How many of the order's messages have been announced: a parked order is played again from its start, and
+    # says again what it said before; only what follows is new (the dice of an interception before "counterattack?").
+    announced: int = 0
 
 
 @dataclass
@@ -105,6 +111,11 @@ class State:
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
     book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
+        from engine.mediterranean_empires.fastcopy import copy_state
+
+        return copy_state(self, memo)  # type: ignore[no-any-return]
 
     def units_in(self, area: str) -> list[Unit]:
         return [u for u in self.units.values() if u.area == area]

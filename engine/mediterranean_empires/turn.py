@@ -231,6 +231,8 @@ def redistribute(ctx: Ctx, side: str, uid: int, to: str) -> None:
     u = st.units.get(uid)
     if st.phase != "end of turn":
         raise Refused("redistribution happens in the End of Turn Phase")
+    if st.sides[side].done:
+        raise Refused("you have said 'done' for this End of Turn Phase: your redistribution is over")
     if u is None or control.side_of_power(st, u.power) != side:
         raise Refused("that unit is not yours")
     if (u.kind == "fleet") != (to in ctx.rules.map.seas):
@@ -265,10 +267,16 @@ def over_stacked(ctx: Ctx, side: str) -> list[str]:
 
 def end_of_turn_done(ctx: Ctx, side: str) -> None:
     st = ctx.state
+    if st.phase != "end of turn":
+        raise Refused("'done' ends your redistribution in the End of Turn Phase")
+    if st.sides[side].done:
+        raise Refused(f"you have already said 'done'; the turn ends when Player {other(side)} does")
     over = over_stacked(ctx, side)
     if over:
         raise Refused("too many units at the end of the turn (5.2): " + ", ".join(over) + "; redistribute first")
     st.sides[side].done = True
+    # Both redistribute in the same window (5.2 read without the 1d6 order); the one not done yet is asked next.
+    st.to_move = other(side)
     if st.sides["A"].done and st.sides["B"].done:
         close_turn(ctx)
 

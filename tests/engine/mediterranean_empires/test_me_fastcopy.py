@@ -1,0 +1,50 @@
+"""The state's own deep copy (fastcopy.py): equal to the original, sharing nothing mutable, keeping shared parts shared."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from engine.events import Event
+from engine.mediterranean_empires.fastcopy import copy_state
+from engine.rulesets import load_ruleset
+
+DATA = Path(__file__).resolve().parents[3] / "data"
+
+
+def _parked_state():  # type: ignore[no-untyped-def]
+    game = load_ruleset("mediterranean-empires", DATA)
+    st = game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}, "randomness": "commit-reveal"})
+    st = game.apply(st, Event(2, "order", "ann", {"seat": "Player A", "text": "never intercept"})).state
+    st = game.apply(st, Event(3, "order", "ann", {"seat": "Player A", "text": "draw"})).state
+    assert st.action is not None and st.book.bindings, "the draw is parked, waiting for its roll"
+    return st
+
+
+def test_the_copy_is_equal_and_independent() -> None:
+    st = _parked_state()
+    twin = copy.deepcopy(st)
+    assert twin == st and twin is not st
+    assert twin.units[1] == st.units[1] and twin.units[1] is not st.units[1]
+    assert twin.book.bindings[0] == st.book.bindings[0] and twin.book.bindings[0] is not st.book.bindings[0]
+    twin.units[1].area = "Malta"
+    twin.book.bindings[0].values = [1]
+    twin.standing["Player A"].append("always intercept")
+    twin.sides["A"].markers.append("Gold")
+    assert st.units[1].area != "Malta" and st.book.bindings[0].values is None
+    assert st.standing["Player A"] == ["never intercept"] and st.sides["A"].markers == []
+
+
+def test_parts_shared_with_the_parked_order_stay_shared_in_the_copy() -> None:
+    st = _parked_state()
+    assert st.action.base.book is st.book and st.action.base.rolls is st.rolls
+    twin = copy.deepcopy(st)
+    assert twin.action.base.book is twin.book and twin.action.base.rolls is twin.rolls
+    assert twin.action.base.log is twin.log and twin.book is not st.book
+
+
+def test_a_field_it_does_not_know_is_still_copied_deeply() -> None:
+    st = _parked_state()
+    st.force = {"ids": [1, 2], "area": "Albi"}
+    twin = copy_state(st, {})
+    twin.force["ids"].append(3)
+    assert st.force["ids"] == [1, 2]

@@ -1,0 +1,129 @@
+"""Issue 15's proof: a whole game of Mediterranean Empires, seven game turns, played by two scripted players through
+the console and the service, on drand beacons from a relay on 127.0.0.1; then its export replayed and verified.
+
+The players (tests/games/mediterranean_empires_players.py) post orders in the seed's words; reactions are answered by
+them, by their standing orders, or left to their deadline (the GM posts the default with /order). Initiative bids
+go under seal: only their digest is in the public log until both are in.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.log import replay
+from engine.rulesets import load_ruleset
+from engine.verify import verify
+from tests.games.mediterranean_empires_players import STANDING, USERS, Table, play_game, table
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    with table(tmp_path_factory.mktemp("me") / "me.db") as t:
+        play_game(t)
+        yield t
+
+
+def test_seven_game_turns_end_in_the_victory_count_with_no_line_refused(played: Table) -> None:
+    t = played
+    assert t.refused() == [], "\n".join(f"{w}> {x}: {a}" for w, x, a in t.refused())
+    summary = t.service.summary()
+    assert summary.over and summary.turn == 7
+    end = t.transcript[-1][2]
+    assert "The game ends: Player A 0 VP, Player B 2 VP: Player B wins." in end, end
+    assert summary.winner == "Player B"
+    said = "\n".join(a for _, _, a in t.transcript)
+    # The game went through its parts: draws, politics, recruitment, operations with battles, deaths of Kings.
+    for seen in ("draws a stratagem marker", "attempts alliance with", "recruits", "OP roll", "Table in",
+                 "Initiative in", "avoids combat", "counterattacks", "dies", "Game turn 7 (1341–1350) begins"):
+        assert seen in said, seen
+
+
+def test_some_reactions_ran_out_to_their_default_through_the_gm(played: Table) -> None:
+    defaults = [x for w, x, _ in played.transcript if w == "gm" and x.startswith("/order")]
+    assert any(x.endswith("no marker") for x in defaults) and any(x.endswith("field battle") for x in defaults)
+    assert any(x.endswith("let it pass") for x in defaults)
+
+
+def test_standing_orders_answer_reactions_and_stay_in_the_private_view(played: Table) -> None:
+    t = played
+    ruleset = t.service.ruleset_of(None)
+    assert ruleset.private_view(t.state, "Player B")["standing_orders"] == ["never intercept"]
+    assert ruleset.private_view(t.state, "Player A")["standing_orders"] == [STANDING["Player A"]]
+    asked_b = [a for w, x, a in t.transcript if "Player B: Intercept" in a]
+    assert asked_b == [], "Player B's standing order answers every interception question"
+    # Player A is asked to avoid combat only when 3 or more of its units are attacked.
+    asked_a = [a for _, _, a in t.transcript if "Player A: Player B attacks your" in a]
+    assert asked_a and all(" 1 unit(s)" not in a and " 2 unit(s)" not in a for a in asked_a)
+
+
+def test_initiative_bids_are_sealed_until_both_are_in_then_revealed_and_checked(played: Table) -> None:
+    t = played
+    log = [json.loads(line) for line in t.service.export().splitlines()]
+    bids = [e for e in log if e["kind"] == "order" and "sealed_answer" in e["data"]]
+    reveals = [e for e in log if e["kind"] == "secret.revealed"]
+    assert bids and len(reveals) == len(bids)
+    assert all(set(e["data"]) == {"seat", "sealed_answer", "sealed"} for e in bids), "no bid content in the log"
+    by_seq = {e["seq"]: e for e in log}
+    for r in reveals:
+        sealed = by_seq[r["data"]["seq"]]
+        assert r["seq"] > sealed["seq"] and r["data"]["content"]["answer"] in ("0", "1")
+    # Nothing of the private store reaches the export.
+    assert all("secret" not in e for e in log)
+
+
+def test_a_bid_out_of_range_is_refused_while_sealed(tmp_path: Path) -> None:
+    with table(tmp_path / "me.db") as t:
+        ruleset = t.service.ruleset_of(None)
+        for seat, rule in STANDING.items():
+            t.say(USERS[seat], rule)
+        from tests.games.mediterranean_empires_players import decide
+
+        for _ in range(3000):
+            prompts = ruleset.prompts(t.state)
+            if prompts and prompts[0].mode == "bid" and _both_bid(t.state, prompts[0].seat):
+                break
+            if not prompts:
+                t.say("gm", "/status")
+                continue
+            who, line = decide(ruleset, t.state, prompts[0], t.plan)
+            t.say(who, line)
+        seat = ruleset.prompts(t.state)[0].seat
+        before = len(t.events())
+        answer = t.say(USERS[seat], "7")
+        assert "✗" in answer and "'7' is not a bid here" in answer, answer
+        assert len(t.events()) == before, "a refused bid leaves nothing in the log"
+        answer = t.say(USERS[seat], "1")
+        assert "✓" in answer and "seals an initiative bid" in answer, answer
+        other = "Player B" if seat == "Player A" else "Player A"
+        assert any(p.mode == "bid" for p in ruleset.prompts(t.state)), t.service.status()
+        # The other side has still to bid: the bid is its owner's alone.
+        assert ruleset.private_view(t.state, seat)["sealed_bids"] == {t.state.action.pending.label.replace(
+                f".bid.{other[-1]}", f".bid.{seat[-1]}"): "1"}
+        assert "sealed_bids" not in ruleset.private_view(t.state, other)
+        assert '"1"' not in json.dumps(t.service.state()["force"]) and "sealed_bids" not in t.service.status()
+
+
+def _both_bid(state, seat: str) -> bool:  # type: ignore[no-untyped-def]
+    """The attacker is asked first, and the defender holds initiative markers too (it will be asked next)."""
+    side = seat[-1]
+    other = "B" if side == "A" else "A"
+    return (state.force is not None and state.force["side"] == side
+            and any(m in ("Military Advantage", "Ambush") for m in state.sides[other].markers))
+
+
+def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) -> None:
+    t = played
+    ruleset = load_ruleset("mediterranean-empires", t.service.data_dir)
+    events = t.events()
+    folded = replay(ruleset, events)
+    assert json.dumps(ruleset.public_view(folded.state), sort_keys=True) == json.dumps(t.service.state(), sort_keys=True)
+    result = verify(ruleset, events, {})
+    assert result.ok, [str(f) for f in result.findings]
+    ledger = t.say("ann", "/ledger")
+    assert "pending" not in ledger and "turn 7 " in ledger and "turn None" not in ledger
+    assert len(ruleset.ledger(folded.state)) == len([e for e in events if e.kind == "beacon.recorded"])
+    beacons = [e for e in events if e.kind == "beacon.recorded"]
+    assert len(beacons) > 100
+    assert all(e.draws and e.draws[0].startswith("drand:") for e in events if e.kind == "order")
