@@ -23,6 +23,8 @@ def _mediterranean_empires(data_dir: Path) -> Ruleset:
     return MediterraneanEmpires.load(data_dir)
 
 
+# The game a new campaign plays when none is named (the command line, Discord's /campaign create).
+DEFAULT = "mare-nostrum"
 LOADERS: dict[str, Callable[[Path], Ruleset]] = {
     "mare-nostrum": _mare_nostrum,
     "mediterranean-empires": _mediterranean_empires,

@@ -70,8 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("new", help="create a campaign")
     db_arg(sp)
-    sp.add_argument("--ruleset", default="mare-nostrum",
-                    help="the game: mare-nostrum, mediterranean-empires, or one registered by LEGATUS_RULESETS")
+    sp.add_argument("--ruleset", default=None,
+                    help="the game's id (default: the registry's default, Mare Nostrum); one of engine/rulesets.py's or "
+                         "registered by LEGATUS_RULESETS")
     sp.add_argument("--name", default=None, help="the campaign's name (default: the ruleset's id)")
     sp.add_argument("--player", action="append", default=[], metavar="SEAT=USER",
                     help="who plays which seat (nation, side), e.g. --player Romans=alice; repeat for each")
@@ -81,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--randomness", choices=("lottery", "commit-reveal", "drand"), default=None,
                     help="where the game's rolls come from: drand quicknet rounds still to come (verified beacons), "
                          "lottery slots of coming draws, or a seed committed to now and revealed by the GM at the end "
-                         "(/campaign reveal) (default: the game's own choice; Mare Nostrum: lottery)")
+                         "(/campaign reveal) (default: the game's own choice)")
     sp.set_defaults(func=cmd_new)
 
     lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")
@@ -179,8 +180,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     for item in args.player:
         nation, sep, user = item.partition("=")
         if not sep or not nation.strip() or not user.strip():
-            return fail(f"--player '{item}': write NATION=USER, e.g. --player Romans=alice")
+            return fail(f"--player '{item[:80]}': write SEAT=USER, e.g. --player Romans=alice")
         players[nation.strip()] = user.strip()
+    from engine.rulesets import DEFAULT
+
+    args.ruleset = args.ruleset or DEFAULT
     service = _service(args)
     reply = service.create_campaign(
         args.name or args.ruleset, args.ruleset, args.gm, players, clock=args.clock, randomness=args.randomness,

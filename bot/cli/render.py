@@ -4,7 +4,7 @@
     legatus chart --db camp.db [--campaign NAME] --kind KIND --out chart.png [--width 1200]
 
 Both draw the ruleset's ``picture(state)``: the kinds of chart are those the game's picture carries
-(Mare Nostrum: provinces, stability).
+(e.g. provinces, stability).
 
 ``bot/cli/main.py`` adds these commands with ``add_commands(sub)``. Each handler prints one line when it has
 written its files and returns 0; on a mistake it prints one line saying what is wrong and returns 2.

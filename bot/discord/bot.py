@@ -23,6 +23,7 @@ from bot.discord.answers import (
 )
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
+from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, turn_announcement, user_ids
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
@@ -208,8 +209,8 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
     except (LookupError, ValueError) as exc:
         await say(interaction, str(exc.args[0] if exc.args else exc), private=True)
         return
-    kinds = ("provinces", "stability") if charts else ()
-    made = await asyncio.to_thread(pictures, ruleset, state, with_map=not charts, charts=kinds)
+    kinds = [c.kind for c in ruleset.picture(state).charts] if charts else []
+    made = await asyncio.to_thread(pictures, ruleset, state, with_map=not charts, charts=kinds if charts else None)
     if not made:
         await say(interaction, "No turn has been closed yet: the charts begin with the first closed turn.", private=True)
         return
@@ -241,7 +242,7 @@ def register_commands(bot: LegatusBot) -> None:
 
     @campaign.command(name="create", description="Start a campaign in this channel or forum")
     @app_commands.describe(name="A name for the campaign", gm_role="Members of this role run the campaign",
-                           ruleset="The game (default: Mare Nostrum)",
+                           ruleset=f"The game (default: {DEFAULT_RULESET})",
                            clock="live: rolls bind to future draws (real campaigns)",
                            randomness="Rolls beyond order of play and events: lottery, or a seed revealed at the end")
     @app_commands.autocomplete(ruleset=ruleset_autocomplete)
@@ -266,7 +267,7 @@ def register_commands(bot: LegatusBot) -> None:
             return
         channel_id = campaign_channel_id(interaction.channel)
         reply = await asyncio.to_thread(
-            bot.service.create_campaign, name, (ruleset or "mare-nostrum").strip(), f"<@&{gm_role.id}>", {},
+            bot.service.create_campaign, name, (ruleset or DEFAULT_RULESET).strip(), f"<@&{gm_role.id}>", {},
             clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
             randomness.value if randomness else None,
         )

@@ -12,8 +12,9 @@ from engine.ruleset import Ruleset
 
 
 def pictures(ruleset: Ruleset, state: Any, *, with_map: bool = True,
-             charts: Sequence[str] = ("provinces",)) -> list[tuple[str, bytes]]:
-    """The map (unless ``with_map`` is false) and the charts of ``charts`` the game draws and has steps for."""
+             charts: Sequence[str] | None = None) -> list[tuple[str, bytes]]:
+    """The map (unless ``with_map`` is false) and the charts of ``charts`` (default: the first the game draws) that
+    have steps to show."""
     from bot.render.charts import render_chart
     from bot.render.map_png import render_png
 
@@ -21,6 +22,8 @@ def pictures(ruleset: Ruleset, state: Any, *, with_map: bool = True,
     turn = ruleset.summary(state).turn
     files = [(f"map-turn-{turn}.png", render_png(picture))] if with_map else []
     drawn = {chart.kind: chart for chart in picture.charts}
+    if charts is None:
+        charts = [picture.charts[0].kind] if picture.charts else []
     for kind in charts:
         chart = drawn.get(kind)
         if chart is not None and chart.steps:

@@ -281,7 +281,9 @@ class Legatus:
         """One attempt at a post (``post`` retries it); raises ``_Conflict`` when another writer came first."""
         reply = Reply()
         try:
-            with Session(writer(self.engine)) as session:
+            # expire_on_commit=False: touching a row after the commit must not start another (write-locked) transaction,
+            # which could time out after the post was committed and make the retry apply the post twice.
+            with Session(writer(self.engine), expire_on_commit=False) as session:
                 row = self._campaign(session, campaign)
                 ruleset, folded = self._fold(session, row)
                 gm = (author == row.gm) if is_gm is None else is_gm

@@ -96,7 +96,7 @@ def test_bad_input_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     missing = legatus("lotto", "import", "--db", str(tmp_path / "x.db"), str(tmp_path / "nope.txt"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr and "Traceback" not in missing.stderr
     bad_player = legatus("new", "--db", str(tmp_path / "x.db"), "--player", "Romans")
-    assert bad_player.returncode == 2 and "NATION=USER" in bad_player.stderr
+    assert bad_player.returncode == 2 and "SEAT=USER" in bad_player.stderr
     no_campaign = legatus("state", "--db", str(tmp_path / "empty.db"))
     assert no_campaign.returncode == 2 and "holds no campaign" in no_campaign.stderr
     garbage = tmp_path / "garbage.log"
