@@ -163,8 +163,9 @@ def verify(
             continue
         day = str(event.data["date"])
         source = str(event.data.get("source") or "")
-        if source.startswith("gm") or source.startswith("single"):
-            notes.append(f"the draw of {day} (event #{event.seq}) was {'typed by a GM' if source.startswith('gm') else 'taken from one source'}: {source}")
+        how = _draw_provenance(source)
+        if how:
+            notes.append(f"the draw of {day} (event #{event.seq}) was {how}: {source}")
         logged: dict[str, list[int]] = event.data["numbers"]
         official = public.get(day)
         if official is None:
@@ -194,6 +195,17 @@ def verify(
         len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
         head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons,
     )
+
+
+def _draw_provenance(source: str) -> str:
+    """What a draw's source says about how far to trust it, when it is not two agreeing fetched sources."""
+    if source.startswith("gm"):
+        return "typed by a GM"
+    if source.startswith("single"):
+        return "taken from one source"
+    if source.startswith("import"):
+        return "imported, not fetched from two sources"
+    return ""
 
 
 def _check_anchor(events: list[Event], anchor: str) -> list[Finding]:

@@ -197,7 +197,8 @@ def cmd_lotto_import(args: argparse.Namespace) -> int:
         return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5) "
                     f"nor the official zip holding {ARCHIVE_MEMBER}")
     service = _service(args)
-    report, progress = service.import_draws(text, args.path.name)
+    # "import:<file>": verify names such draws as imported, not fetched from two agreeing sources.
+    report, progress = service.import_draws(text, f"import:{args.path.name}")
     print(report.summary())
     for line in [*report.errors, *report.conflicts, *report.incomplete]:
         print(f"  {line}")

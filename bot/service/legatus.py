@@ -555,7 +555,9 @@ class Legatus:
             draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
             if draw is None or missing_wheels(draw):
                 continue
-            event = self._event(posting, "draw.recorded", draw.to_dict(), BOT)
+            # The source goes into the log too: verify lists every GM-typed, imported or single-source draw.
+            data = {**draw.to_dict(), "source": draw_store.source_of(posting.session, draw.date)}
+            event = self._event(posting, "draw.recorded", data, BOT)
             try:
                 posting.folded, new = step(posting.ruleset, posting.folded, event)
             except Rejection as exc:
