@@ -123,15 +123,15 @@ def _parse_anchor(anchor: str) -> tuple[int, str] | None:
 
 
 def verify(
-    ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | None = None,
+    ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | tuple[str, ...] | list[str] | None = None,
     beacon_check: Any = None,
 ) -> Verification:
     """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None."""
     findings: list[Finding] = [Finding(seq, None, "hash chain", problem) for seq, problem in chain_problems(events)]
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
-    if expect_head is not None:
-        findings.extend(_check_anchor(events, expect_head))
+    for anchor in [expect_head] if isinstance(expect_head, str) else list(expect_head or ()):
+        findings.extend(_check_anchor(events, anchor))
     clock = str(events[0].data.get("clock", "")) if events else ""
     try:
         original = replay(ruleset, [replace(e, hash="") for e in events])

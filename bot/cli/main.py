@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("log", type=Path)
     sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
                     help="public draws in the official archive format (repeatable)")
+    sp.add_argument("--expect-head", action="append", default=[], metavar="SEQ:HASH",
+                    help="an anchor the bot published ('Log head after this post: SEQ:HASH'): the log must hold "
+                         "that event with that hash, else it was cut or rewritten (repeatable)")
     sp.set_defaults(func=cmd_verify)
 
     from bot.cli.ledger import add_commands as add_ledger
@@ -375,12 +378,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except (Rejection, IndexError, KeyError) as exc:
         return fail(f"{args.log} is not a campaign log: {quote(str(exc))}", 1)
     try:
-        result = verify(ruleset, events, public)
+        result = verify(ruleset, events, public, expect_head=args.expect_head)
     except (Rejection, TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
         print(f"NOT verified: the log does not replay: {log_damage(events, exc)}")
         return EXIT_FAILED
+    anchored = [f for f in result.findings if f.purpose == "anchor"]
     for finding in result.findings:
         print(f"MISMATCH {finding}")
+    for anchor in args.expect_head:
+        if not any(f"'{anchor[:80]}'" in f.detail or f.seq == _anchor_seq(anchor) for f in anchored):
+            print(f"anchor {anchor}: the log holds this event unchanged")
     summary = (
         f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
         f"{result.rolls} rolls re-derived"
@@ -394,6 +401,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 0
     print(f"NOT verified: {len(result.findings)} mismatch(es); {summary}")
     return 1
+
+
+def _anchor_seq(anchor: str) -> int | None:
+    seq = anchor.partition(":")[0].strip()
+    return int(seq) if seq.isdigit() else None
 
 
 def cmd_console(args: argparse.Namespace) -> int:

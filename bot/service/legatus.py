@@ -287,10 +287,15 @@ class Legatus:
                 gm = (author == row.gm) if is_gm is None else is_gm
                 posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)
                 before = tuple(ruleset.to_act(folded.state))
+                marks = self._anchor_marks(ruleset, folded)
                 # Public values that came in since the last post (a drand round now produced) are recorded first,
                 # so the post is read against the state everyone can now know.
                 reply.notes.extend(self._record_draws(posting))
                 self._read(posting, text, reply)
+                if posting.new_events and self._anchor_marks(ruleset, posting.folded) != marks:
+                    # A post that bound a roll or opened a turn publishes the head: a public anchor that
+                    # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
+                    reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
                 assert row.id is not None
                 for event in posting.new_events:
                     append_event(session, row.id, event)
@@ -320,6 +325,11 @@ class Legatus:
             log.exception("post by %s failed; nothing was changed", author)
             return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
         return reply
+
+    @staticmethod
+    def _anchor_marks(ruleset: Ruleset, folded: Folded) -> tuple[int, Any]:
+        """What a post that must publish the head changes: the number of bound rolls, or the turn."""
+        return len(ruleset.ledger(folded.state)), ruleset.summary(folded.state).turn
 
     def _notify(self, posting: _Posting, before: tuple[str, ...]) -> None:
         if not posting.new_events:
