@@ -126,7 +126,10 @@ def verify(
     ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | tuple[str, ...] | list[str] | None = None,
     beacon_check: Any = None,
 ) -> Verification:
-    """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None."""
+    """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None; by
+    default ``beacon_checker(events)``: offline, against the chain the log names."""
+    if beacon_check is None:
+        beacon_check = beacon_checker(events)
     findings: list[Finding] = [Finding(seq, None, "hash chain", problem) for seq, problem in chain_problems(events)]
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
@@ -195,6 +198,35 @@ def verify(
         len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
         head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons,
     )
+
+
+def beacon_checker(events: list[Event]) -> Any:
+    """Check a ``beacon.recorded`` event's data offline: its BLS signature is the signature of that round by the
+    chain named in ``campaign.created`` (``drand_chain``; quicknet when the log names none), and its randomness is
+    SHA-256 of that signature. Nothing is fetched: the chain's public key is in the log (or pinned for quicknet)."""
+    from engine.chance import drand
+
+    named = events[0].data.get("drand_chain") if events else None
+    try:
+        chain = drand.Chain(name=str(named["name"]), hash=str(named["hash"]), public_key=str(named["public_key"]),
+                            genesis=int(named["genesis"]), period=int(named["period"])) if named else drand.QUICKNET
+    except (KeyError, TypeError, ValueError) as exc:
+        return lambda data: f"the drand chain named in campaign.created cannot be read ({exc})"
+
+    def check(data: dict[str, Any]) -> str | None:
+        round_no, signature = data.get("round"), data.get("signature")
+        if not isinstance(signature, str) or not signature:
+            return f"no signature recorded: the beacon cannot be checked against the {chain.name} chain"
+        try:
+            drand.check_beacon(int(str(round_no)), signature, chain)
+        except (drand.BadBeacon, ValueError) as exc:
+            return f"the signature is not the {chain.name} chain's signature of round {round_no}: {exc}"
+        if drand.randomness(signature) != str(data.get("randomness", "")).lower():
+            return (f"the randomness {str(data.get('randomness'))[:16]}… is not SHA-256 of the signature "
+                    f"({drand.randomness(signature)[:16]}…)")
+        return None
+
+    return check
 
 
 def _draw_provenance(source: str) -> str:

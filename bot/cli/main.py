@@ -385,12 +385,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     anchored = [f for f in result.findings if f.purpose == "anchor"]
     for finding in result.findings:
         print(f"MISMATCH {finding}")
+    for note in result.notes:  # no mismatch, but the record a reader should weigh: historical, voids, typed draws
+        print(f"note: {note}")
     for anchor in args.expect_head:
         if not any(f"'{anchor[:80]}'" in f.detail or f.seq == _anchor_seq(anchor) for f in anchored):
             print(f"anchor {anchor}: the log holds this event unchanged")
     summary = (
         f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
         f"{result.rolls} rolls re-derived"
+        + (f", {result.beacons_checked} drand beacon(s) checked offline" if result.beacons_checked else "")
         + (f", {result.numbers_checked} commit-reveal numbers recomputed from the revealed seed" if result.numbers_checked else "")
     )
     if result.awaiting_reveal:
