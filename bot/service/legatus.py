@@ -153,7 +153,13 @@ class Legatus:
 
                 # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
                 data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
-            seed = campaign_secret.new_seed() if randomness == "commit-reveal" else None
+            nonce = seed = None
+            if randomness == "commit-reveal":
+                try:  # the seed is HMAC(server key, nonce): the database holds the nonce only
+                    nonce = campaign_secret.new_nonce()
+                    seed = campaign_secret.derive_seed(campaign_secret.server_key(), nonce)
+                except campaign_secret.NoServerKey as exc:
+                    return reply.note(f"no campaign created: {exc}")
             if seed is not None:
                 data["commitment"] = commit_reveal.commitment(commit_reveal.key(seed))
             event = Event(seq=1, kind=CREATED, actor=gm, data=data, at=self._now())
@@ -173,7 +179,7 @@ class Legatus:
             assert row.id is not None
             append_event(session, row.id, event)
             if seed is not None:
-                session.add(campaign_secret.CampaignSecretRow(campaign_id=row.id, seed=seed))
+                session.add(campaign_secret.CampaignSecretRow(campaign_id=row.id, seed=str(nonce)))
             session.commit()
             self._folds[row.id] = folded
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
@@ -480,7 +486,8 @@ class Legatus:
         assert posting.campaign.id is not None
         seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
         if seed is None:
-            return [f"{len(needs)} commit-reveal roll(s) wait for a number, but this database holds no seed for the campaign. The GM must look into it."]
+            return [f"{len(needs)} commit-reveal roll(s) wait for a number, but the campaign's seed cannot be made "
+                    f"here (no seed stored, or no server key: {campaign_secret.KEY_ENV}). The GM must look into it."]
         key = commit_reveal.key(seed)
         numbers: dict[str, Any] = {}
         for need in needs:
@@ -684,7 +691,11 @@ class Legatus:
         row = posting.session.get(campaign_secret.CampaignSecretRow, posting.campaign.id)
         if row is None:
             raise Rejection("this campaign draws its rolls from the lottery: it has no seed to reveal")
-        messages = self._append(posting, "seed.revealed", {"seed": row.seed}, posting.gm_actor)
+        seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
+        if seed is None:
+            raise Rejection("the seed is made from the server key, which is not set here "
+                            f"({campaign_secret.KEY_ENV} or {campaign_secret.KEY_FILE_ENV}): nothing revealed")
+        messages = self._append(posting, "seed.revealed", {"seed": seed}, posting.gm_actor)
         row.revealed_at = self.clock.now()
         posting.session.add(row)
         return messages
