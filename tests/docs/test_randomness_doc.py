@@ -60,6 +60,10 @@ def test_the_drand_example() -> None:
     drand.check_beacon(beacon["round"], beacon["signature"])  # genuine quicknet
     assert drand.randomness(beacon["signature"]) == beacon["randomness"]
     assert drand.bind_round(1694775590, margin=10) == 657413 and drand.time_of(657413) == 1694775603
+    import datetime as dt
+
+    shown = dt.datetime.fromtimestamp(1694775590, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    assert f"t = 1694775590 ({shown})" in DOC
     assert "bound to round **657413**" in DOC and "**1694775603**" in DOC
     first, second = derive.values(bytes.fromhex(beacon["randomness"]), "siege of Numantia", 2, 1, 6)
     assert f"so the dice are **{first} and {second}**" in DOC
