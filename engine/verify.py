@@ -190,7 +190,8 @@ def verify(
         public_numbers = {w: list(official[w]) for w in logged if w in official}
         substituted.append(replace(event, data={**event.data, "numbers": public_numbers}, hash=""))
     findings.extend(_rederive(ruleset, substituted, original.state))
-    timing, more_notes = _check_times(trace, clock)
+    named = events[0].data.get("drand_chain") if events else None
+    timing, more_notes = _check_times(trace, clock, _round_clock(named))
     findings.extend(timing)
     notes.extend(more_notes)
     rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
@@ -300,19 +301,28 @@ def _shown(values: Any) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _moment(source: str, key: str) -> dt.datetime | None:
-    """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time."""
+def _round_clock(named: Any) -> tuple[int, int]:
+    """(genesis, period) of the chain the log names in campaign.created (quicknet when none, or unreadable)."""
+    try:
+        return int(named["genesis"]), int(named["period"])
+    except (KeyError, TypeError, ValueError):
+        return DRAND_GENESIS, DRAND_PERIOD
+
+
+def _moment(source: str, key: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> dt.datetime | None:
+    """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time on its chain."""
     try:
         if source == "lottery":
             return dt.datetime.combine(dt.date.fromisoformat(key), DRAW_TIME, tzinfo=ROME)
         if source == "drand":
-            return dt.datetime.fromtimestamp(DRAND_GENESIS + (int(key) - 1) * DRAND_PERIOD, tz=dt.timezone.utc)
+            genesis, period = rounds
+            return dt.datetime.fromtimestamp(genesis + (int(key) - 1) * period, tz=dt.timezone.utc)
     except (ValueError, OverflowError):
         return None
     return None
 
 
-def _check_times(trace: _Trace, clock: str) -> tuple[list[Finding], list[str]]:
+def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> tuple[list[Finding], list[str]]:
     if clock != "live":
         bound = sum(1 for _, _, e in trace.bound_at.values() if e.get("source") in ("lottery", "drand"))
         return [], ([f"historical: not bound in advance ({bound} bindings on draws that had already been held)"]
@@ -322,7 +332,7 @@ def _check_times(trace: _Trace, clock: str) -> tuple[list[Finding], list[str]]:
         source = str(entry.get("source"))
         if source not in ("lottery", "drand"):
             continue
-        moment = _moment(source, str(entry.get("key")))
+        moment = _moment(source, str(entry.get("key")), rounds)
         try:
             when = dt.datetime.fromisoformat(at) if at else None
         except ValueError:

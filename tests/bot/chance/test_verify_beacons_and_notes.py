@@ -126,3 +126,34 @@ def test_the_in_bot_verify_answer_shows_the_anchor_and_the_notes(service: Legatu
     assert text.startswith("✓ Every number matches the stored draws") and result.anchor in text
     assert "historical: not bound in advance" in text and "imported, not fetched from two sources" in text
     assert f"--expect-head {result.anchor}" in text
+
+
+def test_a_live_campaign_on_another_chain_is_timed_by_that_chain(table) -> None:  # type: ignore[no-untyped-def]
+    """Binding times are checked against the round times of the chain the log names, not quicknet's."""
+    service, console, clock = table
+    assert service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"},
+                                   clock="live").changed
+    for line in ("ann> hand 9 5 2", "bob> hand 3 5 8", "ann> bid 5", "bob> bid 5"):
+        say(console, line)
+    clock.advance(timedelta(seconds=30))
+    say(console, "ann> /status")
+    events = [Event.from_dict(json.loads(line)) for line in service.export().splitlines()]
+    assert any(e.kind == "beacon.recorded" for e in events)
+    result = verify(load_ruleset("blind-auction", service.data_dir), events, {})
+    assert result.ok, [str(f) for f in result.findings]
+    # The same binding one second before its round is caught (6 s margin): time is read on the campaign's chain.
+    n = next(i for i, e in enumerate(events) if e.kind == "beacon.recorded")
+    round_no = int(events[n].data["round"])
+    late_at = drand.time_of(round_no, load_chain(events)) - 1
+    import datetime as dt
+
+    late = [replace(e, at=dt.datetime.fromtimestamp(late_at, dt.timezone.utc).isoformat()) if 0 < i < n else e
+            for i, e in enumerate(events)]
+    found = verify(load_ruleset("blind-auction", service.data_dir), _rehashed(late), {})
+    assert any("not bound in advance" in f.detail for f in found.findings), [str(f) for f in found.findings]
+
+
+def load_chain(events: list[Event]) -> drand.Chain:
+    from bot.drand.beacons import chain_from_dict
+
+    return chain_from_dict(events[0].data.get("drand_chain"))
