@@ -231,14 +231,11 @@ def beacon_checker(events: list[Event]) -> Any:
 
 
 def _draw_provenance(source: str) -> str:
-    """What a draw's source says about how far to trust it, when it is not two agreeing fetched sources."""
-    if source.startswith("gm"):
-        return "typed by a GM"
-    if source.startswith("single"):
-        return "taken from one source"
-    if source.startswith("import"):
-        return "imported, not fetched from two sources"
-    return ""
+    """What a draw's source says about how far to trust it, when it is not two agreeing fetched sources. The shell
+    joins the sources of a draw's wheels with "; ": each part is weighed."""
+    kinds = {"gm": "typed by a GM", "single": "taken from one source", "import": "imported, not fetched from two sources"}
+    found = [how for prefix, how in kinds.items() if any(part.strip().startswith(prefix) for part in source.split(";"))]
+    return " and ".join(found)
 
 
 def _check_anchor(events: list[Event], anchor: str) -> list[Finding]:

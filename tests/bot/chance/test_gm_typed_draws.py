@@ -85,3 +85,12 @@ def test_imported_draws_are_marked_and_named_by_verify(service: Legatus, lotto_d
     service.post("hanno", "peace treaty with Gauls")
     result, _ = service.verify("c")
     assert any("imported, not fetched from two sources" in n for n in result.notes), result.notes
+
+
+def test_a_draw_of_mixed_sources_names_each_doubtful_one() -> None:
+    """A draw whose wheels came from an import and a GM (sources joined by '; ') is named for both."""
+    from engine.verify import _draw_provenance
+
+    assert _draw_provenance("agreed: archive, lotto-italia") == ""
+    mixed = _draw_provenance("agreed: archive, lotto-italia; gm:bob; import:draws.txt")
+    assert "typed by a GM" in mixed and "imported, not fetched from two sources" in mixed
