@@ -123,15 +123,18 @@ def _parse_anchor(anchor: str) -> tuple[int, str] | None:
 
 
 def verify(
-    ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | None = None,
+    ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | tuple[str, ...] | list[str] | None = None,
     beacon_check: Any = None,
 ) -> Verification:
-    """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None."""
+    """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None; by
+    default ``beacon_checker(events)``: offline, against the chain the log names."""
+    if beacon_check is None:
+        beacon_check = beacon_checker(events)
     findings: list[Finding] = [Finding(seq, None, "hash chain", problem) for seq, problem in chain_problems(events)]
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
-    if expect_head is not None:
-        findings.extend(_check_anchor(events, expect_head))
+    for anchor in [expect_head] if isinstance(expect_head, str) else list(expect_head or ()):
+        findings.extend(_check_anchor(events, anchor))
     clock = str(events[0].data.get("clock", "")) if events else ""
     try:
         original = replay(ruleset, [replace(e, hash="") for e in events])
@@ -163,8 +166,9 @@ def verify(
             continue
         day = str(event.data["date"])
         source = str(event.data.get("source") or "")
-        if source.startswith("gm") or source.startswith("single"):
-            notes.append(f"the draw of {day} (event #{event.seq}) was {'typed by a GM' if source.startswith('gm') else 'taken from one source'}: {source}")
+        how = _draw_provenance(source)
+        if how:
+            notes.append(f"the draw of {day} (event #{event.seq}) was {how}: {source}")
         logged: dict[str, list[int]] = event.data["numbers"]
         official = public.get(day)
         if official is None:
@@ -186,7 +190,8 @@ def verify(
         public_numbers = {w: list(official[w]) for w in logged if w in official}
         substituted.append(replace(event, data={**event.data, "numbers": public_numbers}, hash=""))
     findings.extend(_rederive(ruleset, substituted, original.state))
-    timing, more_notes = _check_times(trace, clock)
+    named = events[0].data.get("drand_chain") if events else None
+    timing, more_notes = _check_times(trace, clock, _round_clock(named))
     findings.extend(timing)
     notes.extend(more_notes)
     rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
@@ -194,6 +199,43 @@ def verify(
         len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
         head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons,
     )
+
+
+def beacon_checker(events: list[Event]) -> Any:
+    """Check a ``beacon.recorded`` event's data offline: its BLS signature is the signature of that round by the
+    chain named in ``campaign.created`` (``drand_chain``; quicknet when the log names none), and its randomness is
+    SHA-256 of that signature. Nothing is fetched: the chain's public key is in the log (or pinned for quicknet)."""
+    from engine.chance import drand
+
+    named = events[0].data.get("drand_chain") if events else None
+    try:
+        chain = drand.Chain(name=str(named["name"]), hash=str(named["hash"]), public_key=str(named["public_key"]),
+                            genesis=int(named["genesis"]), period=int(named["period"])) if named else drand.QUICKNET
+    except (KeyError, TypeError, ValueError) as exc:
+        return lambda data: f"the drand chain named in campaign.created cannot be read ({exc})"
+
+    def check(data: dict[str, Any]) -> str | None:
+        round_no, signature = data.get("round"), data.get("signature")
+        if not isinstance(signature, str) or not signature:
+            return f"no signature recorded: the beacon cannot be checked against the {chain.name} chain"
+        try:
+            drand.check_beacon(int(str(round_no)), signature, chain)
+        except (drand.BadBeacon, ValueError) as exc:
+            return f"the signature is not the {chain.name} chain's signature of round {round_no}: {exc}"
+        if drand.randomness(signature) != str(data.get("randomness", "")).lower():
+            return (f"the randomness {str(data.get('randomness'))[:16]}… is not SHA-256 of the signature "
+                    f"({drand.randomness(signature)[:16]}…)")
+        return None
+
+    return check
+
+
+def _draw_provenance(source: str) -> str:
+    """What a draw's source says about how far to trust it, when it is not two agreeing fetched sources. The shell
+    joins the sources of a draw's wheels with "; ": each part is weighed."""
+    kinds = {"gm": "typed by a GM", "single": "taken from one source", "import": "imported, not fetched from two sources"}
+    found = [how for prefix, how in kinds.items() if any(part.strip().startswith(prefix) for part in source.split(";"))]
+    return " and ".join(found)
 
 
 def _check_anchor(events: list[Event], anchor: str) -> list[Finding]:
@@ -256,19 +298,28 @@ def _shown(values: Any) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _moment(source: str, key: str) -> dt.datetime | None:
-    """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time."""
+def _round_clock(named: Any) -> tuple[int, int]:
+    """(genesis, period) of the chain the log names in campaign.created (quicknet when none, or unreadable)."""
+    try:
+        return int(named["genesis"]), int(named["period"])
+    except (KeyError, TypeError, ValueError):
+        return DRAND_GENESIS, DRAND_PERIOD
+
+
+def _moment(source: str, key: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> dt.datetime | None:
+    """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time on its chain."""
     try:
         if source == "lottery":
             return dt.datetime.combine(dt.date.fromisoformat(key), DRAW_TIME, tzinfo=ROME)
         if source == "drand":
-            return dt.datetime.fromtimestamp(DRAND_GENESIS + (int(key) - 1) * DRAND_PERIOD, tz=dt.timezone.utc)
+            genesis, period = rounds
+            return dt.datetime.fromtimestamp(genesis + (int(key) - 1) * period, tz=dt.timezone.utc)
     except (ValueError, OverflowError):
         return None
     return None
 
 
-def _check_times(trace: _Trace, clock: str) -> tuple[list[Finding], list[str]]:
+def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> tuple[list[Finding], list[str]]:
     if clock != "live":
         bound = sum(1 for _, _, e in trace.bound_at.values() if e.get("source") in ("lottery", "drand"))
         return [], ([f"historical: not bound in advance ({bound} bindings on draws that had already been held)"]
@@ -278,7 +329,7 @@ def _check_times(trace: _Trace, clock: str) -> tuple[list[Finding], list[str]]:
         source = str(entry.get("source"))
         if source not in ("lottery", "drand"):
             continue
-        moment = _moment(source, str(entry.get("key")))
+        moment = _moment(source, str(entry.get("key")), rounds)
         try:
             when = dt.datetime.fromisoformat(at) if at else None
         except ValueError:

@@ -23,6 +23,12 @@ PLAYERS = {
 }
 
 
+@pytest.fixture(autouse=True)
+def server_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commit-reveal seeds are HMAC(server key, nonce): every test runs with a test key (none is in a database)."""
+    monkeypatch.setenv("LEGATUS_SECRET_KEY", "legatus test server key")
+
+
 @pytest.fixture
 def lotto_dir() -> Path:
     return LOTTO

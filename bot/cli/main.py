@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("log", type=Path, help="an exported log (legatus export), checked against the public values")
     sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
                     help="public draws in the official archive format (repeatable)")
+    sp.add_argument("--expect-head", action="append", default=[], metavar="SEQ:HASH",
+                    help="an anchor the bot published ('Log head after this post: SEQ:HASH'): the log must hold "
+                         "that event with that hash, else it was cut or rewritten (repeatable)")
     sp.set_defaults(func=cmd_verify)
 
     from bot.cli.ledger import add_commands as add_ledger
@@ -239,7 +242,8 @@ def cmd_lotto_import(args: argparse.Namespace) -> int:
         return fail(f"{args.path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5) "
                     f"nor the official zip holding {ARCHIVE_MEMBER}")
     service = _service(args)
-    report, progress = service.import_draws(text, args.path.name)
+    # "import:<file>": verify names such draws as imported, not fetched from two agreeing sources.
+    report, progress = service.import_draws(text, f"import:{args.path.name}")
     print(report.summary())
     for line in [*report.errors, *report.conflicts, *report.incomplete]:
         print(f"  {line}")
@@ -416,15 +420,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except (Rejection, IndexError, KeyError) as exc:
         return fail(f"{args.log} is not a campaign log: {quote(str(exc))}", 1)
     try:
-        result = verify(ruleset, events, public)
+        result = verify(ruleset, events, public, expect_head=args.expect_head)
     except (Rejection, TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
         print(f"NOT verified: the log does not replay: {log_damage(events, exc)}")
         return EXIT_FAILED
+    anchored = [f for f in result.findings if f.purpose == "anchor"]
     for finding in result.findings:
         print(f"MISMATCH {finding}")
+    for note in result.notes:  # no mismatch, but the record a reader should weigh: historical, voids, typed draws
+        print(f"note: {note}")
+    for anchor in args.expect_head:
+        if not any(f"'{anchor[:80]}'" in f.detail or f.seq == _anchor_seq(anchor) for f in anchored):
+            print(f"anchor {anchor}: the log holds this event unchanged")
     summary = (
         f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
         f"{result.rolls} rolls re-derived"
+        + (f", {result.beacons_checked} drand beacon(s) checked offline" if result.beacons_checked else "")
         + (f", {result.numbers_checked} commit-reveal numbers recomputed from the revealed seed" if result.numbers_checked else "")
     )
     if result.awaiting_reveal:
@@ -435,6 +446,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 0
     print(f"NOT verified: {len(result.findings)} mismatch(es); {summary}")
     return 1
+
+
+def _anchor_seq(anchor: str) -> int | None:
+    seq = anchor.partition(":")[0].strip()
+    return int(seq) if seq.isdigit() else None
 
 
 def cmd_console(args: argparse.Namespace) -> int:

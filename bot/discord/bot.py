@@ -370,12 +370,9 @@ def register_commands(bot: LegatusBot) -> None:
             await say(interaction, NO_CAMPAIGN, private=True)
             return
         result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name)
-        head = f"hash chain head `{result.head[:16]}`, {result.events} events, {result.rolls} rolls, {result.draws_checked} draws"
-        if result.ok:
-            text = f"✓ Every number matches the stored draws ({head})."
-        else:
-            text = f"✗ {len(result.findings)} mismatch(es) ({head}):\n" + "\n".join(f"• {f}" for f in result.findings[:20])
-        text += "\nCheck it yourself: `legatus verify campaign.log --draws storico01-oggi.txt` with the operator's archive."
+        from bot.service.verify_text import verification_text
+
+        text = verification_text(result)  # the verdict, the full anchor, every mismatch and note
         log_file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename=f"{campaign_row.name}.log")
         await interaction.followup.send(split_message(text)[0], file=log_file)
 

@@ -11,6 +11,7 @@ import enum
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, select
 
@@ -21,6 +22,10 @@ from bot.store.fetched_draws import FetchedDraw, FetchedDrawRow, latest_fetches,
 from engine.lotto import NUMBERS_PER_WHEEL, Draw, format_numbers, missing_wheels, numbers_problem, wheels_on
 
 GM_URL = "by hand"
+# A GM may type a draw only once it is held (20:00 Europe/Rome) and published: before that, typed numbers would be a
+# choice, not a result.
+PUBLICATION_MARGIN = dt.timedelta(minutes=30)
+_ROME = ZoneInfo("Europe/Rome")
 
 
 class Status(enum.StrEnum):
@@ -98,7 +103,20 @@ def confirm_by_gm(
     parsed = parse_gm_numbers(numbers_text, day)
     if isinstance(parsed, str):
         return Outcome(day, Status.REFUSED, f"GM {gm}'s numbers for {iso(day)} are not stored: {parsed}")
+    held = dt.datetime.combine(day, dt.time(20, 0), tzinfo=_ROME)
+    opens = held + PUBLICATION_MARGIN
+    if now() < opens:
+        return Outcome(day, Status.REFUSED, (
+            f"the draw of {iso(day)} is held at 20:00 Europe/Rome and can be typed by a GM only from "
+            f"{opens.strftime('%H:%M')} Europe/Rome of that day, once published (it is now "
+            f"{now().astimezone(_ROME).strftime('%Y-%m-%d %H:%M')} Europe/Rome): nothing stored"))
     stored = get_draw(session, day)
+    if stored is None:
+        settled = _agreeing_sources(session, day)
+        if settled:
+            return Outcome(day, Status.REFUSED, (
+                f"the draw of {iso(day)} is settled by its sources ({_join(settled)} agree): it is stored from them "
+                "by the fetcher (legatus lotto fetch), not typed by a GM; nothing stored"))
     if stored is not None:
         if _differences(stored, parsed):
             return Outcome(day, Status.CONTRADICTS_STORED, _contradiction(
@@ -111,7 +129,8 @@ def confirm_by_gm(
     latest = {name: row.draw for name, row in _ordered(latest_fetches(session, day)).items()}
     agreeing = [name for name, draw in latest.items() if not _differences(draw, parsed)]
     differing = {name: draw for name, draw in latest.items() if name not in agreeing}
-    label = f"confirmed by GM {gm}" + (f"; {', '.join(agreeing)} agreed" if agreeing else "")
+    # "gm:<name>" first: verify lists every draw whose source starts with "gm" as typed by a GM.
+    label = f"gm:{gm}" + (f"; {', '.join(agreeing)} agreed" if agreeing else "")
     report = import_archive(session, "\n".join(parsed.archive_lines()), label)
     if report.conflicts:
         return Outcome(day, Status.CONTRADICTS_STORED, f"the draw of {iso(day)}: {report.conflicts[0]}")
@@ -157,6 +176,16 @@ def parse_gm_numbers(text: str, day: dt.date) -> Draw | str:
     if missing:
         return f"wheels {' '.join(missing)} are missing; a draw of {day.isoformat()} has {len(wheels_on(day))}"
     return Draw(day, numbers)  # type: ignore[arg-type]
+
+
+def _agreeing_sources(session: Session, day: dt.date) -> list[str]:
+    """Two or more fetched sources whose latest answers agree on a whole draw: the fetcher settles that day."""
+    latest = {name: row.draw for name, row in _ordered(latest_fetches(session, day)).items()}
+    for name, draw in latest.items():
+        same = [other for other, theirs in latest.items() if theirs.numbers == draw.numbers]
+        if len(same) >= 2 and not missing_wheels(draw):
+            return same
+    return []
 
 
 def _ordered(rows: Mapping[str, FetchedDrawRow]) -> dict[str, FetchedDrawRow]:

@@ -153,7 +153,13 @@ class Legatus:
 
                 # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
                 data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
-            seed = campaign_secret.new_seed() if randomness == "commit-reveal" else None
+            nonce = seed = None
+            if randomness == "commit-reveal":
+                try:  # the seed is HMAC(server key, nonce): the database holds the nonce only
+                    nonce = campaign_secret.new_nonce()
+                    seed = campaign_secret.derive_seed(campaign_secret.server_key(), nonce)
+                except campaign_secret.NoServerKey as exc:
+                    return reply.note(f"no campaign created: {exc}")
             if seed is not None:
                 data["commitment"] = commit_reveal.commitment(commit_reveal.key(seed))
             event = Event(seq=1, kind=CREATED, actor=gm, data=data, at=self._now())
@@ -173,7 +179,7 @@ class Legatus:
             assert row.id is not None
             append_event(session, row.id, event)
             if seed is not None:
-                session.add(campaign_secret.CampaignSecretRow(campaign_id=row.id, seed=seed))
+                session.add(campaign_secret.CampaignSecretRow(campaign_id=row.id, seed=str(nonce)))
             session.commit()
             self._folds[row.id] = folded
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
@@ -289,10 +295,15 @@ class Legatus:
                 gm = (author == row.gm) if is_gm is None else is_gm
                 posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)
                 before = tuple(ruleset.to_act(folded.state))
+                marks = self._anchor_marks(ruleset, folded)
                 # Public values that came in since the last post (a drand round now produced) are recorded first,
                 # so the post is read against the state everyone can now know.
                 reply.notes.extend(self._record_draws(posting))
                 self._read(posting, text, reply)
+                if posting.new_events and self._anchor_marks(ruleset, posting.folded) != marks:
+                    # A post that bound a roll or opened a turn publishes the head: a public anchor that
+                    # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
+                    reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
                 assert row.id is not None
                 for event in posting.new_events:
                     append_event(session, row.id, event)
@@ -322,6 +333,11 @@ class Legatus:
             log.exception("post by %s failed; nothing was changed", author)
             return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
         return reply
+
+    @staticmethod
+    def _anchor_marks(ruleset: Ruleset, folded: Folded) -> tuple[int, Any]:
+        """What a post that must publish the head changes: the number of bound rolls, or the turn."""
+        return len(ruleset.ledger(folded.state)), ruleset.summary(folded.state).turn
 
     def _notify(self, posting: _Posting, before: tuple[str, ...]) -> None:
         if not posting.new_events:
@@ -472,7 +488,8 @@ class Legatus:
         assert posting.campaign.id is not None
         seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
         if seed is None:
-            return [f"{len(needs)} commit-reveal roll(s) wait for a number, but this database holds no seed for the campaign. The GM must look into it."]
+            return [f"{len(needs)} commit-reveal roll(s) wait for a number, but the campaign's seed cannot be made "
+                    f"here (no seed stored, or no server key: {campaign_secret.KEY_ENV}). The GM must look into it."]
         key = commit_reveal.key(seed)
         numbers: dict[str, Any] = {}
         for need in needs:
@@ -557,7 +574,9 @@ class Legatus:
             draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
             if draw is None or missing_wheels(draw):
                 continue
-            event = self._event(posting, "draw.recorded", draw.to_dict(), BOT)
+            # The source goes into the log too: verify lists every GM-typed, imported or single-source draw.
+            data = {**draw.to_dict(), "source": draw_store.source_of(posting.session, draw.date)}
+            event = self._event(posting, "draw.recorded", data, BOT)
             try:
                 posting.folded, new = step(posting.ruleset, posting.folded, event)
             except Rejection as exc:
@@ -674,7 +693,11 @@ class Legatus:
         row = posting.session.get(campaign_secret.CampaignSecretRow, posting.campaign.id)
         if row is None:
             raise Rejection("this campaign draws its rolls from the lottery: it has no seed to reveal")
-        messages = self._append(posting, "seed.revealed", {"seed": row.seed}, posting.gm_actor)
+        seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
+        if seed is None:
+            raise Rejection("the seed is made from the server key, which is not set here "
+                            f"({campaign_secret.KEY_ENV} or {campaign_secret.KEY_FILE_ENV}): nothing revealed")
+        messages = self._append(posting, "seed.revealed", {"seed": seed}, posting.gm_actor)
         row.revealed_at = self.clock.now()
         posting.session.add(row)
         return messages

@@ -114,6 +114,12 @@ def get_draw(session: Session, day: dt.date) -> Draw | None:
     return Draw(day, {row.wheel: row.numbers for row in rows})
 
 
+def source_of(session: Session, day: dt.date) -> str:
+    """Where the stored draw of ``day`` came from ("agreed: a, b", "gm:<name>", "import:<file>"), for the log."""
+    sources = session.exec(select(DrawRow.source).where(DrawRow.date == day).distinct()).all()
+    return "; ".join(sorted(sources))
+
+
 def first_draw_on_or_after(session: Session, day: dt.date) -> Draw | None:
     first = session.exec(select(func.min(DrawRow.date)).where(DrawRow.date >= day)).one()
     return get_draw(session, first) if first is not None else None

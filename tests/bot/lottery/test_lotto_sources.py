@@ -197,7 +197,7 @@ def test_a_gm_confirms_a_draw_that_only_one_source_gave(
         assert confirmed.status is Status.STORED
         assert confirmed.message == "the draw of 2026-09-03 (Thu) is stored as confirmed by GM alice (lotto-italia agreed)"
         assert get_draw(session, day) == DRAWS[day]
-        assert {r.source for r in draw_rows(session, day)} == {"confirmed by GM alice; lotto-italia agreed"}
+        assert {r.source for r in draw_rows(session, day)} == {"gm:alice; lotto-italia agreed"}
         gm_row = fetched_rows(session, day)[-1]
         assert (gm_row.source, gm_row.url, gm_row.raw) == ("gm:alice", "by hand", typed.encode())
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from bot.store import campaign_secret
 from bot.store.campaign_secret import CampaignSecretRow
 from bot.cli import main as cli_main, read_log
 from bot.service import DATA_DIR, Legatus
@@ -27,9 +28,10 @@ def seed_of(service: Legatus) -> str:
     with Session(service.engine) as session:
         row = find_campaign(session, "c")
         assert row is not None
-        secret = session.get(CampaignSecretRow, row.id)
-        assert secret is not None
-        return secret.seed
+        assert row.id is not None
+        seed = campaign_secret.seed_of(session, row.id)
+        assert seed is not None
+        return seed
 
 
 def events_of(service: Legatus) -> list[Event]:

@@ -1,0 +1,26 @@
+"""How an in-bot /verify answers: the verdict, the full anchor ``SEQ:HASH``, every mismatch and every note (GM
+voids, GM-typed or imported draws, rolls not bound in advance), and the command that checks it again offline."""
+from __future__ import annotations
+
+from engine.verify import Verification
+
+SHOWN = 20  # findings and notes listed in one message; the rest are counted
+
+
+def verification_text(result: Verification) -> str:
+    head = (f"log head `{result.anchor}`, {result.events} events, {result.rolls} rolls, {result.draws_checked} draws"
+            + (f", {result.beacons_checked} drand beacons checked offline" if result.beacons_checked else ""))
+    if result.ok:
+        lines = [f"✓ Every number matches the stored draws ({head})."]
+    else:
+        lines = [f"✗ {len(result.findings)} mismatch(es) ({head}):"]
+        lines += [f"• {f}" for f in result.findings[:SHOWN]]
+    if result.notes:
+        lines.append("On record (no mismatch, but weigh it):")
+        lines += [f"• {n}" for n in result.notes[:SHOWN]]
+    hidden = max(0, len(result.findings) - SHOWN) + max(0, len(result.notes) - SHOWN)
+    if hidden:
+        lines.append(f"… and {hidden} more: run the command below for all of them.")
+    lines.append(f"Check it yourself: `legatus verify campaign.log --draws storico01-oggi.txt --expect-head "
+                 f"{result.anchor}` with the operator's archive.")
+    return "\n".join(lines)

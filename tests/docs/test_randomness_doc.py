@@ -1,0 +1,78 @@
+"""docs/randomness.md: every shell command prints the line the page shows, and every number of its worked examples
+is what Legatus's own code computes (the page is the test's input: edit one without the other and this fails)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from bot.store.campaign_secret import derive_seed
+from engine import commit_reveal, dice
+from engine.chance import derive, drand
+from engine.lotto import parse_archive
+from tests.fixture_paths import REPO
+
+DOC = (REPO / "docs" / "randomness.md").read_text(encoding="utf-8")
+RECORDED = json.loads((REPO / "tests" / "engine" / "chance" / "data" / "quicknet_recorded.json").read_text())
+
+
+def _commands() -> list[tuple[str, str]]:
+    """(command, the line the page shows after it) for every `$ ` line of the console blocks."""
+    pairs = []
+    for block in re.findall(r"```console\n(.*?)```", DOC, re.S):
+        lines = block.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("$ "):
+                pairs.append((line[2:], lines[i + 1]))
+    return pairs
+
+
+def test_the_page_has_its_worked_commands() -> None:
+    assert len(_commands()) == 5
+
+
+@pytest.mark.skipif(not all(shutil.which(t) for t in ("openssl", "xxd", "sha256sum")), reason="needs openssl, xxd")
+@pytest.mark.parametrize(("command", "shown"), _commands())
+def test_each_command_prints_what_the_page_shows(command: str, shown: str) -> None:
+    out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == shown.strip()
+
+
+def test_the_lottery_example() -> None:
+    text = (REPO / "tests" / "data" / "lotto" / "draws-2023-01.txt").read_text()
+    draw = next(d for d in parse_archive(text, "fixture").draws if d.date.isoformat() == "2023-01-05")
+    for wheel in ("BA", "CA", "PA"):
+        assert "\t".join([draw.date.strftime("%Y/%m/%d"), wheel, *map(str, draw.numbers[wheel])]) in DOC
+    ba, ca, pa = draw.numbers["BA"][0], draw.numbers["CA"][0], draw.numbers["PA"][0]
+    assert f"n = {ba}, die = ({ba} − 1) mod 6 + 1 = {ba - 1} mod 6 + 1 = **{dice.die_from_number(ba, 6)}**" in DOC
+    assert f"(19 − 1) = **{dice.pair_value(ba, ca)}**" in DOC and f"8100 − 1 = **{dice.pair_limit(7)}**" in DOC
+    assert f"die = {dice.pair_value(ba, ca)} mod 7 + 1 = **{dice.die_from_pair(ba, ca, 7)}**" in DOC
+    assert dice.die_from_pair(90, 90, 7) is None and dice.die_from_pair(90, 89, 7) is not None
+    assert f"reads **{pa}**: 46–90, peace" in DOC and pa >= 46
+
+
+def test_the_drand_example() -> None:
+    beacon = next(b for b in RECORDED["beacons"] if b["round"] == 657413)
+    assert beacon["signature"] in DOC and beacon["randomness"] in DOC
+    drand.check_beacon(beacon["round"], beacon["signature"])  # genuine quicknet
+    assert drand.randomness(beacon["signature"]) == beacon["randomness"]
+    assert drand.bind_round(1694775590, margin=10) == 657413 and drand.time_of(657413) == 1694775603
+    import datetime as dt
+
+    shown = dt.datetime.fromtimestamp(1694775590, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    assert f"t = 1694775590 ({shown})" in DOC
+    assert "bound to round **657413**" in DOC and "**1694775603**" in DOC
+    first, second = derive.values(bytes.fromhex(beacon["randomness"]), "siege of Numantia", 2, 1, 6)
+    assert f"so the dice are **{first} and {second}**" in DOC
+
+
+def test_the_commit_reveal_example() -> None:
+    seed = derive_seed(b"example server key", "hmac:" + "5eed" * 16)
+    assert seed in DOC and commit_reveal.commitment(commit_reveal.key(seed)) in DOC
+    a, b = commit_reveal.uniform(commit_reveal.key(seed), "turn 3 siege of Numantia", 2, 1, 6)
+    (n,) = commit_reveal.uniform(commit_reveal.key(seed), "turn 3 siege of Numantia", 1, 1, 90)
+    assert f"two d6 of 649829479 mod 6 + 1 = **{a}** and 3903018631 mod 6 + 1 = **{b}**" in DOC
+    assert f"649829479 mod 90 + 1 = **{n}**" in DOC
