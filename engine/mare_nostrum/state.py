@@ -34,6 +34,13 @@ class NationState:
     # Nations that may not attack this nation this turn (a peace treaty it imposed on them).
     peace_with: list[str] = field(default_factory=list)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "NationState":
+        # Applying an event copies every nation: copy.copy and the few lists (of strings) beat the generic deepcopy.
+        new = copy.copy(self)
+        new.effects, new.choices, new.peace_with = list(self.effects), list(self.choices), list(self.peace_with)
+        new.pending_builds = [list(b) for b in self.pending_builds]
+        return new
+
 
 @dataclass
 class ProvinceState:
@@ -42,6 +49,9 @@ class ProvinceState:
     suburbs: bool = False
     temple: bool = False
     held_by: str | None = None  # the invader force holding an independent province, if it took it
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ProvinceState":
+        return copy.copy(self)  # every field is a string or a bool
 
 
 # The randomness sources of a campaign (the ``randomness`` of ``campaign.created``), and the ``draw`` of a
@@ -81,6 +91,11 @@ class Battle:
     reported_by: str | None = None
     notes: list[str] = field(default_factory=list)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Battle":
+        new = copy.copy(self)
+        new.notes = list(self.notes)
+        return new
+
 
 @dataclass
 class Roll:
@@ -98,6 +113,9 @@ class Roll:
     outcome: str | None = None
     # A commit-reveal roll (draw == COMMIT_REVEAL, wheel "", position 0): the label its number is derived from.
     label: str | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Roll":
+        return copy.copy(self)  # every field is a string, an int or None
 
     def where(self) -> str:
         """Where the number comes from, for messages: '2023-01-05 PA', or the commit-reveal label."""
@@ -125,6 +143,11 @@ class GmRoll:
     slots: list[list[int]] = field(default_factory=list)
     values: list[int | None] = field(default_factory=list)
     total: int | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "GmRoll":
+        new = copy.copy(self)
+        new.slots, new.values = [list(s) for s in self.slots], list(self.values)
+        return new
 
 
 @dataclass
