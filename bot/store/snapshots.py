@@ -38,6 +38,10 @@ EVERY = 64
 _keys: dict[tuple[int, Path], str] = {}
 # Campaigns whose stored snapshot this process found unsound: the next post replaces it whatever its age.
 _unsound: set[tuple[str, int]] = set()  # (database, campaign id)
+# The (seq, key) of the snapshot this process last wrote or read as sound, by (database, campaign id): a post then
+# needs no query to know the snapshot is recent enough. Stale at worst (a post rolled back after writing one): then
+# the stored snapshot is older, still sound, and rewritten a little later.
+_stored: dict[tuple[str, int], tuple[int, str]] = {}
 
 
 class SnapshotRow(SQLModel, table=True):
@@ -102,6 +106,7 @@ def load(session: Session, campaign_id: int, key: str) -> Folded | None:
     if not isinstance(folded, Folded) or folded.last_seq != row.seq or folded.head != row.head:
         return None
     _unsound.discard(mark)
+    _stored[mark] = (row.seq, row.key)
     return folded
 
 
@@ -109,10 +114,14 @@ def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
     """Write (or replace) the campaign's snapshot in the session's transaction, committed with the post, when
     there is none (an older store), when it was made by other code or rules or found unsound, or when the log has
     gone ``EVERY`` events past it; else leave it, only behind the log."""
-    row = session.get(SnapshotRow, campaign_id)
-    if (row is not None and row.key == key and _where(session, campaign_id) not in _unsound
-            and 0 <= folded.last_seq - row.seq < EVERY):
+    where = _where(session, campaign_id)
+    known = _stored.get(where)
+    if known is not None and known[1] == key and where not in _unsound and 0 <= folded.last_seq - known[0] < EVERY:
         return  # sound and recent enough: a fresh process folds the few events after it
+    row = session.get(SnapshotRow, campaign_id)
+    if row is not None and row.key == key and where not in _unsound and 0 <= folded.last_seq - row.seq < EVERY:
+        _stored[where] = (row.seq, row.key)
+        return
     try:
         body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a state that cannot be cached (a game keeping a lock or a file in it) still posts
@@ -124,7 +133,8 @@ def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
     else:
         row.seq, row.head, row.key, row.body = folded.last_seq, folded.head, key, body
     session.add(row)
-    _unsound.discard(_where(session, campaign_id))
+    _unsound.discard(where)
+    _stored[where] = (folded.last_seq, key)
 
 
 __all__ = ["EVERY", "FORMAT", "SnapshotRow", "load", "snapshot_key", "store"]
