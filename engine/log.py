@@ -51,14 +51,16 @@ def start(ruleset: Ruleset, event: Event) -> tuple[Folded, tuple[str, ...]]:
     return Folded(state, (event,), event.seq, head), ()
 
 
-def step(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
+def step(ruleset: Ruleset, folded: Folded, event: Event, *, in_place: bool = False) -> tuple[Folded, tuple[str, ...]]:
+    """The fold one event further. The state it was given stays as it was, unless ``in_place``: then a caller that
+    owns the state and drops it on a Rejection (a replay, a verification) saves the copy."""
     if event.seq != folded.last_seq + 1:
         raise Rejection(f"event #{event.seq} is out of order: the log ends at #{folded.last_seq}")
     head = link(folded.head, event)
     if event.kind in TAKE_BACK:
         undone, messages = _undo(ruleset, folded, event)
         return replace(undone, head=head), messages
-    transition = ruleset.apply(folded.state, event)
+    transition = ruleset.apply(folded.state, event, in_place=True) if in_place else ruleset.apply(folded.state, event)
     return Folded(transition.state, folded.effective + (event,), event.seq, head), transition.messages
 
 

@@ -97,7 +97,8 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
             for need in ruleset.needs(folded.state):
                 if need.source == "commit-reveal":
                     trace.ranges[need.key] = (need.lo, need.hi, need.count)
-        folded, messages = step(ruleset, folded, replace(event, hash=""))
+        # The trace owns its fold, and a refused event ends it (``verify`` reports it): no copy needed.
+        folded, messages = step(ruleset, folded, replace(event, hash=""), in_place=True)
         if event.kind == VOID:
             trace.voids.append(f"event #{event.seq}: " + " ".join(messages))
         for entry in ruleset.ledger(folded.state):

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import event as sa_event
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
@@ -150,6 +151,23 @@ def _session(service: Any, given: Session | None) -> Iterator[Session]:
         yield own
 
 
+def _announce_moved(session: Session, d: DeadlineRow, now: datetime, *, committed: bool) -> None:
+    """Tell the listeners (the scheduler moves its job) once the move is committed. Inside a post's transaction,
+    which holds SQLite's write lock, a listener writing to the same file (apscheduler's job store) would wait for
+    that lock until the busy timeout, and the post would be retried ten times over: so it waits for the commit,
+    and is not told at all if the post is rolled back."""
+    moved = DeadlineRow(**{c.name: getattr(d, c.name) for c in DeadlineRow.__table__.columns})  # type: ignore[attr-defined]
+
+    def tell(*_: Any) -> None:
+        for listener in list(deadline_listeners):
+            listener(moved, now)
+
+    if committed:
+        tell()
+    else:
+        sa_event.listen(session, "after_commit", tell, once=True)
+
+
 def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,
                     *, clock: Clock | None = None, session: Session | None = None) -> str:
     """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead.
@@ -178,8 +196,7 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
         else:
             session.flush()
         log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, nation, row.name, hours, d.due_at)
-        for listener in list(deadline_listeners):
-            listener(d, now)
+        _announce_moved(session, d, now, committed=own)
         return f"{by} extended {possessive(nation)} turn by {hours:g}h: it now ends {discord_when(d.due_at)}"
 
 

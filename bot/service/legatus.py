@@ -11,6 +11,7 @@ import logging
 import os
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -76,9 +77,13 @@ class Change:
     to_act_before: tuple[str, ...]
     to_act_after: tuple[str, ...]
     state: Any  # the ruleset's state after the change (read only)
-    public: dict[str, Any]  # the public view after the change
     ruleset: Any = None  # the campaign's ruleset: read the state only through it
     summary: Any = None  # ruleset.summary(state)
+
+    @cached_property
+    def public(self) -> dict[str, Any]:
+        """The public view after the change, made only if an observer reads it: it grows with the campaign."""
+        return self.ruleset.public_view(self.state)
 
 
 @dataclass
@@ -346,8 +351,7 @@ class Legatus:
         change = Change(
             campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
             to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
-            state=posting.folded.state, public=posting.ruleset.public_view(posting.folded.state),
-            ruleset=posting.ruleset, summary=posting.ruleset.summary(posting.folded.state),
+            state=posting.folded.state, ruleset=posting.ruleset, summary=posting.ruleset.summary(posting.folded.state),
         )
         for observer in self.observers:
             try:

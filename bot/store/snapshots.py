@@ -5,6 +5,10 @@ The log stays the truth: a snapshot is used only when everything it was made fro
 other rules data, or when the event it claims to end at is not in the log with the same hash. It is written
 in the same transaction as the post whose events it folds, so it can never run ahead of the log it caches.
 
+It is rewritten only once the log has gone ``EVERY`` events past it (or when it is missing or unsound): pickling
+the whole fold grows with the campaign, so doing it on every post would make a post at turn 100 slower than one
+at turn 1. A fresh process then folds at most ``EVERY`` events after the snapshot, a few milliseconds.
+
 The body is a pickle of the engine's ``Folded`` (state, effective events, last seq, head): the store is the
 bot's own file, written only by this module, and a pickle rebuilds the state's objects exactly, which a
 round trip through the public JSON view would not (it leaves out hidden fields).
@@ -29,7 +33,15 @@ log = logging.getLogger("legatus.snapshots")
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
 # Bump when the body's layout changes; old snapshots are then ignored and replaced at the next post.
 FORMAT = 1
+# How far the log may run ahead of a sound snapshot before a post rewrites it.
+EVERY = 64
 _keys: dict[tuple[int, Path], str] = {}
+# Campaigns whose stored snapshot this process found unsound: the next post replaces it whatever its age.
+_unsound: set[tuple[str, int]] = set()  # (database, campaign id)
+# The (seq, key) of the snapshot this process last wrote or read as sound, by (database, campaign id): a post then
+# needs no query to know the snapshot is recent enough. Stale at worst (a post rolled back after writing one): then
+# the stored snapshot is older, still sound, and rewritten a little later.
+_stored: dict[tuple[str, int], tuple[int, str]] = {}
 
 
 class SnapshotRow(SQLModel, table=True):
@@ -68,10 +80,18 @@ def snapshot_key(ruleset: Ruleset, data_dir: Path) -> str:
     return _keys[cache]
 
 
+def _where(session: Session, campaign_id: int) -> tuple[str, int]:
+    return str(session.get_bind().url), campaign_id
+
+
 def load(session: Session, campaign_id: int, key: str) -> Folded | None:
     """The cached fold of the campaign if it is sound for this log, this engine and these rules; else None."""
     row = session.get(SnapshotRow, campaign_id)
-    if row is None or row.key != key:
+    if row is None:
+        return None
+    mark = _where(session, campaign_id)
+    _unsound.add(mark)  # until it is found sound below
+    if row.key != key:
         return None
     body = session.execute(
         text("SELECT body FROM event WHERE campaign_id = :c AND seq = :s"), {"c": campaign_id, "s": row.seq},
@@ -85,15 +105,23 @@ def load(session: Session, campaign_id: int, key: str) -> Folded | None:
         return None
     if not isinstance(folded, Folded) or folded.last_seq != row.seq or folded.head != row.head:
         return None
+    _unsound.discard(mark)
+    _stored[mark] = (row.seq, row.key)
     return folded
 
 
 def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
-    """Write (or replace) the campaign's snapshot in the session's transaction, committed with the post; a
-    post that added no event leaves a current snapshot alone, and writes one where none was (an older store)."""
+    """Write (or replace) the campaign's snapshot in the session's transaction, committed with the post, when
+    there is none (an older store), when it was made by other code or rules or found unsound, or when the log has
+    gone ``EVERY`` events past it; else leave it, only behind the log."""
+    where = _where(session, campaign_id)
+    known = _stored.get(where)
+    if known is not None and known[1] == key and where not in _unsound and 0 <= folded.last_seq - known[0] < EVERY:
+        return  # sound and recent enough: a fresh process folds the few events after it
     row = session.get(SnapshotRow, campaign_id)
-    if row is not None and (row.seq, row.head, row.key) == (folded.last_seq, folded.head, key):
-        return  # already the snapshot of this fold (a post that changed nothing)
+    if row is not None and row.key == key and where not in _unsound and 0 <= folded.last_seq - row.seq < EVERY:
+        _stored[where] = (row.seq, row.key)
+        return
     try:
         body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # a state that cannot be cached (a game keeping a lock or a file in it) still posts
@@ -105,6 +133,8 @@ def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
     else:
         row.seq, row.head, row.key, row.body = folded.last_seq, folded.head, key, body
     session.add(row)
+    _unsound.discard(where)
+    _stored[where] = (folded.last_seq, key)
 
 
-__all__ = ["FORMAT", "SnapshotRow", "load", "snapshot_key", "store"]
+__all__ = ["EVERY", "FORMAT", "SnapshotRow", "load", "snapshot_key", "store"]

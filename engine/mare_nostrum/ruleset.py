@@ -20,7 +20,7 @@ from engine.mare_nostrum.rules_data import RulesData, load_rules
 from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
-from engine.mare_nostrum.view import public_view, status_board
+from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
 from engine.mare_nostrum.picture import picture
 from engine.ruleset import IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 
@@ -219,7 +219,10 @@ class MareNostrum:
         """The turn's announcement: its draw, the order of play, the events and each nation's actions."""
         if state.turn == 0:
             return []
-        view = self.public_view(state)
+        # Only the parts of the public view the headline shows: the whole view grows with the campaign's history,
+        # and the summary is computed for every post.
+        view = {"draw": state.turn_draw, "order_of_play": state.order_of_play, "nations": nations_view(self.rules, state),
+                "events": events_view(state), "battles": battles_view(state)}
         lines = [f"Lottery draw of {view['draw']}.", "", "**Order of play**"]
         for i, nation in enumerate(view["order_of_play"], 1):
             n = view["nations"][nation]

@@ -1,10 +1,14 @@
 """The state of a Mare Nostrum campaign: what the fold over the event log produces.
 
-Plain mutable dataclasses; the rules copy the state before changing it, so ``apply`` stays pure.
+Plain mutable dataclasses; the rules copy the state before changing it, so ``apply`` stays pure. The copy
+(``State.__deepcopy__``) shares what no event can change any more: the records of closed turns (history, their
+battles and rolls) and recorded draws. So applying an event costs the same at turn 1 and at turn 500.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 
 @dataclass
@@ -30,6 +34,13 @@ class NationState:
     # Nations that may not attack this nation this turn (a peace treaty it imposed on them).
     peace_with: list[str] = field(default_factory=list)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "NationState":
+        # Applying an event copies every nation: copy.copy and the few lists (of strings) beat the generic deepcopy.
+        new = copy.copy(self)
+        new.effects, new.choices, new.peace_with = list(self.effects), list(self.choices), list(self.peace_with)
+        new.pending_builds = [list(b) for b in self.pending_builds]
+        return new
+
 
 @dataclass
 class ProvinceState:
@@ -38,6 +49,9 @@ class ProvinceState:
     suburbs: bool = False
     temple: bool = False
     held_by: str | None = None  # the invader force holding an independent province, if it took it
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "ProvinceState":
+        return copy.copy(self)  # every field is a string or a bool
 
 
 # The randomness sources of a campaign (the ``randomness`` of ``campaign.created``), and the ``draw`` of a
@@ -77,6 +91,11 @@ class Battle:
     reported_by: str | None = None
     notes: list[str] = field(default_factory=list)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Battle":
+        new = copy.copy(self)
+        new.notes = list(self.notes)
+        return new
+
 
 @dataclass
 class Roll:
@@ -94,6 +113,9 @@ class Roll:
     outcome: str | None = None
     # A commit-reveal roll (draw == COMMIT_REVEAL, wheel "", position 0): the label its number is derived from.
     label: str | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Roll":
+        return copy.copy(self)  # every field is a string, an int or None
 
     def where(self) -> str:
         """Where the number comes from, for messages: '2023-01-05 PA', or the commit-reveal label."""
@@ -121,6 +143,11 @@ class GmRoll:
     slots: list[list[int]] = field(default_factory=list)
     values: list[int | None] = field(default_factory=list)
     total: int | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "GmRoll":
+        new = copy.copy(self)
+        new.slots, new.values = [list(s) for s in self.slots], list(self.values)
+        return new
 
 
 @dataclass
@@ -165,6 +192,30 @@ class State:
     numbers: dict[str, int] = field(default_factory=dict)  # commit-reveal: label -> number 1..90 (random.recorded)
     used_labels: list[str] = field(default_factory=list)  # commit-reveal labels ever bound, never reused
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (beacon.recorded)
+    # How many battles, rolls and GM rolls are final (those of closed turns): see ``seal``.
+    sealed: tuple[int, int, int] = (0, 0, 0)
+
+    def seal(self) -> None:
+        """Mark every battle, roll and GM roll made so far as final: called at the close of a turn, which
+        ``close_turn`` refuses while a battle is open or a roll waits for its number (a GM roll's dice are settled
+        with its last number). From then on a copy of the state shares them instead of copying them."""
+        self.sealed = (len(self.battles), len(self.rolls), len(self.gm_rolls))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
+        new = copy.copy(self)
+        memo[id(self)] = new
+        sealed = dict(zip(SHARED_RECORDS, self.sealed))
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in sealed:
+                # The sealed records (those of closed turns) are shared; those made since are copied.
+                cut = sealed[f.name]
+                setattr(new, f.name, value[:cut] + [copy.deepcopy(r, memo) for r in value[cut:]])
+            elif f.name in SHALLOW:
+                setattr(new, f.name, copy.copy(value))
+            else:
+                setattr(new, f.name, copy.deepcopy(value, memo))
+        return new
 
     def new_id(self) -> int:
         value = self.next_id
@@ -199,3 +250,11 @@ class State:
             if b.id == battle_id:
                 return b
         raise KeyError(battle_id)
+
+
+# The state's fields a copy shares element by element (see ``State.__deepcopy__``), in the order of ``sealed``.
+SHARED_RECORDS = ("battles", "rolls", "gm_rolls")
+# Fields whose elements no event changes once written: a shallow copy is a full one. ``used_slots`` and
+# ``used_labels`` hold strings; ``numbers`` and ``beacons`` strings and ints; a recorded draw's numbers are never
+# changed (``draw.recorded`` refuses other numbers); a TurnRecord is written once, at the close of its turn.
+SHALLOW = ("used_slots", "used_labels", "numbers", "beacons", "draws", "history", "sealed")

@@ -106,6 +106,7 @@ def _reset_turn(ctx: Ctx) -> None:
     state.attacked = []
     state.naval_attacked = []
     state.battles = []
+    state.sealed = (0, *state.sealed[1:])  # the new turn's battle list starts with nothing sealed
     state.current = 0
     for ns in state.nations.values():
         ns.passed = False
@@ -272,6 +273,7 @@ def close_turn(ctx: Ctx) -> None:
         )
     )
     state.phase = "closed"
+    state.seal()
     ctx.say(f"Turn {state.turn} ({rules.year(state.turn)}) is closed.")
     if state.turn >= rules.turns and not state.winner:
         final_reckoning(ctx)

@@ -9,9 +9,10 @@ from engine.mare_nostrum.rules_data import RulesData
 from engine.mare_nostrum.state import OPEN_BATTLE, State
 
 
-def public_view(rules: RulesData, state: State) -> dict[str, Any]:
+def nations_view(rules: RulesData, state: State) -> dict[str, dict[str, Any]]:
+    """The nations as the public view shows them (a part of it that does not grow with the campaign)."""
     ctx = Ctx(rules, state, event=None)  # type: ignore[arg-type]  # read only
-    nations = {
+    return {
         name: {
             "player": ns.player,
             "stability": ns.stability,
@@ -30,6 +31,35 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         }
         for name, ns in state.nations.items()
     }
+
+
+def events_view(state: State) -> dict[str, dict[str, Any]]:
+    """This turn's random event of each nation."""
+    events = {}
+    for name, ns in state.nations.items():
+        if ns.event is None:
+            continue
+        entry: dict[str, Any] = {"number": ns.event_number, "name": ns.event}
+        if ns.event_province:
+            entry["province"] = ns.event_province
+        events[name] = entry
+    return events
+
+
+def battles_view(state: State) -> list[dict[str, Any]]:
+    """This turn's battles (the list starts afresh each turn)."""
+    return [
+        {
+            "id": b.id, "kind": b.kind, "province": b.province, "sea": b.sea, "attacker": b.attacker,
+            "attacker_player": b.attacker_player, "attacker_army": b.attacker_army, "defender": b.defender,
+            "defender_army": b.defender_army, "status": b.status, "winner": b.winner,
+        }
+        for b in state.battles
+    ]
+
+
+def public_view(rules: RulesData, state: State) -> dict[str, Any]:
+    nations = nations_view(rules, state)
     provinces = {
         name: {
             "owner": ps.owner,
@@ -45,14 +75,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         for name, ps in state.provinces.items()
     }
     fleets = {sea: dict(sorted(c.items())) for sea, c in state.fleets.items() if any(c.values())}
-    events = {}
-    for name, ns in state.nations.items():
-        if ns.event is None:
-            continue
-        entry: dict[str, Any] = {"number": ns.event_number, "name": ns.event}
-        if ns.event_province:
-            entry["province"] = ns.event_province
-        events[name] = entry
+    events = events_view(state)
     rolls = [
         {
             "id": r.id, "turn": r.turn, "purpose": r.purpose, "nation": r.nation, "draw": r.draw, "wheel": r.wheel,
@@ -68,14 +91,7 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         }
         for g in state.gm_rolls
     ]
-    battles = [
-        {
-            "id": b.id, "kind": b.kind, "province": b.province, "sea": b.sea, "attacker": b.attacker,
-            "attacker_player": b.attacker_player, "attacker_army": b.attacker_army, "defender": b.defender,
-            "defender_army": b.defender_army, "status": b.status, "winner": b.winner,
-        }
-        for b in state.battles
-    ]
+    battles = battles_view(state)
     return {
         "ruleset": state.ruleset,
         "turn": state.turn,

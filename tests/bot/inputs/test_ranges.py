@@ -14,7 +14,7 @@ from bot.schedule import scheduler as S
 from bot.schedule.clock import FixedClock
 from bot.service.legatus import Legatus
 from bot.store.db import open_engine
-from bot.store.schedule_tables import ACTIVE, DeadlineRow, settings_for
+from bot.store.schedule_tables import ACTIVE, DeadlineRow, as_utc, settings_for
 from tests.bot.schedule.scheduler_drive import START, fake_fetch
 from tests.conftest import PLAYERS
 
@@ -86,9 +86,20 @@ def test_gm_extend_still_works(tmp_path: Path) -> None:
     service, clock = live(tmp_path / "c.db")
 
     async def main() -> None:
-        await _opened(service, clock)
-        assert service.post("gm", "/gm extend Gauls -2").ok
-        assert service.post("gm", "/gm deadline Gauls 2026-09-10 20:00").ok
+        scheduler = await _opened(service, clock)
+        # Taken at once: the scheduler moves its job after the post commits, not while the post holds the lock
+        # (it used to wait for SQLite's busy timeout ten times over, then tell the GM the campaign was too busy).
+        extended = service.post("gm", "/gm extend Gauls -2").render()
+        assert "extended" in extended and "too busy" not in extended, extended
+        moved = service.post("gm", "/gm deadline Gauls 2026-09-10 20:00").render()
+        assert "extended" in moved and "too busy" not in moved, moved
+        # And the scheduler's job followed the moved deadline (its reminder, or its end).
+        with Session(service.engine) as session:
+            row = session.exec(select(DeadlineRow)).all()[-1]
+        job = scheduler.get_job(f"deadline-{row.id}")  # type: ignore[attr-defined]
+        due = {as_utc(row.remind_at), as_utc(row.due_at)}
+        assert job is not None and job.next_run_time in due, (job, row)
+        assert as_utc(row.due_at) == datetime(2026, 9, 10, 18, 0, tzinfo=UTC)  # 20:00 in Rome
 
     asyncio.run(main())
 

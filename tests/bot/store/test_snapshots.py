@@ -58,12 +58,29 @@ def same_as_the_log(service: Legatus) -> None:
     assert canonical.dumps(state) == canonical.dumps(log_state(service.export("ostia")))
 
 
-def test_a_post_leaves_a_snapshot_of_its_fold(service: Legatus) -> None:
+def test_a_post_leaves_a_snapshot_of_its_fold(service: Legatus, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshots, "EVERY", 1)  # every post rewrites it
     play(service)
     row = snapshot(service)
     last = service.export("ostia").splitlines()[-1]
     assert row.seq == len(service.export("ostia").splitlines())
     assert f'"hash":"{row.head}"' in last
+
+
+def test_the_snapshot_is_rewritten_only_when_the_log_is_far_ahead(service: Legatus, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshots, "EVERY", 4)
+    play(service)
+    first = snapshot(service)
+    posts = ["build suburbs in Aegyptus", "pass"]
+    seen = []
+    for text_ in posts:
+        assert service.post("ptolemy", text_).ok
+        seen.append(snapshot(service).seq)
+    logged = len(service.export("ostia").splitlines())
+    # Never more than EVERY events behind the log, and not rewritten by every post.
+    assert all(0 <= logged - seq for seq in seen) and logged - snapshot(service).seq < 4
+    assert len({first.seq, *seen}) < 1 + len(posts)
+    same_as_the_log(fresh(service))
 
 
 def test_a_fresh_process_folds_only_the_events_after_the_snapshot(service: Legatus, monkeypatch: pytest.MonkeyPatch) -> None:
