@@ -37,11 +37,18 @@ class TurnThreads:
         self.bot = bot
         # One opening at a time per campaign: the observer and a poster racing for the same new turn open one thread.
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Caches of what the store says (rows never change place; a turn's thread id never changes once stored).
+        self._rows: dict[int, CampaignRow] = {}
+        self._ids: dict[tuple[int, int], str] = {}
+        # Each campaign's summary after its latest change: where a ping goes, without folding the campaign again.
+        self._summaries: dict[int, Any] = {}
 
     # --- the observer -------------------------------------------------------------------------------------------------
 
     def observe(self, change: Any) -> None:
         summary = change.summary
+        if summary is not None:
+            self._summaries[change.campaign_id] = summary
         if summary is None or not summary.playing:
             return
         loop: asyncio.AbstractEventLoop | None = getattr(self.bot, "loop", None)
@@ -60,9 +67,25 @@ class TurnThreads:
 
     # --- where a turn's messages go -------------------------------------------------------------------------------
 
-    def _row(self, campaign_id: int) -> CampaignRow | None:
+    async def _row(self, campaign_id: int) -> CampaignRow | None:
+        row = self._rows.get(campaign_id)
+        if row is None:
+            row = await asyncio.to_thread(self._read_row, campaign_id)
+            if row is not None:
+                self._rows[campaign_id] = row
+        return row
+
+    def _read_row(self, campaign_id: int) -> CampaignRow | None:
         with Session(self.bot.service.engine) as session:
             return session.get(CampaignRow, campaign_id)
+
+    def _read_thread_id(self, campaign_id: int, turn: int) -> str | None:
+        with Session(self.bot.service.engine) as session:
+            return turn_thread(session, campaign_id, turn)
+
+    def _read_latest(self, campaign_id: int, at_most: int | None = None) -> tuple[int, str] | None:
+        with Session(self.bot.service.engine) as session:
+            return latest_turn_thread(session, campaign_id, at_most)
 
     async def channel(self, row: CampaignRow) -> Any:
         if not row.channel_id:
@@ -78,8 +101,11 @@ class TurnThreads:
 
     async def stored(self, campaign_id: int, turn: int) -> Any:
         """The stored thread of ``turn``, fetched if it is not cached (an archived thread never is)."""
-        with Session(self.bot.service.engine) as session:
-            thread_id = turn_thread(session, campaign_id, turn)
+        thread_id = self._ids.get((campaign_id, turn))
+        if thread_id is None:
+            thread_id = await asyncio.to_thread(self._read_thread_id, campaign_id, turn)
+            if thread_id is not None:
+                self._ids[(campaign_id, turn)] = thread_id
         return await self._thread(thread_id) if thread_id else None
 
     async def _thread(self, thread_id: str) -> Any:
@@ -95,7 +121,7 @@ class TurnThreads:
         """The thread of the campaign's current turn, opened (and announced) if the turn is playing and has none.
         None when there is no thread and none can be opened now; a failed opening is retried by the scheduler."""
         async with self._locks[campaign_id]:
-            row = self._row(campaign_id)
+            row = await self._row(campaign_id)
             if row is None:
                 return None
             if summary is None:
@@ -103,8 +129,7 @@ class TurnThreads:
             existing = await self.stored(campaign_id, summary.turn)
             if existing is not None or not summary.playing:
                 return existing
-            with Session(self.bot.service.engine) as session:
-                newest = latest_turn_thread(session, campaign_id)
+            newest = await asyncio.to_thread(self._read_latest, campaign_id)
             if newest is not None and newest[0] > summary.turn:
                 return None  # an older turn playing again (a GM undo): its thread is gone; no new one for it
             return await self._create(row, summary)
@@ -128,8 +153,8 @@ class TurnThreads:
             self._retry(row, summary.turn)
             return None
         assert row.id is not None
-        with Session(self.bot.service.engine) as session:
-            save_turn_thread(session, row.id, summary.turn, str(thread.id))
+        await asyncio.to_thread(save_turn_thread, self.bot.service.engine, row.id, summary.turn, str(thread.id))
+        self._ids[(row.id, summary.turn)] = str(thread.id)
         for chunk in text[1:]:
             try:
                 await thread.send(chunk)
@@ -146,10 +171,13 @@ class TurnThreads:
     async def destination(self, campaign_id: int, turn: int | None = None) -> Any:
         """Where a message of ``turn`` (default: the current turn) goes: its thread; else, in a text channel, the
         channel; in a forum, the newest earlier turn's post. Raises NowhereToPost when there is none yet."""
-        row = self._row(campaign_id)
+        row = await self._row(campaign_id)
         if row is None or not row.channel_id:
             raise NowhereToPost(f"campaign {campaign_id} has no channel")
-        current = await asyncio.to_thread(self.bot.service.summary, row.name)
+        current = self._summaries.get(campaign_id)
+        if current is None:
+            current = await asyncio.to_thread(self.bot.service.summary, row.name)
+            self._summaries.setdefault(campaign_id, current)
         turn = current.turn if turn is None else turn
         thread = await self.stored(campaign_id, turn)
         if thread is None and turn == current.turn and current.playing:
@@ -158,8 +186,7 @@ class TurnThreads:
             return thread
         channel = await self.channel(row)
         if isinstance(channel, discord.ForumChannel):
-            with Session(self.bot.service.engine) as session:
-                earlier = latest_turn_thread(session, campaign_id, at_most=turn)
+            earlier = await asyncio.to_thread(self._read_latest, campaign_id, turn)
             thread = await self._thread(earlier[1]) if earlier else None
             if thread is None:
                 raise NowhereToPost(f"campaign {row.name} is a forum with no turn post yet")

@@ -8,6 +8,9 @@ a post made with no scheduler running leaves a stale one), so nothing depends on
 Jobs are module-level functions taking only ids, so the pickled job store survives refactors; they reach
 the running app through a module-level registry (``install``), set at start-up.
 
+Every session here takes SQLite's write lock at its start (``writer``): they read, then write (a claim, a
+deadline's state), and a deferred read that turns into a write fails at once when another writer came first.
+
 Idempotency: claim, then send, then record (at-least-once, never lost). A job first inserts its key in
 ``posted`` (bot/store/posted.py) with ``message_id`` NULL ("sending") in the same transaction that marks the
 deadline reminded or done; it then sends, then fills ``message_id``. A key with a message id means skip; a
@@ -40,6 +43,7 @@ from bot.schedule.clock import Clock, FixedClock
 from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
 from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
+from bot.store.db import writer
 from bot.store.posted import claim, find, mark_sent
 from bot.store.schedule_tables import (
     ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
@@ -214,7 +218,7 @@ class DeadlineKeeper:
             return
         now = as_utc(self.clock.now())
         acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
-        with Session(self.service.engine) as session:
+        with Session(writer(self.service.engine)) as session:
             ended = [d for d in active_deadlines(session, change.campaign_id)
                      if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
             for d in ended:
@@ -243,7 +247,7 @@ def sync_deadlines(service: Any, now: datetime) -> None:
 
 def _sync_campaign(service: Any, name: str, now: datetime) -> None:
     acting = acting_of(service, name)
-    with Session(service.engine) as session:
+    with Session(writer(service.engine)) as session:
         row = find_campaign(session, name)
         assert row is not None and row.id is not None
         for d in active_deadlines(session, row.id):
@@ -321,7 +325,7 @@ def reconcile(app: App, now: datetime | None = None) -> None:
         _add(scheduler, f"repaired-{campaign_id}", tell_gm, now, [campaign_id, _repaired_text(fixes)])
     sync_deadlines(app.service, now)
     wanted: dict[str, tuple[Callable[..., Any], datetime, list[Any]]] = {}
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         for d in active_deadlines(session):
             try:
                 func, when = _next_step(d, now)
@@ -336,7 +340,7 @@ def reconcile(app: App, now: datetime | None = None) -> None:
     for name in app.service.campaign_names():
         # The last closed turn's results, if a crash came between its close and their claim.
         turn = app.service.summary(name).closed_turn
-        with Session(app.engine) as session:
+        with Session(writer(app.engine)) as session:
             row = find_campaign(session, name)
             if turn and row is not None and row.id is not None:
                 if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
@@ -369,7 +373,7 @@ def resume_unsent(campaign_id: int | None = None, when: datetime | None = None) 
     if _app is None or _app.scheduler is None:
         return
     when = when or as_utc(_app.clock.now())
-    with Session(_app.engine) as session:
+    with Session(writer(_app.engine)) as session:
         rows = [r for r in unsent(session) if campaign_id is None or r.campaign_id == campaign_id]
         for row in rows:
             job = _resume_job(row)
@@ -430,7 +434,7 @@ async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: li
         except NotPosted as exc:
             # Left claimed and unsent: tried again later, or as soon as the turn's thread opens.
             log.info("campaign %s: %s not posted yet (%s); tried again later", campaign_id, key, exc)
-            with Session(app.engine) as session:
+            with Session(writer(app.engine)) as session:
                 row = find(session, key)
             if row is not None:
                 job = _resume_job(row)
@@ -438,7 +442,7 @@ async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: li
                     _add(app.scheduler, job[0], job[1], as_utc(app.clock.now()) + RESEND_AFTER, job[2])
             return
         _checkpoint("sent")
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         mark_sent(session, key, message_id or NOTHING_SENT, campaign.channel_id if campaign else None)
     _checkpoint("recorded")
@@ -476,7 +480,7 @@ async def post_results(campaign_id: int, turn: int) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
     key = f"campaign-{campaign_id}:turn-{turn}:results"
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         sent = _sent(session, key)
         if sent:
             return
@@ -501,7 +505,7 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 
     app = current_app()
     key = f"campaign-{campaign_id}:repaired:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         if campaign is None or _sent(session, key) or not claim(session, key, campaign_id, "notice", at=as_utc(app.clock.now())):
             return
@@ -512,7 +516,7 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 async def remind(campaign_id: int, deadline_id: int) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
             return
@@ -536,7 +540,7 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
     player = acting_of(app.service, name).players.get(nation) or nation
     text = f"{player} your turn ends {discord_when(due)}" if still else None
     await _send(app, key, campaign_id, text, [player], turn=turn)
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is not None and d.state in ACTIVE:
             _schedule_deadline(app.scheduler, d, now)
@@ -545,7 +549,7 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
 async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
             return
@@ -594,7 +598,7 @@ def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[st
     from engine.rulesets import load_ruleset
 
     floor = as_utc(since).isoformat(timespec="seconds")
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         assert campaign is not None
         events = load_events(session, campaign_id)
@@ -613,7 +617,7 @@ def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[st
 
 def _passed_for_timeout(app: App, campaign_id: int, nation: str, due: datetime) -> bool:
     since = due.isoformat(timespec="seconds")
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         events = load_events(session, campaign_id)
     return any(
         e.kind == "gm.pass" and e.data.get("nation") == nation and str(e.data.get("reason", "")).startswith("timeout")
@@ -631,12 +635,12 @@ async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
         _add(app.scheduler, f"lotto-retry-{day_iso}", fetch_lotto, now + timedelta(minutes=LOTTO_RETRIES[attempt]),
              [day_iso, attempt + 1])
         return
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         campaigns = [(c.id, c.name, c.gm) for c in list_campaigns(session)]
     for campaign_id, name, gm in campaigns:
         assert campaign_id is not None
         key = f"lotto:{day_iso}:{campaign_id}"
-        with Session(app.engine) as session:
+        with Session(writer(app.engine)) as session:
             sent = _sent(session, key)
             if sent:
                 continue

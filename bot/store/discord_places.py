@@ -5,7 +5,10 @@ sends no archived threads at start-up) and must never guess by a thread's name, 
 """
 from __future__ import annotations
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, select
+
+from bot.store.db import writer
 
 
 class TurnThreadRow(SQLModel, table=True):
@@ -38,15 +41,18 @@ def latest_turn_thread(session: Session, campaign_id: int, at_most: int | None =
     return (row.turn, row.thread_id) if row is not None else None
 
 
-def save_turn_thread(session: Session, campaign_id: int, turn: int, thread_id: str) -> None:
-    session.merge(TurnThreadRow(campaign_id=campaign_id, turn=turn, thread_id=thread_id))
-    session.commit()
+def save_turn_thread(engine: Engine, campaign_id: int, turn: int, thread_id: str) -> None:
+    # The write lock first (BEGIN IMMEDIATE): a read-then-write transaction would fail at once on a busy database.
+    with Session(writer(engine)) as session:
+        session.merge(TurnThreadRow(campaign_id=campaign_id, turn=turn, thread_id=thread_id))
+        session.commit()
 
 
 def status_board(session: Session, campaign_id: int) -> StatusBoardRow | None:
     return session.get(StatusBoardRow, campaign_id)
 
 
-def save_status_board(session: Session, campaign_id: int, channel_id: str, message_id: str) -> None:
-    session.merge(StatusBoardRow(campaign_id=campaign_id, channel_id=channel_id, message_id=message_id))
-    session.commit()
+def save_status_board(engine: Engine, campaign_id: int, channel_id: str, message_id: str) -> None:
+    with Session(writer(engine)) as session:
+        session.merge(StatusBoardRow(campaign_id=campaign_id, channel_id=channel_id, message_id=message_id))
+        session.commit()
