@@ -77,6 +77,9 @@ class LegatusBot(discord.Client):
         from bot.discord.turn_threads import TurnThreads
 
         self.turn_places = TurnThreads(self)
+        from bot.discord.status_board import StatusBoards
+
+        self.boards = StatusBoards(self)
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
@@ -95,8 +98,9 @@ class LegatusBot(discord.Client):
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
                                                campaign_lock=self._locks.__getitem__)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
-        self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) is not self.turn_places]
-        self.service.observers.append(self.turn_places.observe)
+        mine = (self.turn_places, self.boards)
+        self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
+        self.service.observers += [self.turn_places.observe, self.boards.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
 
     async def close(self) -> None:

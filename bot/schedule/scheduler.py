@@ -8,8 +8,10 @@ a post made with no scheduler running leaves a stale one), so nothing depends on
 Jobs are module-level functions taking only ids, so the pickled job store survives refactors; they reach
 the running app through a module-level registry (``install``), set at start-up.
 
-Every session here takes SQLite's write lock at its start (``writer``): they read, then write (a claim, a
-deadline's state), and a deferred read that turns into a write fails at once when another writer came first.
+The sessions that read then write while posts go on (the DeadlineKeeper, the start-up sync, recording a sent
+message) take SQLite's write lock at their start (``writer``): a deferred read that turns into a write fails at
+once when another writer came first. No job is added while such a session is open: the job store writes
+through its own connection and would wait for the lock this session holds.
 
 Idempotency: claim, then send, then record (at-least-once, never lost). A job first inserts its key in
 ``posted`` (bot/store/posted.py) with ``message_id`` NULL ("sending") in the same transaction that marks the
@@ -325,7 +327,7 @@ def reconcile(app: App, now: datetime | None = None) -> None:
         _add(scheduler, f"repaired-{campaign_id}", tell_gm, now, [campaign_id, _repaired_text(fixes)])
     sync_deadlines(app.service, now)
     wanted: dict[str, tuple[Callable[..., Any], datetime, list[Any]]] = {}
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         for d in active_deadlines(session):
             try:
                 func, when = _next_step(d, now)
@@ -340,7 +342,7 @@ def reconcile(app: App, now: datetime | None = None) -> None:
     for name in app.service.campaign_names():
         # The last closed turn's results, if a crash came between its close and their claim.
         turn = app.service.summary(name).closed_turn
-        with Session(writer(app.engine)) as session:
+        with Session(app.engine) as session:
             row = find_campaign(session, name)
             if turn and row is not None and row.id is not None:
                 if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
@@ -373,12 +375,12 @@ def resume_unsent(campaign_id: int | None = None, when: datetime | None = None) 
     if _app is None or _app.scheduler is None:
         return
     when = when or as_utc(_app.clock.now())
-    with Session(writer(_app.engine)) as session:
-        rows = [r for r in unsent(session) if campaign_id is None or r.campaign_id == campaign_id]
-        for row in rows:
-            job = _resume_job(row)
-            if job is not None:
-                _add(_app.scheduler, job[0], job[1], when, job[2])
+    with Session(_app.engine) as session:
+        jobs = [_resume_job(r) for r in unsent(session) if campaign_id is None or r.campaign_id == campaign_id]
+    # Added with the session closed: the job store writes through its own connection.
+    for job in jobs:
+        if job is not None:
+            _add(_app.scheduler, job[0], job[1], when, job[2])
 
 
 def schedule_turn_thread(campaign_id: int, turn: int, after: timedelta) -> None:
@@ -434,7 +436,7 @@ async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: li
         except NotPosted as exc:
             # Left claimed and unsent: tried again later, or as soon as the turn's thread opens.
             log.info("campaign %s: %s not posted yet (%s); tried again later", campaign_id, key, exc)
-            with Session(writer(app.engine)) as session:
+            with Session(app.engine) as session:
                 row = find(session, key)
             if row is not None:
                 job = _resume_job(row)
@@ -480,7 +482,7 @@ async def post_results(campaign_id: int, turn: int) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
     key = f"campaign-{campaign_id}:turn-{turn}:results"
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         sent = _sent(session, key)
         if sent:
             return
@@ -505,7 +507,7 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 
     app = current_app()
     key = f"campaign-{campaign_id}:repaired:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         campaign = session.get(CampaignRow, campaign_id)
         if campaign is None or _sent(session, key) or not claim(session, key, campaign_id, "notice", at=as_utc(app.clock.now())):
             return
@@ -516,7 +518,7 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 async def remind(campaign_id: int, deadline_id: int) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
             return
@@ -540,7 +542,7 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
     player = acting_of(app.service, name).players.get(nation) or nation
     text = f"{player} your turn ends {discord_when(due)}" if still else None
     await _send(app, key, campaign_id, text, [player], turn=turn)
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is not None and d.state in ACTIVE:
             _schedule_deadline(app.scheduler, d, now)
@@ -549,7 +551,7 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
 async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
             return
@@ -598,7 +600,7 @@ def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[st
     from engine.rulesets import load_ruleset
 
     floor = as_utc(since).isoformat(timespec="seconds")
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         campaign = session.get(CampaignRow, campaign_id)
         assert campaign is not None
         events = load_events(session, campaign_id)
@@ -617,7 +619,7 @@ def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[st
 
 def _passed_for_timeout(app: App, campaign_id: int, nation: str, due: datetime) -> bool:
     since = due.isoformat(timespec="seconds")
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         events = load_events(session, campaign_id)
     return any(
         e.kind == "gm.pass" and e.data.get("nation") == nation and str(e.data.get("reason", "")).startswith("timeout")
@@ -635,12 +637,12 @@ async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
         _add(app.scheduler, f"lotto-retry-{day_iso}", fetch_lotto, now + timedelta(minutes=LOTTO_RETRIES[attempt]),
              [day_iso, attempt + 1])
         return
-    with Session(writer(app.engine)) as session:
+    with Session(app.engine) as session:
         campaigns = [(c.id, c.name, c.gm) for c in list_campaigns(session)]
     for campaign_id, name, gm in campaigns:
         assert campaign_id is not None
         key = f"lotto:{day_iso}:{campaign_id}"
-        with Session(writer(app.engine)) as session:
+        with Session(app.engine) as session:
             sent = _sent(session, key)
             if sent:
                 continue
