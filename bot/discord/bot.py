@@ -8,11 +8,13 @@ and opted in per message, for the player whose turn comes and nobody else.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import os
 from pathlib import Path
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -31,6 +33,9 @@ from bot.service.legatus import Legatus
 log = logging.getLogger("legatus.discord")
 
 API_BASE_SETTING = "DISCORD_API_BASE"
+POST_THREADS = 1
+# The custom id of a choice button: the prefix, then the order line it posts (e.g. "pass").
+CHOICE_PREFIX = "legatus:choice:"
 
 
 def apply_api_base() -> None:
@@ -73,6 +78,10 @@ class LegatusBot(discord.Client):
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
         # One post at a time per campaign: the fold and the log move in order.
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Posts write, and SQLite takes one writer at a time: posts of many campaigns queued on one thread wait
+        # their turn in order, where threads racing for the write lock sleep in SQLite's busy handler (measured:
+        # bench/discord_latency.py). Reads (boards, pictures, summaries) keep the default pool.
+        self._posting = ThreadPoolExecutor(max_workers=POST_THREADS, thread_name_prefix="legatus-post")
         # Each turn's thread (or forum post), opened when the turn first becomes playing and stored.
         from bot.discord.turn_threads import TurnThreads
 
@@ -108,6 +117,7 @@ class LegatusBot(discord.Client):
         if scheduler is not None and scheduler.running:
             scheduler.shutdown(wait=False)
         await super().close()
+        self._posting.shutdown(wait=False)
 
     async def on_ready(self) -> None:
         campaigns = len(await asyncio.to_thread(self.service.campaign_names))
@@ -153,7 +163,8 @@ class LegatusBot(discord.Client):
         is_gm = is_campaign_gm(user, gm_role_id)
         async with self._locks[campaign]:
             # A turn that becomes playing gets its thread from the observer (bot/discord/turn_threads.py).
-            return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
+            post = functools.partial(self.service.post, identity(user), text, campaign, is_gm=is_gm)
+            return await asyncio.get_running_loop().run_in_executor(self._posting, post)
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
         chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
@@ -174,10 +185,37 @@ class LegatusBot(discord.Client):
             except NotPosted:
                 target = channel
         mentions = " ".join(f"<@{i}>" for i in ids)
+        buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping)
         await target.send(
             f"{mentions}: it is your turn.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
+            **({"view": buttons} if buttons is not None else {}),
         )
+
+    def choice_buttons(self, campaign_id: int | None, players: list[str]) -> discord.ui.View | None:
+        """Buttons for the moves that need no typing (the prompts' ``choices``, e.g. "pass") of the seats these
+        players hold. A click is posted as the clicker's own order (``on_interaction``): checked like a typed one."""
+        view = self.boards.current(campaign_id) if campaign_id is not None else None
+        if view is None:
+            return None
+        wanted = set(players)
+        labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices]
+        labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100][:5]
+        if not labels:
+            return None
+        buttons = discord.ui.View(timeout=None)
+        for label in labels:
+            buttons.add_item(discord.ui.Button(label=label[:80], custom_id=CHOICE_PREFIX + label,
+                                               style=discord.ButtonStyle.secondary))
+        return buttons
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if custom_id.startswith(CHOICE_PREFIX):
+            await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):])
 
 
 def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:

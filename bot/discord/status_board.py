@@ -83,6 +83,10 @@ class StatusBoards:
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.coalesce = COALESCE
 
+    def current(self, campaign_id: int) -> BoardView | None:
+        """The view after the campaign's latest change in this process (None before any)."""
+        return self._views.get(campaign_id)
+
     def observe(self, change: Any) -> None:
         if change.ruleset is None or change.summary is None:
             return

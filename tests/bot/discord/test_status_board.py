@@ -45,3 +45,26 @@ def test_the_status_board_is_pinned_once_and_edited_in_place(tmp_path: Path) -> 
         assert stored is not None and stored.message_id == first["id"]
 
     run(lambda: table(tmp_path, scenario))
+
+
+def test_a_choice_button_posts_the_choice_as_the_clicker_checked_like_a_typed_order(tmp_path: Path) -> None:
+    async def scenario(t: Table) -> None:
+        await set_up_campaign(t)
+        await t.slash("gm", "turn", "open", date="2023-01-03")
+        thread = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's thread")
+        ping = await t.fake.wait_for_message(str(thread.id), lambda m: "it is your turn" in m["content"])
+        buttons = [c for row in ping.get("components", []) for c in row.get("components", [])]
+        assert [b["label"] for b in buttons] == ["pass"]
+        # Someone else clicks the Seleucids' pass: refused as their typed "pass" would be, to them alone.
+        refused = await t.fake.click(ping["id"], "bob", buttons[0]["custom_id"])
+        answer = await t.answer(refused)
+        assert t.ephemeral and "✗" in answer["content"], answer["content"]
+        assert t.service.state("mare")["order_of_play"][0] == "Seleucids"
+        acting_before = t.service.summary("mare")
+        # The Seleucids' player clicks it: the pass is theirs, answered in public, and the next player is up.
+        done = await t.fake.click(ping["id"], "sam", buttons[0]["custom_id"])
+        assert "end their turn" in (await t.answer(done))["content"] and not t.ephemeral
+        assert t.service.summary("mare").turn == acting_before.turn
+        await t.fake.wait_for_message(str(thread.id), lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
+
+    run(lambda: table(tmp_path, scenario))
