@@ -7,6 +7,16 @@ Prints the set-up's deadline misses (target 0), the posts' latency from a player
 answer (p50, p99; target p99 <= 2 s), posts answered per second, and the fake's limits in force. Everything
 runs on 127.0.0.1 in one process (the fake Discord shares the bot's event loop and CPU); asserts nothing.
 
+Where the time goes (2026-11-23, 2 shared cores, load ~6): every post is one SQLite write transaction of ~8-11 ms
+(fold from cache, apply with deepcopy, events + post row + snapshot pickle), and SQLite takes one writer at a
+time, so one process answers at most ~100 posts/s; 1,200 posts at once then take >= 12 s, and p99 <= 2 s is out
+of reach without cheaper posts (a refusal that writes nothing, a snapshot every N posts: bot/service/legatus.py).
+Discord's per-channel limit (5 messages per 5 s) alone puts the 6th answer in a channel >= 5 s after the burst.
+Fixed on the way: concurrent /campaign create and the scheduler's read-then-write sessions failed with
+"database is locked" (now BEGIN IMMEDIATE), the channel -> campaign lookup per message (cached), the turn
+thread and board store reads on the event loop (moved off it). One post thread instead of the default pool
+was tried and measured no better (31-36 vs 35-50 posts/s at 60 campaigns).
+
 Answers are timed by the fake's request listener (the moment the bot's reply reaches it), not by polling the
 fake's world: a poll per waiter after every request would make the harness itself quadratic.
 """

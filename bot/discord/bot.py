@@ -8,13 +8,11 @@ and opted in per message, for the player whose turn comes and nobody else.
 from __future__ import annotations
 
 import asyncio
-import functools
 import io
 import logging
 import os
 from pathlib import Path
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -33,7 +31,6 @@ from bot.service.legatus import Legatus
 log = logging.getLogger("legatus.discord")
 
 API_BASE_SETTING = "DISCORD_API_BASE"
-POST_THREADS = 1
 # The custom id of a choice button: the prefix, then the order line it posts (e.g. "pass").
 CHOICE_PREFIX = "legatus:choice:"
 
@@ -78,10 +75,6 @@ class LegatusBot(discord.Client):
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
         # One post at a time per campaign: the fold and the log move in order.
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # Posts write, and SQLite takes one writer at a time: posts of many campaigns queued on one thread wait
-        # their turn in order, where threads racing for the write lock sleep in SQLite's busy handler (measured:
-        # bench/discord_latency.py). Reads (boards, pictures, summaries) keep the default pool.
-        self._posting = ThreadPoolExecutor(max_workers=POST_THREADS, thread_name_prefix="legatus-post")
         # Each turn's thread (or forum post), opened when the turn first becomes playing and stored.
         from bot.discord.turn_threads import TurnThreads
 
@@ -117,7 +110,6 @@ class LegatusBot(discord.Client):
         if scheduler is not None and scheduler.running:
             scheduler.shutdown(wait=False)
         await super().close()
-        self._posting.shutdown(wait=False)
 
     async def on_ready(self) -> None:
         campaigns = len(await asyncio.to_thread(self.service.campaign_names))
@@ -163,8 +155,7 @@ class LegatusBot(discord.Client):
         is_gm = is_campaign_gm(user, gm_role_id)
         async with self._locks[campaign]:
             # A turn that becomes playing gets its thread from the observer (bot/discord/turn_threads.py).
-            post = functools.partial(self.service.post, identity(user), text, campaign, is_gm=is_gm)
-            return await asyncio.get_running_loop().run_in_executor(self._posting, post)
+            return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
         chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
