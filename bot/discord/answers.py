@@ -36,8 +36,7 @@ def campaign_channel_id(channel: Any) -> str | None:
 
 
 def campaign_here(bot: Any, interaction: discord.Interaction) -> Any:
-    channel_id = campaign_channel_id(interaction.channel)
-    return bot.service.campaign_for_channel(channel_id) if channel_id else None
+    return bot.campaign_at(campaign_channel_id(interaction.channel))
 
 
 async def defer(interaction: discord.Interaction, *, private: bool = False) -> bool:

@@ -24,13 +24,16 @@ from bot.discord.answers import (
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
-from bot.discord.output import split_message, turn_announcement, user_ids
+from bot.discord.output import split_message, user_ids
+from bot.schedule.scheduler import NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
 
 log = logging.getLogger("legatus.discord")
 
 API_BASE_SETTING = "DISCORD_API_BASE"
+# The custom id of a choice button: the prefix, then the order line it posts (e.g. "pass").
+CHOICE_PREFIX = "legatus:choice:"
 
 
 def apply_api_base() -> None:
@@ -76,8 +79,16 @@ class LegatusBot(discord.Client):
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
         # One post at a time per campaign: the fold and the log move in order.
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # The thread (or forum post) of each campaign's current turn, where its announcements go.
-        self.turn_threads: dict[str, int] = {}
+        # Each turn's thread (or forum post), opened when the turn first becomes playing and stored.
+        from bot.discord.turn_threads import TurnThreads
+
+        self.turn_places = TurnThreads(self)
+        from bot.discord.status_board import StatusBoards
+
+        self.boards = StatusBoards(self)
+        # channel id -> campaign: every plain message asks, and a database read per message on the event loop
+        # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
+        self._campaigns: dict[str, Any] = {}
         # The hash of the commands last synced, so that a restart with the same commands does not sync again.
         self.sync_state = SyncState(sync_state or state_path(service.engine))
 
@@ -90,7 +101,12 @@ class LegatusBot(discord.Client):
         from bot.schedule.scheduler import start_scheduler
 
         # Deadlines, reminders and lottery fetches: the database is the truth, the scheduler is reconciled to it.
-        self.scheduler = await start_scheduler(self.service, DiscordPoster(self), campaign_lock=self._locks.__getitem__)
+        self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
+                                               campaign_lock=self._locks.__getitem__)
+        # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
+        mine = (self.turn_places, self.boards)
+        self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
+        self.service.observers += [self.turn_places.observe, self.boards.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
 
     async def close(self) -> None:
@@ -105,11 +121,21 @@ class LegatusBot(discord.Client):
 
     # --- plain messages --------------------------------------------------------------------------------------------
 
+    def campaign_at(self, channel_id: str | None) -> Any:
+        """The campaign hosted in ``channel_id`` (a channel or forum id), cached once found."""
+        if not channel_id:
+            return None
+        known = self._campaigns.get(channel_id)
+        if known is None:
+            known = self.service.campaign_for_channel(channel_id)
+            if known is not None:
+                self._campaigns[channel_id] = known
+        return known
+
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is None or not message.content or message.author == self.user:
             return
-        channel_id = campaign_channel_id(message.channel)
-        campaign = self.service.campaign_for_channel(channel_id) if channel_id else None
+        campaign = self.campaign_at(campaign_channel_id(message.channel))
         if campaign is None:
             return
         reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
@@ -132,37 +158,8 @@ class LegatusBot(discord.Client):
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
         async with self._locks[campaign]:
-            before = (await asyncio.to_thread(self.service.summary, campaign)).turn
-            reply = await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
-            if reply.changed:
-                summary = await asyncio.to_thread(self.service.summary, campaign)
-                if summary.turn > before and summary.playing:
-                    await self.open_turn_thread(campaign, summary, reply)
-            return reply
-
-
-    async def open_turn_thread(self, campaign: str, summary: Any, reply: Reply) -> None:
-        """Each turn gets its own forum post (in a forum) or thread (in a text channel), opened by the bot."""
-        row = self.service.campaign_for_channel_name(campaign)
-        channel = self.get_channel(int(row.channel_id)) if row and row.channel_id else None
-        name = summary.turn_label[:100]
-        text = split_message(turn_announcement(summary))
-        try:
-            if isinstance(channel, discord.ForumChannel):
-                created = await channel.create_thread(name=name, content=text[0])
-                thread: discord.Thread = created.thread
-            elif isinstance(channel, discord.TextChannel):
-                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
-                await thread.send(text[0])
-            else:
-                return
-            for chunk in text[1:]:
-                await thread.send(chunk)
-        except discord.HTTPException:
-            log.warning("could not open the thread of turn %s of %s", summary.turn, campaign, exc_info=True)
-            return
-        self.turn_threads[campaign] = thread.id
-        await self.ping(thread, reply)
+            # A turn that becomes playing gets its thread from the observer (bot/discord/turn_threads.py).
+            return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
         chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
@@ -171,13 +168,49 @@ class LegatusBot(discord.Client):
         await self.ping(channel, reply)
 
     async def ping(self, channel: discord.abc.Messageable, reply: Reply) -> None:
+        """Whose turn it is, said once, in the current turn's thread (the channel where there is none)."""
         ids = user_ids(reply.ping)
-        if ids:
-            mentions = " ".join(f"<@{i}>" for i in ids)
-            await channel.send(
-                f"{mentions}: it is your turn.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
-            )
+        if not ids:
+            return
+        target: Any = channel
+        campaign = self.campaign_at(campaign_channel_id(channel))
+        if campaign is not None and campaign.id is not None:
+            try:
+                target = await self.turn_places.destination(campaign.id)
+            except NotPosted:
+                target = channel
+        mentions = " ".join(f"<@{i}>" for i in ids)
+        buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping)
+        await target.send(
+            f"{mentions}: it is your turn.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
+            **({"view": buttons} if buttons is not None else {}),
+        )
+
+    def choice_buttons(self, campaign_id: int | None, players: list[str]) -> discord.ui.View | None:
+        """Buttons for the moves that need no typing (the prompts' ``choices``, e.g. "pass") of the seats these
+        players hold. A click is posted as the clicker's own order (``on_interaction``): checked like a typed one."""
+        view = self.boards.current(campaign_id) if campaign_id is not None else None
+        if view is None:
+            return None
+        wanted = set(players)
+        labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices]
+        labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100][:5]
+        if not labels:
+            return None
+        buttons = discord.ui.View(timeout=None)
+        for label in labels:
+            buttons.add_item(discord.ui.Button(label=label[:80], custom_id=CHOICE_PREFIX + label,
+                                               style=discord.ButtonStyle.secondary))
+        return buttons
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if custom_id.startswith(CHOICE_PREFIX):
+            await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):])
 
 
 def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:

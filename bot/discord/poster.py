@@ -1,15 +1,21 @@
-"""Posting the scheduler's messages (reminders, timeouts, draws, results) to a campaign's Discord channel."""
+"""Posting the scheduler's messages (reminders, timeouts, draws, results) to a campaign's Discord channel.
+
+Every message of a turn goes to that turn's thread (bot/discord/turn_threads.py), whatever kind of channel
+the campaign has; a forum campaign with no turn post yet raises NowhereToPost, and the scheduler keeps the
+message to send later rather than record it as sent.
+"""
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 from collections.abc import Sequence
 from typing import Any
 
-from sqlmodel import Session
+import discord
 
 from bot.discord.output import split_message
-from bot.store.campaigns import CampaignRow
+from bot.discord.turn_threads import NowhereToPost, TurnThreads
 
 log = logging.getLogger("legatus.scheduler")
 
@@ -20,41 +26,21 @@ def discord_nonce(key: str) -> int:
 
 
 class DiscordPoster:
-    """Posts to the campaign's channel. Mentions stay off except the identities in ``ping``."""
+    """Posts to the campaign's turn thread (or channel). Mentions stay off except the identities in ``ping``."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Any, threads: TurnThreads | None = None) -> None:
         self.bot = bot
+        self.threads = threads or getattr(bot, "turn_places", None) or TurnThreads(bot)
 
-    async def _turn_thread(self, forum: Any, campaign: str) -> Any:
-        """A forum takes no messages itself: post in the campaign's current turn post (the newest 'Turn ...')."""
-        known = getattr(self.bot, "turn_threads", {}).get(campaign)
-        if known is not None:
-            thread = self.bot.get_channel(known)
-            if thread is not None:
-                return thread
-        threads = [t for t in forum.threads if t.name.startswith("Turn ")]
-        return max(threads, key=lambda t: t.id) if threads else None
+    async def open_turn(self, campaign_id: int) -> Any:
+        """The scheduler's retry of a turn thread that could not be opened (idempotent)."""
+        return await self.threads.open_turn(campaign_id)
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
-        import io
-
-        import discord
-
-        with Session(self.bot.service.engine) as session:
-            campaign = session.get(CampaignRow, campaign_id)
-        if campaign is None or not campaign.channel_id:
-            log.warning("campaign %s has no channel; not posted: %s", campaign_id, text)
-            return None
-        channel = self.bot.get_channel(int(campaign.channel_id))
-        if channel is None:
-            channel = await self.bot.fetch_channel(int(campaign.channel_id))
-        if isinstance(channel, discord.ForumChannel):
-            channel = await self._turn_thread(channel, campaign.name)
-        if channel is None or not hasattr(channel, "send"):
-            log.warning("campaign %s has nowhere to post (a forum without a turn post yet?); not posted: %s",
-                        campaign_id, text)
-            return None
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None:
+        channel = await self.threads.destination(campaign_id, turn)
+        if not hasattr(channel, "send"):
+            raise NowhereToPost(f"campaign {campaign_id}: {channel!r} takes no messages")
         users = [discord.Object(id=int(p[2:-1])) for p in ping if p.startswith("<@") and not p.startswith("<@&") and p[2:-1].isdigit()]
         roles = [discord.Object(id=int(p[3:-1])) for p in ping if p.startswith("<@&") and p[3:-1].isdigit()]
         allowed = discord.AllowedMentions(everyone=False, users=users or False, roles=roles or False, replied_user=False)

@@ -8,6 +8,11 @@ a post made with no scheduler running leaves a stale one), so nothing depends on
 Jobs are module-level functions taking only ids, so the pickled job store survives refactors; they reach
 the running app through a module-level registry (``install``), set at start-up.
 
+The sessions that read then write while posts go on (the DeadlineKeeper, the start-up sync, recording a sent
+message) take SQLite's write lock at their start (``writer``): a deferred read that turns into a write fails at
+once when another writer came first. No job is added while such a session is open: the job store writes
+through its own connection and would wait for the lock this session holds.
+
 Idempotency: claim, then send, then record (at-least-once, never lost). A job first inserts its key in
 ``posted`` (bot/store/posted.py) with ``message_id`` NULL ("sending") in the same transaction that marks the
 deadline reminded or done; it then sends, then fills ``message_id``. A key with a message id means skip; a
@@ -40,6 +45,7 @@ from bot.schedule.clock import Clock, FixedClock
 from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
 from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
+from bot.store.db import writer
 from bot.store.posted import claim, find, mark_sent
 from bot.store.schedule_tables import (
     ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
@@ -67,12 +73,23 @@ FetchDraw = Callable[[Engine, date], Awaitable[Outcome]]
 # --- posting ------------------------------------------------------------------------------------------------------------
 
 
+class NotPosted(Exception):
+    """Raised by a poster that has nowhere to put a message yet (a forum campaign before its turn post opens):
+    the claim stays unsent and the message is tried again, never recorded as sent."""
+
+
+# An unsent message is tried again after this long (or as soon as the turn's thread opens: ``resume_unsent``).
+RESEND_AFTER = timedelta(minutes=10)
+
+
 class Poster(Protocol):
     """Sends a message to a campaign's channel. ``key`` identifies the message: a sink that can (Discord, via
-    the nonce) uses it to drop a resend of what it already accepted. Returns the message id, if any."""
+    the nonce) uses it to drop a resend of what it already accepted. ``turn``: the game turn the message belongs
+    to (a transport with a thread per turn puts it there); None: the current one. Returns the message id, if
+    any; raises NotPosted when the message cannot go out yet."""
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = ()) -> str | None: ...
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None: ...
 
 
 @dataclass
@@ -94,7 +111,7 @@ class RecordingPoster:
     honour_keys: bool = False
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = ()) -> str | None:
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None:
         if self.honour_keys:
             for i, sent in enumerate(self.sent):
                 if sent.key == key:
@@ -203,7 +220,7 @@ class DeadlineKeeper:
             return
         now = as_utc(self.clock.now())
         acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
-        with Session(self.service.engine) as session:
+        with Session(writer(self.service.engine)) as session:
             ended = [d for d in active_deadlines(session, change.campaign_id)
                      if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
             for d in ended:
@@ -232,7 +249,7 @@ def sync_deadlines(service: Any, now: datetime) -> None:
 
 def _sync_campaign(service: Any, name: str, now: datetime) -> None:
     acting = acting_of(service, name)
-    with Session(service.engine) as session:
+    with Session(writer(service.engine)) as session:
         row = find_campaign(session, name)
         assert row is not None and row.id is not None
         for d in active_deadlines(session, row.id):
@@ -319,15 +336,9 @@ def reconcile(app: App, now: datetime | None = None) -> None:
                 continue
             wanted[deadline_job_id(d.id)] = (func, when, [d.campaign_id, d.id])
         for row in unsent(session):
-            if row.kind in ("reminder", "deadline") and row.key.startswith("deadline-"):
-                deadline_id = int(row.key.split(":")[0].removeprefix("deadline-"))
-                func = remind if row.kind == "reminder" else act_on_deadline
-                wanted[deadline_job_id(deadline_id)] = (func, now, [row.campaign_id, deadline_id])
-            elif row.kind == "lotto" and row.key.startswith("lotto:"):
-                day = row.key.split(":")[1]
-                wanted[f"lotto-resume-{day}"] = (fetch_lotto, now, [day])
-            elif row.kind == "results":
-                wanted[f"results-{row.campaign_id}-{_turn_of(row.key)}"] = (post_results, now, [row.campaign_id, _turn_of(row.key)])
+            job = _resume_job(row)
+            if job is not None:
+                wanted[job[0]] = (job[1], now, job[2])
     for name in app.service.campaign_names():
         # The last closed turn's results, if a crash came between its close and their claim.
         turn = app.service.summary(name).closed_turn
@@ -343,6 +354,47 @@ def reconcile(app: App, now: datetime | None = None) -> None:
         _add(scheduler, job_id, func, when, args)
     if scheduler.get_job(LOTTO_JOB) is None:
         schedule_next_fetch(now)
+
+
+def _resume_job(row: Any) -> tuple[str, Callable[..., Any], list[Any]] | None:
+    """The job that sends a claimed, unsent message again (its id, function and arguments), if it has one."""
+    if row.kind in ("reminder", "deadline") and row.key.startswith("deadline-"):
+        deadline_id = int(row.key.split(":")[0].removeprefix("deadline-"))
+        return deadline_job_id(deadline_id), remind if row.kind == "reminder" else act_on_deadline, [row.campaign_id, deadline_id]
+    if row.kind == "lotto" and row.key.startswith("lotto:"):
+        day = row.key.split(":")[1]
+        return f"lotto-resume-{day}", fetch_lotto, [day]
+    if row.kind == "results":
+        turn = _turn_of(row.key)
+        return f"results-{row.campaign_id}-{turn}", post_results, [row.campaign_id, turn]
+    return None
+
+
+def resume_unsent(campaign_id: int | None = None, when: datetime | None = None) -> None:
+    """Schedule every claimed, unsent message (of one campaign) to be sent again at ``when`` (default: now)."""
+    if _app is None or _app.scheduler is None:
+        return
+    when = when or as_utc(_app.clock.now())
+    with Session(_app.engine) as session:
+        jobs = [_resume_job(r) for r in unsent(session) if campaign_id is None or r.campaign_id == campaign_id]
+    # Added with the session closed: the job store writes through its own connection.
+    for job in jobs:
+        if job is not None:
+            _add(_app.scheduler, job[0], job[1], when, job[2])
+
+
+def schedule_turn_thread(campaign_id: int, turn: int, after: timedelta) -> None:
+    """Try again to open a turn's thread (one job per turn: scheduling it twice keeps one)."""
+    if _app is not None:
+        when = as_utc(_app.clock.now()) + after
+        _add(_app.scheduler, f"turn-thread-{campaign_id}-{turn}", open_turn_thread, when, [campaign_id, turn])
+
+
+async def open_turn_thread(campaign_id: int, turn: int) -> None:
+    """The job behind ``schedule_turn_thread``: idempotent, the poster opens the thread only if it has none."""
+    opener = getattr(current_app().poster, "open_turn", None)
+    if opener is not None:
+        await opener(campaign_id)
 
 
 async def run_due(scheduler: BaseScheduler, now: datetime, clock: Clock | None = None) -> list[str]:
@@ -374,14 +426,25 @@ async def run_due(scheduler: BaseScheduler, now: datetime, clock: Clock | None =
 
 
 async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: list[str],
-                files: Sequence[tuple[str, bytes]] = ()) -> None:
+                files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> None:
     """Send a claimed message, then record it. ``text`` None: nothing to say any more; the claim is closed."""
     _checkpoint("claimed")
     message_id = None
     if text:
-        message_id = await app.poster.post(campaign_id, text, ping=ping, key=key, files=files)
+        try:
+            message_id = await app.poster.post(campaign_id, text, ping=ping, key=key, files=files, turn=turn)
+        except NotPosted as exc:
+            # Left claimed and unsent: tried again later, or as soon as the turn's thread opens.
+            log.info("campaign %s: %s not posted yet (%s); tried again later", campaign_id, key, exc)
+            with Session(app.engine) as session:
+                row = find(session, key)
+            if row is not None:
+                job = _resume_job(row)
+                if job is not None:
+                    _add(app.scheduler, job[0], job[1], as_utc(app.clock.now()) + RESEND_AFTER, job[2])
+            return
         _checkpoint("sent")
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         mark_sent(session, key, message_id or NOTHING_SENT, campaign.channel_id if campaign else None)
     _checkpoint("recorded")
@@ -430,7 +493,7 @@ async def post_results(campaign_id: int, turn: int) -> None:
     if name is None:
         return
     text, files = await asyncio.to_thread(results_files, app.service, name, turn)
-    await _send(app, key, campaign_id, text, [], files)
+    await _send(app, key, campaign_id, text, [], files, turn=turn)
 
 
 def _repaired_text(fixes: list[str]) -> str:
@@ -474,11 +537,11 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
             if not claim(session, key, campaign_id, "reminder", at=now):
                 return
         campaign, _ = _campaign_and_settings(session, campaign_id)
-        nation, due, still = d.nation or "", d.due_at, d.state in ACTIVE
+        nation, due, still, turn = d.nation or "", d.due_at, d.state in ACTIVE, d.turn
         name = campaign.name
     player = acting_of(app.service, name).players.get(nation) or nation
     text = f"{player} your turn ends {discord_when(due)}" if still else None
-    await _send(app, key, campaign_id, text, [player])
+    await _send(app, key, campaign_id, text, [player], turn=turn)
     with Session(app.engine) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is not None and d.state in ACTIVE:
@@ -528,7 +591,7 @@ async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
                 ping = [p for n in after.nations if (p := after.players.get(n))]
             else:
                 text = None  # they played in time after all
-    await _send(app, key, campaign_id, text, ping)
+    await _send(app, key, campaign_id, text, ping, turn=turn)
 
 
 def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[str]:

@@ -145,7 +145,7 @@ class Legatus:
             return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
         if randomness not in ("lottery", "commit-reveal", "drand"):
             return reply.note(f"unknown randomness '{randomness[:40]}': use 'drand', 'lottery' or 'commit-reveal'")
-        with Session(self.engine) as session:
+        with Session(writer(self.engine)) as session:  # read-then-write: the write lock first, or SQLite is busy
             if find_campaign(session, name) is not None:
                 return reply.note(f"a campaign called '{name}' already exists in this database")
             digest = getattr(getattr(ruleset, "rules", None), "digest", "")
@@ -854,7 +854,7 @@ class Legatus:
         return report, progress
 
     def pump(self, campaign: str | None = None) -> list[str]:
-        with Session(self.engine) as session:
+        with Session(writer(self.engine)) as session:
             row = self._campaign(session, campaign)
             ruleset, folded = self._fold(session, row)
             posting = _Posting(session, row, ruleset, folded, BOT)

@@ -108,9 +108,12 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert "✓ line 1" in in_thread
         first = await t.say("sam", "Hail, friends!\nbuild fortification in Syria")
         assert "✓ line 2" in first and "line 1 " not in first
-        pings = [m for m in t.fake.messages_in("mare-nostrum") if "it is your turn" in m["content"]]
-        assert [p["content"] for p in pings][:1] == [f"<@{t.uid('sam')}>: it is your turn."]
-        ping = await t.fake.wait_for_message("mare-nostrum", lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
+        # Everything of a turn goes to its thread, and the first player is pinged once there, not again in the channel.
+        turn_thread = str(thread.id)
+        sam_pinged = f"<@{t.uid('sam')}>: it is your turn."
+        assert [m["content"] for m in t.fake.messages_in(turn_thread) if "it is your turn" in m["content"]] == [sam_pinged]
+        assert not [m for m in t.fake.messages_in("mare-nostrum") if "it is your turn" in m["content"]]
+        ping = await t.fake.wait_for_message(turn_thread, lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
         assert [u["id"] for u in ping["mentions"]] == [t.uid("pat")]
         second = await t.say("pat", "build suburbs in Aegyptus\npass")
         assert "Completed: suburbs in Aegyptus" in second
@@ -138,7 +141,8 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         assert "Epirus falls to the Macedonians" in await t.slash("gm", "battle", province="Epirus", winner="Macedonians")
         closed = await t.slash("gm", "turn", "close")
         assert "Turn 1 (290 BC) is closed" in closed
-        results = await t.fake.wait_for_message("mare-nostrum", lambda m: "the map and the provinces so far" in m["content"], timeout=15)
+        results = await t.fake.wait_for_message(turn_thread, lambda m: "the map and the provinces so far" in m["content"], timeout=15)
+        assert not [m for m in t.fake.messages_in("mare-nostrum") if "the map and the provinces" in m["content"]]
         names = [a["filename"] for a in results["attachments"]]
         assert names == ["map-turn-1.png", "provinces-turn-1.png"]
         uploads = [f for r in t.fake.requests_to("POST", "/channels/{channel_id}/messages") for f in r.files]

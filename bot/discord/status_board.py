@@ -1,0 +1,153 @@
+"""A status board per campaign: one message pinned in its channel and edited in place as the turn moves.
+
+It shows the turn, who is to play (the game's ``prompts``) with their deadline as a Discord timestamp (each
+reader sees it in their own time zone), and who has finished this turn (their deadline for it ended while they
+no longer act). Its message id is stored (bot/store/discord_places.py), so a restart edits the same message.
+
+Rate-limit friendly: an observer of the service marks the campaign's board stale; one edit follows after
+``COALESCE`` seconds, whatever the number of changes in between (a burst of passes is one edit). Text channels
+only: a forum takes no messages of its own (each turn's post carries its announcement instead).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from sqlmodel import Session, select
+
+from bot.discord.output import DISCORD_LIMIT
+from bot.service.deadlines import discord_when
+from bot.store.campaigns import CampaignRow
+from bot.store.discord_places import save_status_board, status_board
+from bot.store.schedule_tables import ACTIVE, PLAYER_TURN, DeadlineRow
+
+log = logging.getLogger("legatus.discord")
+
+COALESCE = 2.0  # seconds: Discord allows 5 edits per 5 s per channel; a board needs at most one per moment
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the board shows, taken from a change through the ruleset boundary (summary, prompts, seats)."""
+
+    turn: int
+    turn_label: str
+    phase: str
+    over: bool
+    prompts: tuple[tuple[str, str, tuple[str, ...]], ...]  # (seat, what is asked, one-click choices)
+    players: dict[str, str]  # seat -> player identity
+
+
+def view_of(change: Any) -> BoardView:
+    ruleset, state, summary = change.ruleset, change.state, change.summary
+    players = {seat.name: str(seat.player or "") for seat in ruleset.seats(state)}
+    prompts = tuple((p.seat, p.what, tuple(p.choices)) for p in ruleset.prompts(state))
+    return BoardView(summary.turn, summary.turn_label, summary.phase, summary.over, prompts, players)
+
+
+def render_board(engine: Any, campaign_id: int, view: BoardView) -> str:
+    """The board's text: deadlines from the deadline table, finished seats from this turn's ended deadlines."""
+    with Session(engine) as session:
+        rows = list(session.exec(select(DeadlineRow).where(
+            DeadlineRow.campaign_id == campaign_id, DeadlineRow.kind == PLAYER_TURN, DeadlineRow.turn == view.turn,
+        )).all())
+    acting = {seat for seat, _, _ in view.prompts}
+    due = {d.nation: d.due_at for d in rows if d.state in ACTIVE}
+    # A deadline of this turn that ended (the seat stopped acting, or its time ran out) while the seat no longer acts.
+    finished = sorted({d.nation or "" for d in rows if d.state not in ACTIVE} - acting - {""})
+    lines = [f"📋 **Status board: {view.turn_label}** ({view.phase})"]
+    if view.over:
+        lines.append("The game is over.")
+    if view.prompts:
+        lines.append("**To play:**")
+        for seat, what, _ in view.prompts:
+            player = view.players.get(seat) or "no player"
+            when = f", until {discord_when(due[seat])}" if seat in due else ""
+            lines.append(f"• {seat} ({player}): {what}{when}")
+    elif not view.over:
+        lines.append("Nobody is to play now.")
+    if finished:
+        lines.append("**Finished this turn:** " + ", ".join(f"✓ {s}" for s in finished))
+    return "\n".join(lines)[:DISCORD_LIMIT]
+
+
+class StatusBoards:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self._views: dict[int, BoardView] = {}
+        self._stale: set[int] = set()
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.coalesce = COALESCE
+
+    def current(self, campaign_id: int) -> BoardView | None:
+        """The view after the campaign's latest change in this process (None before any)."""
+        return self._views.get(campaign_id)
+
+    def observe(self, change: Any) -> None:
+        if change.ruleset is None or change.summary is None:
+            return
+        self._views[change.campaign_id] = view_of(change)
+        loop: asyncio.AbstractEventLoop | None = getattr(self.bot, "loop", None)
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._touch(change.campaign_id)
+        else:
+            loop.call_soon_threadsafe(self._touch, change.campaign_id)
+
+    def _touch(self, campaign_id: int) -> None:
+        """Mark stale; the first mark of a quiet board starts the one delayed edit that covers all the marks."""
+        if campaign_id in self._stale:
+            return
+        self._stale.add(campaign_id)
+        asyncio.get_running_loop().create_task(self._later(campaign_id))
+
+    async def _later(self, campaign_id: int) -> None:
+        await asyncio.sleep(self.coalesce)
+        self._stale.discard(campaign_id)
+        try:
+            await self.refresh(campaign_id)
+        except Exception:  # a board is a convenience: its failure must never touch the game
+            log.exception("the status board of campaign %s was not updated", campaign_id)
+
+    async def refresh(self, campaign_id: int) -> Any:
+        """Edit the board in place (post and pin it the first time). Returns the board's message, or None."""
+        view = self._views.get(campaign_id)
+        if view is None:
+            return None
+        async with self._locks[campaign_id]:
+            engine = self.bot.service.engine
+            text = await asyncio.to_thread(render_board, engine, campaign_id, view)
+            row, stored = await asyncio.to_thread(_read, engine, campaign_id)
+            if row is None or not row.channel_id:
+                return None
+            channel = self.bot.get_channel(int(row.channel_id))
+            if channel is None:
+                channel = await self.bot.fetch_channel(int(row.channel_id))
+            if not isinstance(channel, discord.TextChannel):
+                return None
+            if stored is not None and stored.channel_id == row.channel_id:
+                try:
+                    return await channel.get_partial_message(int(stored.message_id)).edit(content=text)
+                except discord.NotFound:
+                    pass  # deleted by a moderator: a new board is posted
+            message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await asyncio.to_thread(save_status_board, engine, campaign_id, row.channel_id, str(message.id))
+            try:
+                await message.pin(reason="Legatus status board")
+            except discord.HTTPException:
+                log.warning("campaign %s: the status board could not be pinned (Manage Messages?)", row.name)
+            return message
+
+
+def _read(engine: Any, campaign_id: int) -> tuple[CampaignRow | None, Any]:
+    with Session(engine) as session:
+        return session.get(CampaignRow, campaign_id), status_board(session, campaign_id)

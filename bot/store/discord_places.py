@@ -1,0 +1,58 @@
+"""Where a campaign's Discord messages live: each turn's thread (or forum post) and the pinned status board.
+
+Kept in the database, not in memory: after a restart the bot must find an auto-archived turn post (Discord
+sends no archived threads at start-up) and must never guess by a thread's name, which a player can copy.
+"""
+from __future__ import annotations
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Field, Session, SQLModel, select
+
+from bot.store.db import writer
+
+
+class TurnThreadRow(SQLModel, table=True):
+    __tablename__ = "turn_thread"
+
+    campaign_id: int = Field(foreign_key="campaign.id", primary_key=True)
+    turn: int = Field(primary_key=True)
+    thread_id: str
+
+
+class StatusBoardRow(SQLModel, table=True):
+    __tablename__ = "status_board"
+
+    campaign_id: int = Field(foreign_key="campaign.id", primary_key=True)
+    channel_id: str
+    message_id: str
+
+
+def turn_thread(session: Session, campaign_id: int, turn: int) -> str | None:
+    row = session.get(TurnThreadRow, (campaign_id, turn))
+    return row.thread_id if row is not None else None
+
+
+def latest_turn_thread(session: Session, campaign_id: int, at_most: int | None = None) -> tuple[int, str] | None:
+    """The newest stored turn thread (up to turn ``at_most``): where a forum campaign's between-turn news go."""
+    query = select(TurnThreadRow).where(TurnThreadRow.campaign_id == campaign_id)
+    if at_most is not None:
+        query = query.where(TurnThreadRow.turn <= at_most)
+    row = session.exec(query.order_by(TurnThreadRow.turn.desc())).first()  # type: ignore[attr-defined]
+    return (row.turn, row.thread_id) if row is not None else None
+
+
+def save_turn_thread(engine: Engine, campaign_id: int, turn: int, thread_id: str) -> None:
+    # The write lock first (BEGIN IMMEDIATE): a read-then-write transaction would fail at once on a busy database.
+    with Session(writer(engine)) as session:
+        session.merge(TurnThreadRow(campaign_id=campaign_id, turn=turn, thread_id=thread_id))
+        session.commit()
+
+
+def status_board(session: Session, campaign_id: int) -> StatusBoardRow | None:
+    return session.get(StatusBoardRow, campaign_id)
+
+
+def save_status_board(engine: Engine, campaign_id: int, channel_id: str, message_id: str) -> None:
+    with Session(writer(engine)) as session:
+        session.merge(StatusBoardRow(campaign_id=campaign_id, channel_id=channel_id, message_id=message_id))
+        session.commit()

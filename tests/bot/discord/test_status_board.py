@@ -1,0 +1,70 @@
+"""The status board on the fake Discord: posted and pinned once, then edited in place (one message, its id
+stored), coalesced so a burst of changes is one edit, showing who is to play with their deadline as a Discord
+timestamp and who has finished."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sqlmodel import Session
+
+from bot.store.discord_places import status_board
+from tests.bot.discord.test_discord_bot import Table, run, set_up_campaign, table
+
+
+def test_the_status_board_is_pinned_once_and_edited_in_place(tmp_path: Path) -> None:
+    async def scenario(t: Table) -> None:
+        t.bot.boards.coalesce = 1.5  # both passes below fall in one window
+        await set_up_campaign(t)
+        await t.slash("gm", "turn", "open", date="2023-01-03")
+
+        def board() -> dict | None:  # type: ignore[type-arg]
+            found = [m for m in t.fake.messages_in("mare-nostrum") if m["content"].startswith("📋 **Status board")]
+            return found[-1] if found else None
+
+        first = await t.fake.wait_until(lambda: (b := board()) and "Seleucids" in b["content"] and b["pinned"] and b, 10, "the pinned board")
+        assert first["pinned"]
+        assert "• Seleucids (<@" in first["content"] and "until <t:" in first["content"]
+        edits_before = len(t.fake.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}"))
+        # Three moves in a row: sam finishes, pat and max play; the board follows with a single edit.
+        assert "end their turn" in await t.say("sam", "pass")
+        assert "end their turn" in await t.say("pat", "pass")
+        await t.fake.wait_until(lambda: "✓ Ptolemaics" in (board() or {}).get("content", ""), 10, "the board to follow")
+        after = board()
+        assert after is not None and after["id"] == first["id"], "edited in place, never posted again"
+        assert "✓ Seleucids" in after["content"] and "• Macedonians (<@" in after["content"]
+        assert "• Seleucids" not in after["content"]
+        await asyncio.sleep(2.0)
+        edits = len(t.fake.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")) - edits_before
+        assert edits == 1, f"two quick changes, one edit (got {edits})"
+        assert len([m for m in t.fake.messages_in("mare-nostrum") if m["content"].startswith("📋")]) == 1
+        row = t.service.campaign_for_channel_name("mare")
+        assert row is not None and row.id is not None
+        with Session(t.service.engine) as session:
+            stored = status_board(session, row.id)
+        assert stored is not None and stored.message_id == first["id"]
+
+    run(lambda: table(tmp_path, scenario))
+
+
+def test_a_choice_button_posts_the_choice_as_the_clicker_checked_like_a_typed_order(tmp_path: Path) -> None:
+    async def scenario(t: Table) -> None:
+        await set_up_campaign(t)
+        await t.slash("gm", "turn", "open", date="2023-01-03")
+        thread = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's thread")
+        ping = await t.fake.wait_for_message(str(thread.id), lambda m: "it is your turn" in m["content"])
+        buttons = [c for row in ping.get("components", []) for c in row.get("components", [])]
+        assert [b["label"] for b in buttons] == ["pass"]
+        # Someone else clicks the Seleucids' pass: refused as their typed "pass" would be, to them alone.
+        refused = await t.fake.click(ping["id"], "bob", buttons[0]["custom_id"])
+        answer = await t.answer(refused)
+        assert t.ephemeral and "✗" in answer["content"], answer["content"]
+        assert t.service.state("mare")["order_of_play"][0] == "Seleucids"
+        acting_before = t.service.summary("mare")
+        # The Seleucids' player clicks it: the pass is theirs, answered in public, and the next player is up.
+        done = await t.fake.click(ping["id"], "sam", buttons[0]["custom_id"])
+        assert "end their turn" in (await t.answer(done))["content"] and not t.ephemeral
+        assert t.service.summary("mare").turn == acting_before.turn
+        await t.fake.wait_for_message(str(thread.id), lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
+
+    run(lambda: table(tmp_path, scenario))
