@@ -45,7 +45,7 @@ log = logging.getLogger("legatus")
 DATA_DIR = Path(os.environ.get("LEGATUS_DATA", Path(__file__).resolve().parents[2] / "data"))
 BOT = "legatus"
 # How many coming draws each event offers for binding rolls.
-OFFERED_DRAWS = 3
+OFFERED_DRAWS = 12  # enough slots for a long turn of GM rolls: rolls run over to later draws
 # A drand roll binds to a round at least this far ahead: its binding is answered and stored before the round exists.
 DRAND_MARGIN_SECONDS = 10.0
 

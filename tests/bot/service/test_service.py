@@ -138,3 +138,12 @@ def test_a_mixed_post_says_exactly_which_lines_were_applied(started: Legatus) ->
     assert reply.answers[0].ok and not reply.answers[1].ok
     assert "Applied: line 1. Not applied: line 2 (a refused line changes nothing)." in reply.render()
     assert started.state()["nations"]["Seleucids"]["actions"] == 1 and reply.changed
+
+
+def test_many_rolls_in_one_turn_run_over_to_later_draws(started: Legatus) -> None:
+    """A busy GM may roll a hundred times in a turn: the slots of one draw run out, the rolls go to later ones."""
+    for i in range(110):
+        reply = started.post("gm", f"/roll 1d6 volley {i}")
+        assert reply.ok, reply.render()
+    draws = {r["draw"] for r in started.state()["rolls"]}
+    assert len(draws) >= 3
