@@ -27,7 +27,7 @@ from bot.service.roll_command import roll_event
 from bot.store import campaign_secret, sealed as sealed_store
 from bot.store import draws as draw_store
 from bot.store import snapshots
-from bot.store.db import writer
+from bot.store.db import lock_campaign, writer
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
 )
@@ -296,6 +296,8 @@ class Legatus:
             # which could time out after the post was committed and make the retry apply the post twice.
             with Session(writer(self.engine), expire_on_commit=False) as session:
                 row = self._campaign(session, campaign)
+                assert row.id is not None
+                lock_campaign(session, row.id)
                 ruleset, folded = self._fold(session, row)
                 gm = (author == row.gm) if is_gm is None else is_gm
                 posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)

@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.schedule.clock import FixedClock
 
 
-def setup(db: Path) -> None:
+def setup(db: Path | str) -> None:
     from bot.service.legatus import Legatus
     from bot.store.db import open_engine
     from bot.store.draws import import_archive
@@ -41,7 +41,7 @@ def worker(args: tuple[str, int, int]) -> list[tuple[bool, str, float]]:
     return results
 
 
-def run(db: Path, processes: int, posts: int) -> list[tuple[bool, str, float]]:
+def run(db: Path | str, processes: int, posts: int) -> list[tuple[bool, str, float]]:
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
         chunks = pool.map(worker, [(str(db), n, posts) for n in range(processes)])
     return [r for chunk in chunks for r in chunk]

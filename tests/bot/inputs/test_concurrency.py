@@ -11,10 +11,13 @@ from engine.events import Event
 from engine.log import replay
 from engine.rulesets import load_ruleset
 from tests.bot.inputs.concurrent_posts import run, setup
+from tests.bot.store.databases import db_url  # noqa: F401  (the fixture: a SQLite file, and PostgreSQL when set)
 
 
-def test_concurrent_posts_all_land_once(tmp_path: Path) -> None:
-    db = tmp_path / "c.db"
+def test_concurrent_posts_all_land_once(db_url: str) -> None:
+    """On SQLite (one writer at a time, BEGIN IMMEDIATE) and on PostgreSQL (the unique (campaign, seq) constraint
+    and the retry), as two or more bot processes sharing one server would."""
+    db = db_url
     setup(db)
     service = Legatus(open_engine(db))
     before = len(service.export("c").splitlines())
