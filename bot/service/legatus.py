@@ -880,6 +880,13 @@ class Legatus:
         on SQLite two posts never interleave. Should another writer still come first (the lock held past SQLite's
         busy timeout, or, on other databases, the same next event number), nothing was written: the post is read
         again on the newer log, a few times, before the player is told to post again."""
+        for who, value in (("post", text), ("author's name", author)):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                # Only a broken transport or a non-UTF-8 command line can send this; say where, store nothing.
+                return Reply().note(f"The {who} is not valid text: character {exc.start + 1} is not Unicode (it came "
+                                    "from bytes that are not UTF-8); nothing was changed. Send it as UTF-8 text.")
         for attempt in range(1, POST_ATTEMPTS + 1):
             try:
                 return self._post_once(author, text, campaign, is_gm=is_gm)
