@@ -106,6 +106,18 @@ def ask(
     return binding
 
 
+def record_beacon(beacons: dict[str, str], data: dict[str, Any]) -> None:
+    """Keep a ``beacon.recorded`` event's randomness by round (any game's beacons: the book's or its own table).
+    The signature stays in the log for ``legatus verify``; a round, once recorded, never changes."""
+    round_no, randomness = str(data.get("round", "")), str(data.get("randomness", ""))
+    if not round_no.isdigit() or len(randomness) != 64 or any(c not in "0123456789abcdef" for c in randomness):
+        raise Rejection("beacon.recorded needs a round number and its randomness (64 lowercase hex digits)")
+    known = beacons.get(round_no)
+    if known is not None and known != randomness:
+        raise Rejection(f"round {round_no} is already recorded with another randomness; a beacon never changes")
+    beacons[round_no] = randomness
+
+
 def record(book: ChanceBook, event: Event) -> bool:
     """Take in a public value from the shell (a draw, a beacon, seed numbers); False if the event is none of those.
 
@@ -113,13 +125,7 @@ def record(book: ChanceBook, event: Event) -> bool:
     """
     data = event.data
     if event.kind == "beacon.recorded":
-        round_no, randomness = str(data.get("round", "")), str(data.get("randomness", ""))
-        if not round_no.isdigit() or len(randomness) != 64 or any(c not in "0123456789abcdef" for c in randomness):
-            raise Rejection("beacon.recorded needs a round number and its randomness (64 lowercase hex digits)")
-        known = book.beacons.get(round_no)
-        if known is not None and known != randomness:
-            raise Rejection(f"round {round_no} is already recorded with another randomness; a beacon never changes")
-        book.beacons[round_no] = randomness
+        record_beacon(book.beacons, data)
         return True
     if event.kind == "random.recorded":
         numbers = data.get("numbers")

@@ -10,6 +10,7 @@ from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
+from engine.chance.book import record_beacon
 from engine.mare_nostrum import battles, commands, gm_roll, naval
 from engine.mare_nostrum.actions import carry_out
 from engine.mare_nostrum.conquest import check_supremacy, fall
@@ -360,14 +361,7 @@ class MareNostrum:
         state = ctx.state
         if state.randomness != "drand":
             raise Rejection("this campaign does not draw its rolls from drand")
-        data = ctx.event.data
-        round_no, randomness = str(data.get("round", "")), str(data.get("randomness", ""))
-        if not round_no.isdigit() or len(randomness) != 64 or any(c not in "0123456789abcdef" for c in randomness):
-            raise Rejection("beacon.recorded needs the round and its randomness (64 lowercase hex digits)")
-        known = state.beacons.get(round_no)
-        if known is not None and known != randomness:
-            raise Rejection(f"round {round_no} is already recorded with another randomness; a beacon never changes")
-        state.beacons[round_no] = randomness
+        record_beacon(state.beacons, ctx.event.data)
 
     def _seed_revealed(self, ctx: Ctx) -> None:
         self._require_gm(ctx)
