@@ -483,6 +483,17 @@ class Legatus:
             if len(posting.new_events) == before:
                 return messages
 
+    def _record_fact(self, posting: _Posting, kind: str, data: dict[str, Any]) -> tuple[str, ...] | Rejection:
+        """Apply a public value the bot records (a draw, a beacon, seed numbers, a reveal): its announcements, or the
+        game's refusal, which the caller turns into a word for the GM (a fact refused never stops the post)."""
+        event = self._event(posting, kind, data, BOT)
+        try:
+            posting.folded, new = step(posting.ruleset, posting.folded, event)
+        except Rejection as exc:
+            return exc
+        posting.new_events.append(event)
+        return new
+
     def _needs(self, posting: _Posting, source: str) -> list[Need]:
         return [n for n in posting.ruleset.needs(posting.folded.state) if n.source == source]
 
@@ -501,12 +512,9 @@ class Legatus:
         for need in needs:
             values = commit_reveal.uniform(key, need.key, need.count, need.lo, need.hi)
             numbers[need.key] = values[0] if need.count == 1 else values
-        event = self._event(posting, "random.recorded", {"numbers": numbers}, BOT)
-        try:
-            posting.folded, new = step(posting.ruleset, posting.folded, event)
-        except Rejection as exc:
-            return [f"The commit-reveal numbers could not be recorded: {exc.reason}. The GM must look into it."]
-        posting.new_events.append(event)
+        new = self._record_fact(posting, "random.recorded", {"numbers": numbers})
+        if isinstance(new, Rejection):
+            return [f"The commit-reveal numbers could not be recorded: {new.reason}. The GM must look into it."]
         shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
         return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
 
@@ -527,13 +535,10 @@ class Legatus:
             if beacon is None:
                 continue
             data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}
-            event = self._event(posting, "beacon.recorded", data, BOT)
-            try:
-                posting.folded, new = step(posting.ruleset, posting.folded, event)
-            except Rejection as exc:
-                messages.append(f"The drand beacon of round {need.key} could not be used: {exc.reason}.")
+            new = self._record_fact(posting, "beacon.recorded", data)
+            if isinstance(new, Rejection):
+                messages.append(f"The drand beacon of round {need.key} could not be used: {new.reason}.")
                 continue
-            posting.new_events.append(event)
             messages.append(f"drand round {beacon.round} recorded (randomness {beacon.randomness[:16]}…).")
             messages.extend(new)
         return messages
@@ -550,21 +555,17 @@ class Legatus:
         messages: list[str] = []
         assert posting.campaign.id is not None
         for need in self._needs(posting, "secret"):
-            kept = sealed_store.get(posting.session, posting.campaign.id, int(need.key))
-            if kept is None:
-                pending = next((e.secret for e in posting.new_events if e.seq == int(need.key) and e.secret), None)
-                kept = pending
+            # Sealed earlier (the private store), or by this very post (not written yet).
+            kept = sealed_store.get(posting.session, posting.campaign.id, int(need.key)) or next(
+                (e.secret for e in posting.new_events if e.seq == int(need.key) and e.secret), None)
             if kept is None:
                 messages.append(f"the sealed content of event #{need.key} is due but this database does not hold it. The GM must look into it.")
                 continue
             data = {"seq": int(need.key), "content": kept["content"], "salt": kept["salt"]}
-            event = self._event(posting, REVEALED, data, BOT)
-            try:
-                posting.folded, new = step(posting.ruleset, posting.folded, event)
-            except Rejection as exc:
-                messages.append(f"The sealed content of event #{need.key} could not be revealed: {exc.reason}.")
+            new = self._record_fact(posting, REVEALED, data)
+            if isinstance(new, Rejection):
+                messages.append(f"The sealed content of event #{need.key} could not be revealed: {new.reason}.")
                 continue
-            posting.new_events.append(event)
             messages.extend(new)
         return messages
 
@@ -582,13 +583,10 @@ class Legatus:
                 continue
             # The source goes into the log too: verify lists every GM-typed, imported or single-source draw.
             data = {**draw.to_dict(), "source": draw_store.source_of(posting.session, draw.date)}
-            event = self._event(posting, "draw.recorded", data, BOT)
-            try:
-                posting.folded, new = step(posting.ruleset, posting.folded, event)
-            except Rejection as exc:
-                messages.append(f"The draw of {day} could not be used: {exc.reason}. The GM must look into it.")
+            new = self._record_fact(posting, "draw.recorded", data)
+            if isinstance(new, Rejection):
+                messages.append(f"The draw of {day} could not be used: {new.reason}. The GM must look into it.")
                 continue
-            posting.new_events.append(event)
             messages.append(f"Lottery draw of {day} recorded.")
             messages.extend(new)
 
