@@ -85,12 +85,13 @@ class _Trace:
     slots: dict[tuple[str, str, int], tuple[int | None, str]] = field(default_factory=dict)
     ranges: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # commit-reveal label -> (lo, hi, count)
     voids: list[str] = field(default_factory=list)
+    state: Any = None  # the state the whole log folds to: the trace is the replay, done once
 
 
 def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
     trace = _Trace()
     if not events:
-        return trace
+        raise Rejection("the log is empty")
     folded, _ = start(ruleset, replace(events[0], hash=""))
     for event in events[1:]:
         if event.kind == "random.recorded":
@@ -108,6 +109,7 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
             for slot in entry.get("slots") or ():
                 day, wheel, position, purpose = slot[0], slot[1], int(slot[2]), str(slot[3])
                 trace.slots[(day, wheel, position)] = (entry.get("turn"), purpose)
+    trace.state = folded.state
     return trace
 
 
@@ -138,13 +140,12 @@ def verify(
         findings.extend(_check_anchor(events, anchor))
     clock = str(events[0].data.get("clock", "")) if events else ""
     try:
-        original = replay(ruleset, [replace(e, hash="") for e in events])
         trace = _trace(ruleset, events)
     except Rejection as exc:
         findings.append(Finding(None, None, "replay", f"the log itself does not replay: {exc.reason}"))
         return Verification(len(events), 0, 0, head, tuple(findings), head_seq=head_seq, clock=clock)
-    ledger = ruleset.ledger(original.state)
-    notes: list[str] = list(trace.voids and [f"GM void, {v}" for v in trace.voids] or [])
+    ledger = ruleset.ledger(trace.state)
+    notes = [f"GM void, {v}" for v in trace.voids]
     checked = recomputed = beacons = 0
     seed = next((str(e.data.get("seed", "")) for e in events if e.kind == "seed.revealed"), None)
     labels = {str(e["key"]): e for e in ledger if e.get("source") == "commit-reveal"}
@@ -190,7 +191,7 @@ def verify(
                     ))
         public_numbers = {w: list(official[w]) for w in logged if w in official}
         substituted.append(replace(event, data={**event.data, "numbers": public_numbers}, hash=""))
-    findings.extend(_rederive(ruleset, substituted, original.state))
+    findings.extend(_rederive(ruleset, substituted, trace.state))
     named = events[0].data.get("drand_chain") if events else None
     timing, more_notes = _check_times(trace, clock, _round_clock(named))
     findings.extend(timing)
