@@ -1,0 +1,183 @@
+"""Public values a campaign waits for, recorded by the service: which future ones an event may bind rolls to, and
+recording those now at hand (stored lottery draws, commit-reveal numbers, verified drand beacons, sealed contents
+now due). ``Legatus`` takes these methods from ``PublicValues``; the engine decides what is needed
+(``ruleset.needs``), this module only fetches and appends it.
+"""
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from bot.schedule.clock import draw_moment, scheduled_draws_after
+from bot.store import campaign_secret, sealed as sealed_store
+from bot.store import draws as draw_store
+from engine import commit_reveal
+from engine.events import Rejection
+from engine.log import step
+from engine.lotto import missing_wheels
+from engine.ruleset import Need
+from engine.secrets import REVEALED
+
+if TYPE_CHECKING:
+    from bot.service.legatus import _Posting
+
+BOT = "legatus"  # who the bot's own events are recorded as
+# How many coming draws each event offers for binding rolls: enough slots for a long turn of GM rolls.
+OFFERED_DRAWS = 12
+# A drand roll binds to a round at least this far ahead: its binding is answered and stored before the round exists.
+DRAND_MARGIN_SECONDS = 10.0
+
+
+class PublicValues:
+    """Mixed into ``Legatus``, whose ``clock``, ``beacons`` and ``_event`` these methods use."""
+
+    clock: Any
+    beacons: Any
+
+    def _offered_draws(self, posting: _Posting) -> list[str]:
+        """The future public values an event may bind rolls to: coming lottery draws after the one the game stands
+        at (``Summary.draw``), and, for a drand campaign, the first round safely in the future."""
+        offered: list[str] = []
+        if self._randomness(posting) == "drand":
+            from bot.drand.beacons import chain_from_dict
+            from engine.chance.drand import bind_round
+
+            chain = chain_from_dict(posting.folded.effective[0].data.get("drand_chain"))
+            offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
+        floor = posting.ruleset.summary(posting.folded.state).draw
+        if not floor:
+            return offered
+        if posting.campaign.clock == "live":
+            moment = self.clock.now()
+            return offered + [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
+        stored = draw_store.draw_dates_after(posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        if len(stored) < OFFERED_DRAWS:
+            # Past the end of the stored draws, a roll waits for the next draws by the schedule.
+            last = stored[-1] if stored else date.fromisoformat(floor)
+            stored += scheduled_draws_after(draw_moment(last), OFFERED_DRAWS - len(stored))
+        return offered + [d.isoformat() for d in stored]
+
+    def _randomness(self, posting: _Posting) -> str:
+        first = posting.folded.effective[0] if posting.folded.effective else None
+        return str(first.data.get("randomness") or "lottery") if first is not None else "lottery"
+
+    def _record_draws(self, posting: _Posting) -> list[str]:
+        """Record the public values the game waits for (``ruleset.needs``): stored lottery draws, commit-reveal
+        numbers, drand beacons already produced, sealed contents now due; until it waits for nothing it can be
+        given (a value may bind another roll, e.g. a GM die rolled again)."""
+        messages: list[str] = []
+        while True:
+            before = len(posting.new_events)
+            messages += self._record_lottery(posting)
+            messages += self._record_random(posting)
+            messages += self._record_beacons(posting)
+            messages += self._reveal_secrets(posting)
+            if len(posting.new_events) == before:
+                return messages
+
+    def _record_fact(self, posting: _Posting, kind: str, data: dict[str, Any]) -> tuple[str, ...] | Rejection:
+        """Apply a public value the bot records (a draw, a beacon, seed numbers, a reveal): its announcements, or the
+        game's refusal, which the caller turns into a word for the GM (a fact refused never stops the post)."""
+        event = self._event(posting, kind, data, BOT)
+        try:
+            posting.folded, new = step(posting.ruleset, posting.folded, event)
+        except Rejection as exc:
+            return exc
+        posting.new_events.append(event)
+        return new
+
+    def _needs(self, posting: _Posting, source: str) -> list[Need]:
+        return [n for n in posting.ruleset.needs(posting.folded.state) if n.source == source]
+
+    def _record_random(self, posting: _Posting) -> list[str]:
+        """Derive each pending commit-reveal label's values from the campaign's seed, in one random.recorded event."""
+        needs = self._needs(posting, "commit-reveal")
+        if not needs:
+            return []
+        assert posting.campaign.id is not None
+        seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
+        if seed is None:
+            return [f"{len(needs)} commit-reveal roll(s) wait for a number, but the campaign's seed cannot be made "
+                    f"here (no seed stored, or no server key: {campaign_secret.KEY_ENV}). The GM must look into it."]
+        key = commit_reveal.key(seed)
+        numbers: dict[str, Any] = {}
+        for need in needs:
+            values = commit_reveal.uniform(key, need.key, need.count, need.lo, need.hi)
+            numbers[need.key] = values[0] if need.count == 1 else values
+        new = self._record_fact(posting, "random.recorded", {"numbers": numbers})
+        if isinstance(new, Rejection):
+            return [f"The commit-reveal numbers could not be recorded: {new.reason}. The GM must look into it."]
+        shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
+        return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
+
+    def _record_beacons(self, posting: _Posting) -> list[str]:
+        """Record each drand round the game waits for whose beacon is at hand (fetched and verified by
+        ``beacons``); a round not produced yet waits for the scheduler's fetch."""
+        messages: list[str] = []
+        needs = self._needs(posting, "drand")
+        if not needs:
+            return messages
+        source = self._beacon_source()
+        wanted = posting.folded.effective[0].data.get("drand_chain") or {}
+        if wanted.get("hash", source.chain.hash) != source.chain.hash:
+            return [f"this campaign draws from the drand chain {str(wanted.get('hash'))[:16]}…, but this bot fetches "
+                    f"{source.chain.hash[:16]}… (LEGATUS_DRAND_CHAIN): its rolls wait"]
+        for need in needs:
+            beacon = source(int(need.key))
+            if beacon is None:
+                continue
+            data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}
+            new = self._record_fact(posting, "beacon.recorded", data)
+            if isinstance(new, Rejection):
+                messages.append(f"The drand beacon of round {need.key} could not be used: {new.reason}.")
+                continue
+            messages.append(f"drand round {beacon.round} recorded (randomness {beacon.randomness[:16]}…).")
+            messages.extend(new)
+        return messages
+
+    def _beacon_source(self) -> Any:
+        if self.beacons is None:
+            from bot.drand.beacons import from_env
+
+            self.beacons = from_env()
+        return self.beacons
+
+    def _reveal_secrets(self, posting: _Posting) -> list[str]:
+        """Publish each sealed content the game says is due, from the private store, in a secret.revealed event."""
+        messages: list[str] = []
+        assert posting.campaign.id is not None
+        for need in self._needs(posting, "secret"):
+            # Sealed earlier (the private store), or by this very post (not written yet).
+            kept = sealed_store.get(posting.session, posting.campaign.id, int(need.key)) or next(
+                (e.secret for e in posting.new_events if e.seq == int(need.key) and e.secret), None)
+            if kept is None:
+                messages.append(f"the sealed content of event #{need.key} is due but this database does not hold it. The GM must look into it.")
+                continue
+            data = {"seq": int(need.key), "content": kept["content"], "salt": kept["salt"]}
+            new = self._record_fact(posting, REVEALED, data)
+            if isinstance(new, Rejection):
+                messages.append(f"The sealed content of event #{need.key} could not be revealed: {new.reason}.")
+                continue
+            messages.extend(new)
+        return messages
+
+    def _record_lottery(self, posting: _Posting) -> list[str]:
+        messages: list[str] = []
+        recorded: set[str] = set()
+        while True:
+            pending = [n.key for n in self._needs(posting, "lottery") if n.key not in recorded]
+            if not pending:
+                return messages
+            day = pending[0]
+            recorded.add(day)
+            draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
+            if draw is None or missing_wheels(draw):
+                continue
+            # The source goes into the log too: verify lists every GM-typed, imported or single-source draw.
+            data = {**draw.to_dict(), "source": draw_store.source_of(posting.session, draw.date)}
+            new = self._record_fact(posting, "draw.recorded", data)
+            if isinstance(new, Rejection):
+                messages.append(f"The draw of {day} could not be used: {new.reason}. The GM must look into it.")
+                continue
+            messages.append(f"Lottery draw of {day} recorded.")
+            messages.extend(new)
