@@ -10,6 +10,14 @@ The method, for a roll in low..high (n = high - low + 1 values):
   accept x only if x < 2**32 - (2**32 mod n) (rejection sampling: no modulo bias), giving low + x mod n.
 Several dice under one label are the successive accepted values of that one stream, so ``roll(seed, label,
 1, 6)`` is the first die of ``dice(seed, label, count, 6)``.
+
+Mixed with a public value. A seed alone lets whoever holds it (the bot's operator: the server key and the
+database) compute every roll before it is made. So a roll is also bound, when it is asked for, to a drand round
+still in the future, written into its label: "turn-3:roll-17:siege@drand:5123456". Its values are then drawn
+with the key HMAC-SHA256(key=seed, msg=b"drand|" + the 32 bytes of that round's randomness) instead of the seed:
+nobody knows them before the round exists (its randomness is unknown to all), and nobody can steer them after
+(the seed was committed at the campaign's creation, the round fixed at the binding). Labels without "@drand:"
+(campaigns made before this rule) use the seed alone.
 """
 from __future__ import annotations
 
@@ -18,6 +26,7 @@ import hmac
 from collections.abc import Iterator
 
 SPACE = 2**32
+MIX_TAG = "@drand:"
 
 
 def commitment(seed: bytes) -> str:
@@ -71,3 +80,31 @@ def key(seed_text: str) -> bytes:
     So ``commitment(key(seed))`` is what ``printf %s SEED | sha256sum`` prints.
     """
     return seed_text.encode("utf-8")
+
+
+def with_round(label: str, round_number: int | str) -> str:
+    """The label of a roll mixed with a drand round (see the module's text)."""
+    return f"{label}{MIX_TAG}{int(round_number)}"
+
+
+def mixing_round(label: str) -> str | None:
+    """The drand round a label is mixed with, as digits, or None for a label drawn from the seed alone."""
+    _, tag, digits = label.rpartition(MIX_TAG)
+    return digits if tag and digits.isdigit() else None
+
+
+def mixed_key(seed_key: bytes, randomness_hex: str) -> bytes:
+    """The key a mixed label's values are drawn with: HMAC-SHA256(seed, b"drand|" + the round's randomness)."""
+    return hmac.new(seed_key, b"drand|" + bytes.fromhex(randomness_hex), hashlib.sha256).digest()
+
+
+def label_values(seed_key: bytes, label: str, count: int, low: int, high: int, beacons: dict[str, str]) -> list[int] | None:
+    """A label's values: mixed with its round's randomness (``beacons``: round -> randomness hex), or from the
+    seed alone for an unmixed label; None while the round's beacon is not known."""
+    round_number = mixing_round(label)
+    if round_number is None:
+        return uniform(seed_key, label, count, low, high)
+    randomness = beacons.get(round_number)
+    if randomness is None:
+        return None
+    return uniform(mixed_key(seed_key, randomness), label, count, low, high)

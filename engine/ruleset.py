@@ -142,6 +142,9 @@ class Need:
     lo: int = 1
     hi: int = 90
     count: int = 1
+    # For a commit-reveal label mixed with a drand round (engine/commit_reveal.py): that round's randomness (hex),
+    # once recorded; the game asks for the label only then, and for the round's beacon before.
+    mix: str = ""
 
 
 @dataclass(frozen=True)

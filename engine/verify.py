@@ -84,6 +84,7 @@ class _Trace:
     bound_at: dict[str, tuple[int, str, dict[str, Any]]] = field(default_factory=dict)  # roll id -> (seq, at, entry)
     slots: dict[tuple[str, str, int], tuple[int | None, str]] = field(default_factory=dict)
     ranges: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # commit-reveal label -> (lo, hi, count)
+    mixes: dict[str, str] = field(default_factory=dict)  # mixed commit-reveal label -> its round's randomness
     voids: list[str] = field(default_factory=list)
     state: Any = None  # the state the whole log folds to: the trace is the replay, done once
 
@@ -98,6 +99,8 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
             for need in ruleset.needs(folded.state):
                 if need.source == "commit-reveal":
                     trace.ranges[need.key] = (need.lo, need.hi, need.count)
+                    if need.mix:
+                        trace.mixes[need.key] = need.mix
         # The trace owns its fold, and a refused event ends it (``verify`` reports it): no copy needed.
         folded, messages = step(ruleset, folded, replace(event, hash=""), in_place=True)
         if event.kind == VOID:
@@ -149,6 +152,10 @@ def verify(
     checked = recomputed = beacons = 0
     seed = next((str(e.data.get("seed", "")) for e in events if e.kind == "seed.revealed"), None)
     labels = {str(e["key"]): e for e in ledger if e.get("source") == "commit-reveal"}
+    unmixed = sorted(k for k in labels if commit_reveal.mixing_round(k) is None)
+    if unmixed:
+        notes.append(f"{len(unmixed)} commit-reveal roll(s) drawn from the seed alone, not mixed with a drand round "
+                     f"(e.g. '{unmixed[0]}'): whoever held the seed could foresee them")
     awaiting = 0 if seed is not None else len(labels)
     substituted: list[Event] = []
     for event in events:
@@ -261,7 +268,14 @@ def _recompute(event: Event, seed: str, trace: _Trace, labels: dict[str, dict[st
     findings = []
     for label, mine in event.data.get("numbers", {}).items():
         lo, hi, count = trace.ranges.get(label, (1, 90, 1))
-        values = commit_reveal.uniform(key, label, count, lo, hi)
+        mixing = commit_reveal.mixing_round(label)
+        if mixing is not None and label not in trace.mixes:
+            findings.append(Finding(event.seq, None, f"commit-reveal label {label}",
+                                    f"recorded before drand round {mixing}, which it is mixed with, was recorded"))
+            fresh[label] = mine
+            continue
+        values = commit_reveal.uniform(commit_reveal.mixed_key(key, trace.mixes[label]) if mixing else key, label,
+                                       count, lo, hi)
         theirs: Any = values[0] if isinstance(mine, int) and count == 1 else values
         fresh[label] = theirs
         if mine != theirs:
@@ -328,10 +342,12 @@ def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GEN
                     if bound else [])
     findings = []
     for roll_id, (seq, at, entry) in sorted(trace.bound_at.items(), key=lambda item: item[1][0]):
-        source = str(entry.get("source"))
+        source, key = str(entry.get("source")), str(entry.get("key"))
+        if source == "commit-reveal" and commit_reveal.mixing_round(key) is not None:
+            source, key = "drand", str(commit_reveal.mixing_round(key))  # its values wait for that round too
         if source not in ("lottery", "drand"):
             continue
-        moment = _moment(source, str(entry.get("key")), rounds)
+        moment = _moment(source, key, rounds)
         try:
             when = dt.datetime.fromisoformat(at) if at else None
         except ValueError:
@@ -345,6 +361,6 @@ def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GEN
             findings.append(Finding(
                 seq, entry.get("turn"), f"{entry['purpose']} (roll #{roll_id})",
                 f"bound at {when.isoformat()}, less than {int(margin.total_seconds())} s before its {source} value "
-                f"({entry.get('key')}, public at {moment.isoformat()}): not bound in advance",
+                f"({key}, public at {moment.isoformat()}): not bound in advance",
             ))
     return findings, []

@@ -29,6 +29,16 @@ def server_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEGATUS_SECRET_KEY", "legatus test server key")
 
 
+@pytest.fixture(autouse=True)
+def no_public_drand_relays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never reach the internet: a bot built from the environment asks a closed port on 127.0.0.1 for
+    beacons (connection refused at once) unless a test points it at its own fake relay."""
+    import os
+
+    if "LEGATUS_DRAND_RELAYS" not in os.environ:
+        monkeypatch.setenv("LEGATUS_DRAND_RELAYS", "http://127.0.0.1:9")
+
+
 @pytest.fixture
 def lotto_dir() -> Path:
     return LOTTO

@@ -148,11 +148,14 @@ class Legatus(PublicValues):
                 "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
                 "randomness": randomness,
             }
-            if randomness == "drand":
+            if randomness in ("drand", "commit-reveal"):
                 from bot.drand.beacons import chain_to_dict
 
                 # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
                 data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
+            if randomness == "commit-reveal":
+                # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either.
+                data["mix"] = "drand"
             nonce = seed = None
             if randomness == "commit-reveal":
                 try:  # the seed is HMAC(server key, nonce): the database holds the nonce only
@@ -187,9 +190,10 @@ class Legatus(PublicValues):
             return reply.note(
                 f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
                 + (
-                    f"Rolls beyond the order of play and the events come from a commit-reveal seed; its commitment "
-                    f"(SHA-256) is {data['commitment']}, published now in the log; the GM reveals the seed at the end "
-                    "with /campaign reveal. " if seed is not None else ""
+                    f"Rolls beyond the order of play and the events come from a commit-reveal seed mixed with a "
+                    f"drand round bound with each roll; the seed's commitment (SHA-256) is {data['commitment']}, "
+                    "published now in the log; the GM reveals the seed at the end with /campaign reveal. "
+                    if seed is not None else ""
                 )
                 + "The GM opens turn 1 with /turn open <date>."
             )

@@ -38,7 +38,8 @@ class PublicValues:
         """The future public values an event may bind rolls to: coming lottery draws after the one the game stands
         at (``Summary.draw``), and, for a drand campaign, the first round safely in the future."""
         offered: list[str] = []
-        if self._randomness(posting) == "drand":
+        created = posting.folded.effective[0].data if posting.folded.effective else {}
+        if self._randomness(posting) == "drand" or created.get("mix") == "drand":
             from bot.drand.beacons import chain_from_dict
             from engine.chance.drand import bind_round
 
@@ -102,7 +103,9 @@ class PublicValues:
         key = commit_reveal.key(seed)
         numbers: dict[str, Any] = {}
         for need in needs:
-            values = commit_reveal.uniform(key, need.key, need.count, need.lo, need.hi)
+            # A label mixed with a drand round is asked for only once that round is recorded (need.mix).
+            mixed = commit_reveal.mixed_key(key, need.mix) if need.mix else key
+            values = commit_reveal.uniform(mixed, need.key, need.count, need.lo, need.hi)
             numbers[need.key] = values[0] if need.count == 1 else values
         new = self._record_fact(posting, "random.recorded", {"numbers": numbers})
         if isinstance(new, Rejection):

@@ -12,7 +12,9 @@ reaches the engine):
   when the range does not divide 90, a pair with rejection: engine/dice.py) from a slot of its own, and no two
   numbers of one roll share a wheel of one draw (numbers of one wheel are drawn without replacement, so they
   are linked). A refused pair re-binds that value to the next free slots of the next draw offered then.
-* ``commit-reveal``: the label itself; the shell records the values in a ``random.recorded`` event.
+* ``commit-reveal``: the label itself, mixed with the first offered drand round when the shell offers one
+  (engine/commit_reveal.py: the label ends in "@drand:<round>"); the roll waits for that round's beacon, then the
+  shell records the values in a ``random.recorded`` event.
 
 A slot, a label or a round used once is never handed out again, even after an undo (``carry``).
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import commit_reveal
 from engine import dice as lottery_dice
 from engine.chance import derive
 from engine.events import Event, Rejection
@@ -95,7 +98,11 @@ def ask(
     elif book.source == LOTTERY:
         where = _lottery_slots(book, _offered_dates(event), count * lottery_dice.numbers_per_die(hi - lo + 1))
     elif book.source == COMMIT_REVEAL:
-        where = [unique]
+        mixed = _offered_round(event)
+        if mixed is not None:
+            book.used.append(unique)
+            unique = commit_reveal.with_round(unique, mixed[len(DRAND_PREFIX):])
+        where = [unique] + ([mixed] if mixed is not None else [])
     else:
         raise Rejection(f"unknown source of chance '{book.source}'")
     book.used.append(unique)
@@ -136,6 +143,10 @@ def record(book: ChanceBook, event: Event) -> bool:
                 values = [values]
             if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
                 raise Rejection(f"the values of '{label}' must be a list of whole numbers, not {values!r}")
+            mixing = commit_reveal.mixing_round(str(label))
+            if mixing is not None and mixing not in book.beacons:
+                raise Rejection(f"'{label}' is mixed with drand round {mixing}, whose beacon is not recorded yet: "
+                                "its values cannot exist before that round")
             known = book.numbers.get(str(label))
             if known is not None and known != values:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
@@ -178,9 +189,19 @@ def needs(book: ChanceBook) -> list[Need]:
                 if date not in book.draws:
                     wanted[(LOTTERY, date)] = None
         elif binding.label not in book.numbers:
-            wanted[(COMMIT_REVEAL, binding.label)] = None
+            round_no = commit_reveal.mixing_round(binding.label)
+            if round_no is not None and round_no not in book.beacons:
+                wanted[(DRAND, round_no)] = None
+            else:
+                wanted[(COMMIT_REVEAL, binding.label)] = None
     ranges = {b.label: (b.lo, b.hi, b.count) for b in book.pending() if b.source == COMMIT_REVEAL}
-    return [Need(source, key, *ranges[key]) if source == COMMIT_REVEAL else Need(source, key) for source, key in wanted]
+    return [Need(source, key, *ranges[key], mix=_mix(book, key)) if source == COMMIT_REVEAL else Need(source, key)
+            for source, key in wanted]
+
+
+def _mix(book: ChanceBook, label: str) -> str:
+    round_no = commit_reveal.mixing_round(label)
+    return book.beacons.get(round_no, "") if round_no is not None else ""
 
 
 def carry(before: ChanceBook, after: ChanceBook) -> None:
@@ -217,7 +238,9 @@ def describe(binding: Binding) -> str:
         return f"drand quicknet round {binding.where[0][len(DRAND_PREFIX):]}, label '{binding.label}'"
     if binding.source == LOTTERY:
         return "lottery " + ", ".join(_slot_words(s) for s in binding.where)
-    return f"commit-reveal label '{binding.label}'"
+    round_no = commit_reveal.mixing_round(binding.label)
+    mixed = f", mixed with drand quicknet round {round_no}" if round_no is not None else ""
+    return f"commit-reveal label '{binding.label}'{mixed}"
 
 
 def _slot_words(slot: str) -> str:
@@ -229,10 +252,15 @@ def _slot_words(slot: str) -> str:
 
 
 def _first_round(book: ChanceBook, event: Event) -> str:
-    rounds = [d for d in event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()]
-    if not rounds:
+    first = _offered_round(event)
+    if first is None:
         raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
-    return min(rounds, key=lambda d: int(d[len(DRAND_PREFIX):]))
+    return first
+
+
+def _offered_round(event: Event) -> str | None:
+    rounds = [d for d in event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()]
+    return min(rounds, key=lambda d: int(d[len(DRAND_PREFIX):])) if rounds else None
 
 
 def _offered_dates(event: Event) -> list[str]:

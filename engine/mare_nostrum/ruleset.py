@@ -185,10 +185,6 @@ class MareNostrum:
             wanted.add(state.turn_draw)
         return sorted(d for d in wanted if d not in state.draws)
 
-    def wanted_numbers(self, state: State) -> list[str]:
-        """Commit-reveal labels bound and waiting for the shell to record their number from the seed."""
-        return pending_labels(state)
-
     def to_act(self, state: State) -> list[str]:
         acting = state.acting()
         return [acting] if acting else []
@@ -243,7 +239,7 @@ class MareNostrum:
 
     def needs(self, state: State) -> list[Need]:
         return ([Need("lottery", d) for d in self.wanted_draws(state)]
-                + [Need("commit-reveal", label) for label in pending_labels(state)]
+                + [Need("commit-reveal", label, mix=mix) for label, mix in pending_labels(state)]
                 + [Need("drand", round_no) for round_no in pending_rounds(state)])
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
@@ -352,6 +348,10 @@ class MareNostrum:
             known = state.numbers.get(str(label))
             if known is not None and known != number:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
+            mixing = commit_reveal.mixing_round(str(label))
+            if mixing is not None and mixing not in state.beacons:
+                raise Rejection(f"'{label}' is mixed with drand round {mixing}, whose beacon is not recorded yet: "
+                                "its number cannot exist before that round")
         for label, number in numbers.items():
             state.numbers[str(label)] = number
 
@@ -359,7 +359,7 @@ class MareNostrum:
         """A drand beacon the shell fetched and verified: its randomness settles the rolls bound to its round.
         Its signature is in the log, so anyone can verify it against the chain's public key (legatus verify)."""
         state = ctx.state
-        if state.randomness != "drand":
+        if state.randomness not in ("drand", COMMIT_REVEAL):
             raise Rejection("this campaign does not draw its rolls from drand")
         record_beacon(state.beacons, ctx.event.data)
 

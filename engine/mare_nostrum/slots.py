@@ -8,14 +8,17 @@ positions 1-3) nor the Nazionale wheel (it did not exist before 2005). No slot i
 
 A campaign whose ``randomness`` is commit-reveal binds these rolls to a label instead
 ("turn-3:roll-17:siege", deterministic from the state; a label is never used twice, even after an undo):
-the shell derives its number 1..90 from the seed it committed to at creation
-(``engine.commit_reveal.roll(seed, label, 1, 90)``) and records it in a ``random.recorded`` event. Once the
+the shell derives its number 1..90 from the seed it committed to at creation and records it in a
+``random.recorded`` event. When the shell offers a drand round, the label is also mixed with it
+("...@drand:<round>", engine/commit_reveal.py): the number waits for that round's beacon, so whoever holds the
+seed cannot foresee it either. Once the
 GM revealed the seed no roll can bind any more: its every number could be computed in advance.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import commit_reveal
 from engine.chance import derive
 from engine.events import Rejection
 from engine.lotto import WHEELS
@@ -107,6 +110,10 @@ def bind_label(
         again += 1
         label = f"{base}:{again}"
     state.used_labels.append(label)
+    rounds = _offered_rounds(ctx)
+    if rounds:
+        label = commit_reveal.with_round(label, rounds[0][len(DRAND_PREFIX):])
+        state.used_labels.append(label)
     roll = Roll(
         id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=COMMIT_REVEAL, wheel="", position=0,
         meaning=meaning, ref=ref, target=target, label=label,
@@ -115,7 +122,8 @@ def bind_label(
     if announce:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the commit-reveal "
-            f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}': {meaning}."
+            f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}'"
+            + (f", mixed with drand quicknet round {rounds[0][len(DRAND_PREFIX):]}" if rounds else "") + f": {meaning}."
         )
     return roll
 
@@ -127,8 +135,7 @@ def bind_round(
     """Bind a roll to the first drand round the shell offered (a round still in the future) and a fresh label: its
     number is ``derive.values(randomness of that round, label, 1, 1, 90)``."""
     state = ctx.state
-    rounds = sorted((d for d in ctx.event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()),
-                    key=lambda d: int(d[len(DRAND_PREFIX):]))
+    rounds = _offered_rounds(ctx)
     if not rounds:
         raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
     roll_id = state.new_id()
@@ -150,16 +157,36 @@ def bind_round(
     return roll
 
 
+def _offered_rounds(ctx: Ctx) -> list[str]:
+    return sorted((d for d in ctx.event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()),
+                  key=lambda d: int(d[len(DRAND_PREFIX):]))
+
+
 def pending_rounds(state: State) -> list[str]:
-    """The drand rounds bound and still waiting for their beacon."""
-    return sorted({r.draw[len(DRAND_PREFIX):] for r in state.rolls if r.number is None and r.draw.startswith(DRAND_PREFIX)
-                   and r.draw[len(DRAND_PREFIX):] not in state.beacons}, key=int)
+    """The drand rounds bound and still waiting for their beacon: a drand roll's, or the round a commit-reveal
+    label is mixed with."""
+    wanted = {r.draw[len(DRAND_PREFIX):] for r in state.rolls if r.number is None and r.draw.startswith(DRAND_PREFIX)}
+    wanted |= {mixing for label in _waiting_labels(state)
+               if (mixing := commit_reveal.mixing_round(label)) is not None}
+    return sorted((w for w in wanted if w not in state.beacons), key=int)
 
 
-def pending_labels(state: State) -> list[str]:
-    """The commit-reveal labels bound and still waiting for their number."""
+def _waiting_labels(state: State) -> list[str]:
     return [r.label for r in state.rolls if r.draw == COMMIT_REVEAL and r.number is None and r.label is not None
             and r.label not in state.numbers]
+
+
+def pending_labels(state: State) -> list[tuple[str, str]]:
+    """The commit-reveal labels bound and ready for their number, each with the randomness of the drand round it
+    is mixed with ("" for a label drawn from the seed alone); a label whose round is not recorded yet waits."""
+    ready = []
+    for label in _waiting_labels(state):
+        mixing = commit_reveal.mixing_round(label)
+        if mixing is None:
+            ready.append((label, ""))
+        elif mixing in state.beacons:
+            ready.append((label, state.beacons[mixing]))
+    return ready
 
 
 Resolver = Callable[[Ctx, Roll], None]

@@ -31,7 +31,7 @@ def _commands() -> list[tuple[str, str]]:
 
 
 def test_the_page_has_its_worked_commands() -> None:
-    assert len(_commands()) == 5
+    assert len(_commands()) == 7
 
 
 @pytest.mark.skipif(not all(shutil.which(t) for t in ("openssl", "xxd", "sha256sum")), reason="needs openssl, xxd")
@@ -76,3 +76,23 @@ def test_the_commit_reveal_example() -> None:
     (n,) = commit_reveal.uniform(commit_reveal.key(seed), "turn 3 siege of Numantia", 1, 1, 90)
     assert f"two d6 of 649829479 mod 6 + 1 = **{a}** and 3903018631 mod 6 + 1 = **{b}**" in DOC
     assert f"649829479 mod 90 + 1 = **{n}**" in DOC
+
+
+def test_the_mixed_commit_reveal_example() -> None:
+    seed = derive_seed(b"example server key", "hmac:" + "5eed" * 16)
+    randomness = canonical_sha256("example round")
+    assert f"randomness is `{randomness[:8]}…{randomness[-4:]}`" in DOC
+    label = "turn 3 siege of Numantia@drand:5123456"
+    assert f"`{label}`" in DOC and commit_reveal.mixing_round(label) == "5123456"
+    key = commit_reveal.mixed_key(commit_reveal.key(seed), randomness)
+    assert f"hexkey:{key.hex()}" in DOC
+    a, b = commit_reveal.uniform(key, label, 2, 1, 6)
+    (n,) = commit_reveal.uniform(key, label, 1, 1, 90)
+    assert commit_reveal.label_values(commit_reveal.key(seed), label, 1, 1, 90, {"5123456": randomness}) == [n]
+    assert f"two d6 of 5 + 1 = **{a}** and 5 + 1 =\n**{b}**" in DOC and f"mod 90 + 1 = **{n}**" in DOC
+
+
+def canonical_sha256(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -305,8 +305,14 @@ def test_commit_reveal_tie_dice_and_a_concession() -> None:
     table.order("bob", "bid 5")
     for seq in (4, 5):
         table.append(secrets.REVEALED, "legatus", {"seq": seq, **table.store[seq]})
-    assert [(n.source, n.key) for n in RULES.needs(table.state)] == [("commit-reveal", "round-1-tie")]
-    table.append("random.recorded", "legatus", {"numbers": {"round-1-tie": [2, 6]}})
+    # The tie's label is mixed with the round offered when it was bound: its beacon first, then the seed's values.
+    label = "round-1-tie@drand:1007"
+    assert [(n.source, n.key) for n in RULES.needs(table.state)] == [("drand", "1007")]
+    with pytest.raises(Rejection, match="whose beacon is not recorded yet"):
+        table.append("random.recorded", "legatus", {"numbers": {label: [2, 6]}})
+    table.append("beacon.recorded", "legatus", {"round": 1007, "randomness": beacon("1007"), "signature": "00"})
+    assert [(n.source, n.key, n.mix) for n in RULES.needs(table.state)] == [("commit-reveal", label, beacon("1007"))]
+    table.append("random.recorded", "legatus", {"numbers": {label: [2, 6]}})
     assert (table.state.rounds[0].winner, RULES.summary(table.state).turn) == ("South", 2)
     proposal = RULES.read_command(table.state, "ann", "concede", [], is_gm=False)
     table.append(proposal.kind or "", "ann", proposal.data)

@@ -164,3 +164,12 @@ class FakeTime:
         self.sleeps.append(seconds)
         self.now += seconds
         self.on_sleep(self.now)
+
+
+def beacon_source(relay: FakeRelay, clock: Any) -> Any:
+    """The bot's beacon source, fetching from ``relay`` over HTTP, on a test clock (``clock.now()``)."""
+    from bot.drand.beacons import BeaconSource
+    from bot.drand.client import DrandClient
+
+    return BeaconSource(DrandClient(relay.chain, [relay.url], timeout=2, attempts=1),
+                        clock=lambda: clock.now().timestamp())

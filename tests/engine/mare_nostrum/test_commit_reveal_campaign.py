@@ -1,10 +1,13 @@
-"""A campaign whose rolls beyond the order of play and events come from a commit-reveal seed, not the lottery."""
+"""A campaign whose rolls beyond the order of play and events come from a commit-reveal seed, not the lottery, each
+mixed with a drand round bound with the roll (served here by a fake relay on 127.0.0.1 signing with a test chain)."""
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -14,14 +17,31 @@ from bot.store import campaign_secret
 from bot.store.campaign_secret import CampaignSecretRow
 from bot.cli import main as cli_main, read_log
 from bot.service import DATA_DIR, Legatus
+from bot.schedule.clock import FixedClock
 from bot.store.campaigns import find_campaign
+from bot.store.db import open_engine
 from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.log import replay, step
 from engine.rulesets import load_ruleset
 from engine.verify import verify
+from tests.bot.drand.drand_fakes import FakeRelay, beacon_source, serving
 from tests.conftest import LOTTO, PLAYERS
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Legatus]:
+    clock = FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
+    with serving(FakeRelay()) as relay:
+        service = Legatus(open_engine(tmp_path / "campaign.db"), clock=clock)
+        service.beacons = beacon_source(relay, clock)
+        yield service
+
+
+def later(service: Legatus, seconds: int = 30) -> None:
+    """Let the bound drand rounds be produced; the next post records their beacons, then the seed's numbers."""
+    service.clock.advance(timedelta(seconds=seconds))
 
 
 def seed_of(service: Legatus) -> str:
@@ -61,13 +81,17 @@ def played(service: Legatus) -> Legatus:
     treaty = service.post("ptolemy", "peace treaty with Romans\npass")
     assert treaty.ok, treaty.render()
     assert "bound to the commit-reveal seed (commitment " in treaty.render()
-    assert "label 'turn-1:roll-2:peace_treaty'" in treaty.render()
+    assert "label 'turn-1:roll-2:peace_treaty@drand:" in treaty.render()
+    assert ", mixed with drand quicknet round " in treaty.render()
+    later(service)
     assert service.post("philip", "attack Epirus from Thessalia\npass").ok
     for user in ("scipio", "hanno", "brennus"):
         assert service.post(user, "pass").ok
     siege = service.post("gm", "/battle Epirus winner Macedonians")
     assert siege.ok, siege.render()
     assert "bound to the commit-reveal seed" in siege.render()
+    later(service)
+    assert service.post("gm", "/ledger").ok
     return service
 
 
@@ -79,15 +103,19 @@ def test_the_commitment_is_public_from_the_first_event(played: Legatus) -> None:
     assert (view["randomness"], view["commitment"], view["seed"]) == ("commit-reveal", created.data["commitment"], None)
 
 
-def test_rolls_are_bound_to_labels_and_drawn_from_the_seed(played: Legatus) -> None:
+def test_rolls_are_bound_to_labels_and_drawn_from_the_seed_mixed_with_their_round(played: Legatus) -> None:
     seed = commit_reveal.key(seed_of(played))
     rolls = {r["purpose"]: r for r in played.state()["rolls"]}
     assert {"peace_treaty", "siege"} <= set(rolls)
+    beacons = {str(e.data["round"]): e.data["randomness"] for e in events_of(played) if e.kind == "beacon.recorded"}
     for roll in rolls.values():
         assert (roll["draw"], roll["wheel"], roll["position"]) == ("commit-reveal", "", 0)
-        assert roll["number"] == commit_reveal.roll(seed, roll["label"], 1, 90)
+        round_no = commit_reveal.mixing_round(roll["label"])
+        assert round_no in beacons
+        mixed = commit_reveal.mixed_key(seed, beacons[round_no])
+        assert roll["number"] == commit_reveal.roll(mixed, roll["label"], 1, 90)
         assert roll["outcome"] != "pending"
-    assert rolls["siege"]["label"].startswith("turn-1:") and rolls["siege"]["label"].endswith(":siege")
+    assert rolls["siege"]["label"].startswith("turn-1:") and ":siege@drand:" in rolls["siege"]["label"]
     recorded = [e for e in events_of(played) if e.kind == "random.recorded"]
     assert {label for e in recorded for label in e.data["numbers"]} == {r["label"] for r in rolls.values()}
     # No lottery draw beyond the turn's own was needed.
@@ -132,9 +160,9 @@ def test_reveal_then_verify_clean(played: Legatus, tmp_path: Path, capsys: pytes
 def test_a_tampered_number_is_caught_after_the_reveal(played: Legatus, tmp_path: Path) -> None:
     assert played.post("gm", "/campaign reveal").ok
     events = events_of(played)
-    index = next(i for i, e in enumerate(events) if e.kind == "random.recorded" and any(k.endswith(":siege") for k in e.data["numbers"]))
+    index = next(i for i, e in enumerate(events) if e.kind == "random.recorded" and any(":siege@" in k for k in e.data["numbers"]))
     numbers = dict(events[index].data["numbers"])
-    label = next(k for k in numbers if k.endswith(":siege"))
+    label = next(k for k in numbers if ":siege@" in k)
     numbers[label] = numbers[label] % 90 + 1
     events[index] = replace(events[index], data={**events[index].data, "numbers": numbers})
     forged = rechain(events)
@@ -174,11 +202,14 @@ def test_no_roll_after_the_reveal(played: Legatus) -> None:
 def test_an_undone_roll_never_gives_its_label_again(played: Legatus) -> None:
     first = played.post("gm", "/roll 1d6 omen")
     label = played.state()["rolls"][-1]["label"]
-    assert not played.post("gm", "/gm undo").ok, "its number is recorded at once: undo would be a mulligan"
+    later(played)
+    assert played.post("gm", "/ledger").ok
+    assert not played.post("gm", "/gm undo").ok, "its number is recorded: undo would be a mulligan"
     assert played.post("gm", "/gm void typo").ok
     assert played.post("gm", "/roll 1d6 omen").ok, first.render()
     again = played.state()["rolls"][-1]["label"]
-    assert again != label and again.startswith(label)
+    base = label.partition("@drand:")[0]
+    assert again != label and again.startswith(base) and again.partition("@drand:")[0] != base
     assert Legatus(played.engine).state() == played.state()
 
 
