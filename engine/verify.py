@@ -170,6 +170,8 @@ def verify(
             problem = beacon_check(event.data) if beacon_check is not None else None
             if problem:
                 findings.append(Finding(event.seq, None, f"drand round {event.data.get('round')}", problem))
+        if event.kind == "draw.cancelled":
+            _check_cancelled(event, public, findings, notes)
         if event.kind != "draw.recorded":
             substituted.append(replace(event, hash=""))
             continue
@@ -260,6 +262,20 @@ def _check_anchor(events: list[Event], anchor: str) -> list[Finding]:
         return [Finding(seq, None, "anchor", f"event #{seq} has hash {event.hash[:16]}…, but {digest[:16]}… was published: "
                                                "the log was rewritten")]
     return []
+
+
+def _check_cancelled(event: Event, public: PublicDraws, findings: list[Finding], notes: list[str]) -> None:
+    """A draw ruled not held must be missing from the public draws: held, its numbers were owed to the rolls bound
+    to it, and binding them again was a second chance."""
+    day = str(event.data.get("date", ""))
+    by = str(event.data.get("by") or event.actor)
+    if public.get(day) is not None:
+        findings.append(Finding(event.seq, None, f"draw of {day}",
+                                f"ruled not held by {by}, but the public draws hold it: its rolls should have taken "
+                                "its numbers, not later draws"))
+        return
+    notes.append(f"the draw of {day} (event #{event.seq}) was ruled not held by {by} "
+                 f"({event.data.get('reason') or 'no reason given'}); its rolls were bound again to later draws")
 
 
 def _recompute(event: Event, seed: str, trace: _Trace, labels: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], list[Finding], int]:

@@ -374,6 +374,11 @@ def register_commands(bot: LegatusBot) -> None:
     async def gm_confirm_draw(interaction: discord.Interaction, date: str, numbers: str) -> None:
         await run_text_command(bot, interaction, f"/lotto confirm {date} {numbers}")
 
+    @gm.command(name="cancelled-draw", description="Rule a lottery draw not held: its rolls bind to draws to come")
+    @app_commands.describe(date="YYYY-MM-DD, a draw the campaign waits for", reason="why, kept in the log")
+    async def gm_cancelled_draw(interaction: discord.Interaction, date: str, reason: str) -> None:
+        await run_text_command(bot, interaction, f"/lotto cancelled {date} {reason}")
+
     @gm.command(name="extend", description="Give the playing seat more time")
     @app_commands.autocomplete(nation=names_autocomplete("seat"))
     async def gm_extend(interaction: discord.Interaction, nation: str, hours: float) -> None:

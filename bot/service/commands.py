@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roll": ("/roll <dice> [label]", "gm"),
     "ledger": ("/ledger", "anyone"),
     "lotto confirm": ("/lotto confirm <YYYY-MM-DD> <WHEEL n1 n2 n3 n4 n5; WHEEL ...>", "gm"),
+    "lotto cancelled": ("/lotto cancelled <YYYY-MM-DD> <reason>", "gm"),
     "state": ("/state", "anyone"),
     "private": ("/private", "anyone"),
     "help": ("/help", "anyone"),

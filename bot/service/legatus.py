@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
-from bot.schedule.clock import Clock, scheduled_draws_after
+from bot.schedule.clock import Clock, draw_moment, scheduled_draws_after
 from bot.service.public_values import BOT, PublicValues
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
 from bot.service.replies import LineAnswer, Reply
@@ -41,6 +41,8 @@ from engine.secrets import digest as seal_digest
 from engine.rulesets import load_ruleset
 
 log = logging.getLogger("legatus")
+# A draw is ruled not held only a day after its time: a late publication is not a cancellation.
+CANCEL_MARGIN = timedelta(hours=24)
 
 DATA_DIR = Path(os.environ.get("LEGATUS_DATA", Path(__file__).resolve().parents[2] / "data"))
 
@@ -534,6 +536,9 @@ class Legatus(PublicValues):
         if name == "lotto confirm":
             self._require_gm(posting, command)
             return self._confirm_draw(posting, line_no, command)
+        if name == "lotto cancelled":
+            self._require_gm(posting, command)
+            return self._cancelled_draw(posting, line_no, command)
         if name == "roll":
             self._require_gm(posting, command)
             kind, data = roll_event(args)
@@ -605,6 +610,37 @@ class Legatus(PublicValues):
             details += self._record_draws(posting)
         return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
+    def _cancelled_draw(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """A draw the campaign waits for was never held (a strike, a moved draw): ruled so in the log, and the game
+        binds its rolls again to draws still to come. Only once the lottery has visibly gone on without it: its
+        publication time is long past, no source has it, and a later draw is stored. ``verify`` refuses the ruling
+        if the public draws hold that date."""
+        if len(command.args) < 2:
+            raise CommandError(f"usage: {usage(command.name)}, e.g. /lotto cancelled 2026-12-26 no draw on Boxing Day")
+        try:
+            day = date.fromisoformat(command.args[0])
+        except ValueError:
+            raise CommandError(f"'{command.args[0][:40]}' is not a date: write YYYY-MM-DD") from None
+        waited = {n.key for n in posting.ruleset.needs(posting.folded.state) if n.source == "lottery"}
+        if day.isoformat() not in waited:
+            shown = ", ".join(sorted(waited)) or "none"
+            raise Rejection(f"this campaign does not wait for the draw of {day.isoformat()} (it waits for: {shown})")
+        if draw_store.get_draw(posting.session, day) is not None:
+            raise Rejection(f"the draw of {day.isoformat()} is stored: it was held, so it cannot be ruled cancelled")
+        due = draw_moment(day) + CANCEL_MARGIN
+        if posting.campaign.clock == "live" and self.clock.now() < due:
+            raise Rejection(f"the draw of {day.isoformat()} may still be published: a draw is ruled not held only "
+                            f"from {due.strftime('%Y-%m-%d %H:%M %Z')} on")
+        later = draw_store.draw_dates_after(posting.session, day, 1)
+        if not later:
+            raise Rejection(f"no draw after {day.isoformat()} is stored: until the lottery has gone on without it, "
+                            "the draw may just be late (legatus lotto fetch, or /lotto confirm a later draw)")
+        data = {"date": day.isoformat(), "reason": " ".join(command.args[1:])[:200], "by": f"gm:{posting.author}",
+                "next_held": later[0].isoformat()}
+        details = self._append(posting, "draw.cancelled", data, posting.gm_actor)
+        details += self._record_draws(posting)
+        return LineAnswer(line_no, command.text, True, f"the draw of {day.isoformat()} ruled not held", details)
+
     def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         from bot.service.deadlines import MAX_HOURS, extend_deadline, parse_hours, set_deadline
 
@@ -633,6 +669,9 @@ class Legatus(PublicValues):
             requested = None
         if posting.campaign.clock == "live":
             moment = self.clock.now()
+            if requested is not None and not moment.date() - timedelta(days=366) <= requested <= moment.date() + timedelta(days=366):
+                raise CommandError(f"'{args[0][:40]}' is more than a year from today ({moment.date().isoformat()}): a live "
+                                   "campaign opens its turns on coming draws, e.g. /turn open (the next draw)")
             if requested is not None:
                 moment = max(moment, datetime.combine(requested, datetime.min.time(), tzinfo=moment.tzinfo))
             day = scheduled_draws_after(moment, 1)[0]

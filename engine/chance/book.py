@@ -20,6 +20,7 @@ A slot, a label or a round used once is never handed out again, even after an un
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,7 @@ class ChanceBook:
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # lottery: date -> wheel -> numbers
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (hex)
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
+    cancelled: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
     next_id: int = 1
 
     def pending(self) -> list[Binding]:
@@ -152,8 +154,13 @@ def record(book: ChanceBook, event: Event) -> bool:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
             book.numbers[str(label)] = list(values)
         return True
+    if event.kind == "draw.cancelled":
+        _cancel_draw(book, event)
+        return True
     if event.kind == "draw.recorded":
         date, numbers = str(data.get("date", "")), data.get("numbers")
+        if date in book.cancelled:
+            raise Rejection(f"the draw of {date} was ruled not held (draw.cancelled): its rolls were bound to later draws")
         if not isinstance(numbers, dict):
             raise Rejection("draw.recorded needs the date and the numbers of each wheel")
         known = book.draws.get(date)
@@ -270,10 +277,12 @@ def _offered_dates(event: Event) -> list[str]:
     return dates
 
 
-def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int) -> list[str]:
-    """``wanted`` free slots, no two on one wheel of one draw; a draw's free wheels used before the next draw's."""
+def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = ()) -> list[str]:
+    """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
+    roll keeps); a draw's free wheels used before the next draw's."""
     wheels = [w for w in WHEELS if w != "RN"]  # the Nazionale wheel did not exist before 2005
     taken: list[str] = []
+    kept = [s.rsplit("|", 1)[0] + "|" for s in avoid]
     used = set(book.used)
     for date in dates:
         for position in range(1, 6):
@@ -281,7 +290,7 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int) -> list[str]
                 if len(taken) == wanted:
                     return taken
                 key = f"{date}|{wheel}|{position}"
-                if key in used or any(t.startswith(f"{date}|{wheel}|") for t in taken):
+                if key in used or any(t.startswith(f"{date}|{wheel}|") for t in taken) or f"{date}|{wheel}|" in kept:
                     continue
                 # A wheel already used by this roll in this draw is skipped above; one used by another roll is fine.
                 taken.append(key)
@@ -293,6 +302,31 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int) -> list[str]
         f"the coming lottery draws offered ({', '.join(dates)}) have too few free slots for this roll "
         f"({wanted} numbers on separate wheels); the GM must import later draws first"
     )
+
+
+def _cancel_draw(book: ChanceBook, event: Event) -> None:
+    """A draw ruled not held: the slots each waiting roll had on it are replaced, in binding order, by the first
+    free slots of the later draws offered now (still to come), on wheels the roll does not use there yet."""
+    day = str(event.data.get("date", ""))
+    if day in book.draws:
+        raise Rejection(f"the draw of {day} is recorded: it was held")
+    if day in book.cancelled:
+        raise Rejection(f"the draw of {day} is already ruled not held")
+    waiting = [b for b in book.pending() if b.source == LOTTERY and any(s.split("|")[0] == day for s in b.where)]
+    if not waiting:
+        raise Rejection(f"nothing in this campaign waits for the draw of {day}")
+    later = [d for d in _offered_dates_or_none(event) if d > day]
+    book.cancelled.append(day)
+    for binding in waiting:
+        kept = [s for s in binding.where if s.split("|")[0] != day]
+        lost = len(binding.where) - len(kept)
+        fresh = _lottery_slots(book, later, lost, avoid=kept) if later else []
+        if len(fresh) < lost:
+            raise Rejection(f"no later lottery draw is known to bind the rolls of {day} to again; import the coming draws first")
+        book.used.extend(fresh)
+        # Slot order is value order (a pair per value): the replacements take the places of the slots lost.
+        replacements = iter(fresh)
+        binding.where = [next(replacements) if s.split("|")[0] == day else s for s in binding.where]
 
 
 # --- settling --------------------------------------------------------------------------------------------------

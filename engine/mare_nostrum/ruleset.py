@@ -18,7 +18,7 @@ from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
-from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, settle
+from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, rebind_cancelled, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
@@ -54,6 +54,7 @@ class MareNostrum:
         self._handlers: dict[str, Callable[[Ctx], None]] = {
             "turn.opened": self._turn_opened,
             "draw.recorded": self._draw_recorded,
+            "draw.cancelled": self._draw_cancelled,
             "order": self._order,
             "battle.reported": self._battle_reported,
             "turn.closed": lambda ctx: close_turn(ctx),
@@ -320,6 +321,8 @@ class MareNostrum:
         except (ValueError, KeyError, TypeError) as exc:
             raise Rejection(f"not a valid lottery draw: {exc}") from None
         date = draw.date.isoformat()
+        if date in ctx.state.cancelled_draws:
+            raise Rejection(f"the draw of {date} was ruled not held (draw.cancelled): its rolls were bound to later draws")
         numbers = {w: list(n) for w, n in draw.numbers.items()}
         known = ctx.state.draws.get(date)
         if known is not None:
@@ -333,6 +336,32 @@ class MareNostrum:
         ctx.state.draws[date] = numbers
         if ctx.state.phase == "awaiting_draw" and ctx.state.turn_draw == date:
             start_turn(ctx)
+
+    def _draw_cancelled(self, ctx: Ctx) -> None:
+        """A draw the campaign waits for was not held (the shell checked its time is long past and no source has
+        it): its rolls are bound again to coming draws and a turn waiting for it opens on the next one offered.
+        The ruling is in the log with who made it; ``verify`` refuses it if the public draws hold that date."""
+        state = ctx.state
+        day = str(ctx.event.data.get("date", ""))
+        if day in state.draws:
+            raise Rejection(f"the draw of {day} is recorded: it was held")
+        if day in state.cancelled_draws:
+            raise Rejection(f"the draw of {day} is already ruled not held")
+        waiting_turn = state.phase == "awaiting_draw" and state.turn_draw == day
+        if not waiting_turn and not any(r.number is None and r.draw == day for r in state.rolls):
+            raise Rejection(f"nothing in this campaign waits for the draw of {day}")
+        state.cancelled_draws.append(day)
+        reason = str(ctx.event.data.get("reason") or "no reason given")[:200]
+        ctx.say(f"The draw of {day} was not held ({reason}; ruled by {ctx.event.data.get('by') or ctx.event.actor}).")
+        rebind_cancelled(ctx, day)
+        if waiting_turn:
+            later = sorted(d for d in ctx.event.draws if not d.startswith(DRAND_PREFIX) and d > day)
+            if not later:
+                raise Rejection(f"no later lottery draw is known to open the turn on instead of {day}")
+            state.turn_draw = later[0]
+            ctx.say(f"Turn {state.turn} opens on the draw of {later[0]} instead.")
+            if later[0] in state.draws:
+                start_turn(ctx)
 
     def _random_recorded(self, ctx: Ctx) -> None:
         """The shell's numbers for commit-reveal labels, each derived from the committed seed (checkable once revealed)."""

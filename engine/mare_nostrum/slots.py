@@ -157,6 +157,30 @@ def bind_round(
     return roll
 
 
+def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
+    """A draw ruled not held (``draw.cancelled``): each roll waiting for it is bound again, in binding order, to
+    the first free slots of the later draws offered now, still to come, as any new roll would be; its old slot
+    stays used. The rolls bound again, with their new slots."""
+    state = ctx.state
+    later = sorted(d for d in ctx.event.draws if not d.startswith(DRAND_PREFIX) and d > day)
+    moved = [r for r in state.rolls if r.number is None and r.draw == day]
+    if moved and not later:
+        raise Rejection(f"no later lottery draw is known to bind the rolls of {day} to again; import the coming draws first")
+    used = set(state.used_slots)
+    slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
+    free = iter([(d, w, p) for d in later for w, p in slots if slot_key(d, w, p) not in used])
+    for roll in moved:
+        try:
+            date, wheel, position = next(free)
+        except StopIteration:
+            raise Rejection("every lottery slot of the coming draws is taken; import later draws first") from None
+        state.used_slots.append(slot_key(date, wheel, position))
+        roll.draw, roll.wheel, roll.position = date, wheel, position
+        ctx.say(f"Roll #{roll.id} ({roll.purpose.replace('_', ' ')}{', ' + roll.nation if roll.nation else ''}) is bound "
+                f"again to the draw of {date}, wheel {wheel}, {ordinal(position)} number.")
+    return moved
+
+
 def _offered_rounds(ctx: Ctx) -> list[str]:
     return sorted((d for d in ctx.event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()),
                   key=lambda d: int(d[len(DRAND_PREFIX):]))

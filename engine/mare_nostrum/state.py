@@ -192,6 +192,7 @@ class State:
     numbers: dict[str, int] = field(default_factory=dict)  # commit-reveal: label -> number 1..90 (random.recorded)
     used_labels: list[str] = field(default_factory=list)  # commit-reveal labels ever bound, never reused
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (beacon.recorded)
+    cancelled_draws: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
     # How many battles, rolls and GM rolls are final (those of closed turns): see ``seal``.
     sealed: tuple[int, int, int] = (0, 0, 0)
 
@@ -257,4 +258,4 @@ SHARED_RECORDS = ("battles", "rolls", "gm_rolls")
 # Fields whose elements no event changes once written: a shallow copy is a full one. ``used_slots`` and
 # ``used_labels`` hold strings; ``numbers`` and ``beacons`` strings and ints; a recorded draw's numbers are never
 # changed (``draw.recorded`` refuses other numbers); a TurnRecord is written once, at the close of its turn.
-SHALLOW = ("used_slots", "used_labels", "numbers", "beacons", "draws", "history", "sealed")
+SHALLOW = ("used_slots", "used_labels", "numbers", "beacons", "draws", "history", "sealed", "cancelled_draws")

@@ -20,7 +20,7 @@ from engine.mediterranean_empires.state import Action, Pending, State, new_state
 from engine.ruleset import (IN_TURN, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
                             Transition)
 
-CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded")
+CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
 PHASE_ASK = {
     "stratagems": "draw a stratagem marker ('draw')",
     "political": "a political attempt ('attempt alliance with Genoa') or 'pass'",
