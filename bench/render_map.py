@@ -1,6 +1,12 @@
 """Benchmark: draw the 1600 px map and the history charts of a 15-turn campaign. Prints figures; asserts nothing.
 
-    .venv/bin/python bench/render_map.py [--state STATE.json] [--runs 15] [--width 1600]
+    .venv/bin/python bench/render_map.py [--state STATE.json] [--runs 15] [--width 1600] [--peer-python PY]
+
+Whole process against a peer: ``legatus map`` on the campaign's database, and the python ``diplomacy`` package
+drawing its ``ancmed`` map through cairosvg at the same width, each as a fresh process (median wall time of
+``--process-runs``, peak RSS from wait4), in the same run. The peer runs under ``--peer-python`` (or
+$LEGATUS_PEER_PYTHON, or this interpreter) if that interpreter can import ``diplomacy`` and ``cairosvg``; it is not
+a dependency of Legatus: ``python3 -m venv /tmp/peer && /tmp/peer/bin/pip install diplomacy cairosvg``.
 
 Without --state it plays the scripted campaign of tests/bot/campaign_play.py into a temporary database,
 saves its public state, and measures in a fresh process, so that the memory figures are the drawing's own
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -102,11 +109,66 @@ def measure(state_path: Path, runs: int, width: int) -> None:
         print(f"chart {kind} memory: tracemalloc peak {peak_traced(chart):.1f} MiB")
 
 
+PEER_SCRIPT = """
+import sys
+from diplomacy import Game
+from diplomacy.engine.renderer import Renderer
+import cairosvg
+svg = Renderer(Game(map_name="ancmed")).render(incl_orders=True, incl_abbrev=False)
+cairosvg.svg2png(bytestring=svg.encode(), write_to=sys.argv[1], output_width=int(sys.argv[2]))
+"""
+
+
+def run_process(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak resident MiB of one whole process (wait4's rusage is the child's own)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{command[:3]} failed: {process.stderr.read().decode()[-400:] if process.stderr else ''}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def compare_with_peer(db: Path, out_dir: Path, width: int, runs: int, peer_python: str) -> None:
+    ours_cmd = [str(Path(sys.executable).with_name("legatus")), "map", "--db", str(db), "--out",
+                str(out_dir / "ours.png"), "--width", str(width)]
+    if not Path(ours_cmd[0]).exists():
+        ours_cmd = [sys.executable, "-m", "bot.cli", *ours_cmd[1:]]
+    probe = subprocess.run([peer_python, "-c", "import diplomacy, cairosvg"], capture_output=True, text=True)
+    peer_cmd = [peer_python, "-c", PEER_SCRIPT, str(out_dir / "peer.png"), str(width)]
+    ours: list[tuple[float, float]] = []
+    peer: list[tuple[float, float]] = []
+    run_process(ours_cmd)  # warm the file cache for both, as a bot host's would be
+    if probe.returncode == 0:
+        run_process(peer_cmd)
+    for _ in range(runs):  # interleaved, so both see the same machine
+        ours.append(run_process(ours_cmd))
+        if probe.returncode == 0:
+            peer.append(run_process(peer_cmd))
+    ours_wall, ours_rss = statistics.median(w for w, _ in ours), max(r for _, r in ours)
+    print(f"whole process, legatus map {width} px: median {ours_wall * 1000:.0f} ms wall, peak RSS {ours_rss:.0f} MiB "
+          f"({runs} runs)")
+    if probe.returncode != 0:
+        print(f"peer not measured: {peer_python} cannot import diplomacy and cairosvg "
+              f"({probe.stderr.strip().splitlines()[-1] if probe.stderr.strip() else 'no output'}); "
+              "give --peer-python, see this file's docstring")
+        return
+    peer_wall, peer_rss = statistics.median(w for w, _ in peer), max(r for _, r in peer)
+    print(f"whole process, peer (diplomacy ancmed + cairosvg) {width} px: median {peer_wall * 1000:.0f} ms wall, "
+          f"peak RSS {peer_rss:.0f} MiB ({runs} runs)")
+    print(f"ratio legatus/peer: time {ours_wall / peer_wall:.2f} (target <= 0.40), "
+          f"memory {ours_rss / peer_rss:.2f} (target < 1)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--state", type=Path, default=None, help="a public state JSON (legatus state --json)")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--process-runs", type=int, default=7, help="whole-process runs of each side")
+    parser.add_argument("--peer-python", default=os.environ.get("LEGATUS_PEER_PYTHON", sys.executable),
+                        help="an interpreter that can import diplomacy and cairosvg")
     args = parser.parse_args()
     if args.state is not None:
         measure(args.state, args.runs, args.width)
@@ -120,7 +182,9 @@ def main() -> int:
         state.write_text(canonical.dumps(service.state()), encoding="utf-8")
         service.engine.dispose()
         command = [sys.executable, __file__, "--state", str(state), "--runs", str(args.runs), "--width", str(args.width)]
-        return subprocess.run(command, check=False).returncode
+        code = subprocess.run(command, check=False).returncode
+        compare_with_peer(Path(tmp) / "bench.db", Path(tmp), args.width, args.process_runs, args.peer_python)
+        return code
 
 
 if __name__ == "__main__":

@@ -36,13 +36,12 @@ def add_commands(subparsers: Any) -> None:  # argparse's _SubParsersAction is pr
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
-    from bot.store.db import open_engine
-    from bot.service.legatus import CampaignNotFound, Legatus
+    from bot.cli.reading import export, folded
+    from bot.store.campaign_names import CampaignNotFound
 
-    service = Legatus(open_engine(args.db))
     try:
-        text = service.export(args.campaign)
-        ruleset, state = service.folded(args.campaign)
+        text = export(args.db, args.campaign)
+        ruleset, state = folded(args.db, args.campaign)
     except CampaignNotFound as exc:
         print(f"legatus: {exc}", file=sys.stderr)
         return EXIT_USAGE

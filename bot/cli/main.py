@@ -287,16 +287,14 @@ def cmd_post(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    from bot.service.legatus import CampaignNotFound
+    from bot.cli.reading import folded
+    from bot.store.campaign_names import CampaignNotFound
 
-    service = _service(args)
     try:
-        if args.json:
-            print(canonical.dumps(service.state(args.campaign), indent=2))
-        else:
-            print(service.status(args.campaign))
+        ruleset, state = folded(args.db, args.campaign)
     except CampaignNotFound as exc:
         return fail(str(exc))
+    print(canonical.dumps(ruleset.public_view(state), indent=2) if args.json else ruleset.status(state))
     return 0
 
 

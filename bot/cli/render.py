@@ -50,13 +50,6 @@ def add_commands(sub: Any) -> None:
     sp.set_defaults(func=cmd_chart)
 
 
-def _service(args: argparse.Namespace) -> Any:
-    from bot.store.db import open_engine
-    from bot.service.legatus import Legatus
-
-    return Legatus(open_engine(args.db))
-
-
 def _picture(ruleset: Any, state: Any) -> Any:
     if not callable(getattr(ruleset, "picture", None)):
         raise LookupError(f"the '{ruleset.id}' ruleset has no map to draw")
@@ -73,11 +66,16 @@ def _write(path: Path, data: bytes | str) -> None:
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    from bot.render.history import TurnNotPlayed, folded_at_turn
+    from bot.cli.reading import folded
+    from bot.render.history import TurnNotPlayed
     from bot.render.layout import MIN_WIDTH
     from bot.render.map_png import render_png
-    from bot.render.map_svg import render_svg
-    from bot.service.legatus import CampaignNotFound
+    from bot.store.campaign_names import CampaignNotFound
+
+    def render_svg(picture: Any, width: int) -> str:  # only when asked: its XML escaping imports urllib and http
+        from bot.render.map_svg import render_svg as svg
+
+        return svg(picture, width)
 
     if not MIN_WIDTH <= args.width <= MAX_WIDTH:
         return fail(f"--width {args.width}: give a width between {MIN_WIDTH} and {MAX_WIDTH} pixels")
@@ -85,8 +83,7 @@ def cmd_map(args: argparse.Namespace) -> int:
     if not svg_out and args.out.suffix.lower() != ".png":
         return fail(f"--out {args.out}: the map is written as .png or .svg")
     try:
-        service = _service(args)
-        ruleset, state = folded_at_turn(service, args.campaign, args.turn)
+        ruleset, state = folded(args.db, args.campaign, args.turn)
         picture = _picture(ruleset, state)
         written = []
         if svg_out:
@@ -107,17 +104,16 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 
 def cmd_chart(args: argparse.Namespace) -> int:
-    from bot.render.history import folded_at_turn
+    from bot.cli.reading import folded
     from bot.render.charts import chart_of, render_chart
-    from bot.service.legatus import CampaignNotFound
+    from bot.store.campaign_names import CampaignNotFound
 
     if not 400 <= args.width <= MAX_WIDTH:
         return fail(f"--width {args.width}: give a width between 400 and {MAX_WIDTH} pixels")
     if args.out.suffix.lower() != ".png":
         return fail(f"--out {args.out}: charts are written as .png")
     try:
-        service = _service(args)
-        ruleset, state = folded_at_turn(service, args.campaign, None)
+        ruleset, state = folded(args.db, args.campaign)
         picture = _picture(ruleset, state)
         chart = chart_of(picture, args.kind)
         _write(args.out, render_chart(picture, args.kind, args.width))

@@ -7,16 +7,16 @@ replay of every event up to and including it (undos on the way included, exactly
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
-
-from bot.store.campaigns import load_events
+from engine.events import Event
 from engine.log import replay
 from engine.ruleset import Ruleset
 from engine.rulesets import load_ruleset
 
+if TYPE_CHECKING:  # the read-only commands import this module without SQLAlchemy (bot/store/reader.py)
+    from sqlalchemy.engine import Engine
+    from sqlmodel import Session
 
 
 class CampaignService(Protocol):
@@ -28,6 +28,8 @@ class CampaignService(Protocol):
     def state(self, campaign: str | None = None) -> dict[str, Any]: ...
 
     def _campaign(self, session: Session, name: str | None) -> Any: ...
+
+    def _fold(self, session: Session, campaign: Any) -> tuple[Ruleset, Any]: ...
 
 CLOSED = "turn.closed"
 
@@ -56,9 +58,13 @@ def state_at_turn(service: CampaignService, campaign: str | None, turn: int | No
     return ruleset.public_view(state)
 
 
-def folded_at_turn(service: "Legatus", campaign: str | None, turn: int | None) -> tuple[Ruleset, Any]:
+def folded_at_turn(service: CampaignService, campaign: str | None, turn: int | None) -> tuple[Ruleset, Any]:
     """The campaign's ruleset and its game state (opaque, for ``ruleset.picture`` or ``summary``) when turn
     ``turn`` was closed; ``None`` for the state now. Raises as ``state_at_turn``."""
+    from sqlmodel import Session
+
+    from bot.store.campaigns import load_events
+
     with Session(service.engine) as session:
         # The service's own lookup, so that an unknown or ambiguous campaign reads exactly as everywhere else.
         row = service._campaign(session, campaign)
@@ -68,6 +74,11 @@ def folded_at_turn(service: "Legatus", campaign: str | None, turn: int | None) -
             return ruleset, folded.state
         events = load_events(session, row.id)
     ruleset = load_ruleset(row.ruleset, service.data_dir)
+    return ruleset, state_at_close(ruleset, events, turn)
+
+
+def state_at_close(ruleset: Ruleset, events: list[Event], turn: int) -> Any:
+    """The game state when turn ``turn`` was closed, from the campaign's whole log; raises TurnNotPlayed."""
     now = replay(ruleset, events)
     closes = [e for e in now.effective if e.kind == CLOSED]
     if turn < 1 or turn > len(closes):
@@ -75,5 +86,4 @@ def folded_at_turn(service: "Legatus", campaign: str | None, turn: int | None) -
         extra = f"; turn {turn} is being played now" if current == turn and turn > len(closes) else ""
         raise TurnNotPlayed(f"turn {turn} has not been closed: {closed_turns_text(len(closes))}{extra}")
     close = closes[turn - 1]
-    folded = replay(ruleset, [e for e in events if e.seq <= close.seq])
-    return ruleset, folded.state
+    return replay(ruleset, [e for e in events if e.seq <= close.seq]).state

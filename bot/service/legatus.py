@@ -8,7 +8,6 @@ changes nothing, and an unexpected failure rolls the whole post back and says so
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from functools import cached_property
@@ -28,6 +27,7 @@ from bot.service.roll_command import roll_event
 from bot.store import campaign_secret, sealed as sealed_store
 from bot.store import draws as draw_store
 from bot.store import snapshots
+from bot.store.campaign_names import CampaignNotFound, pick
 from bot.store.db import lock_campaign, writer
 from bot.store.campaigns import (
     CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
@@ -44,11 +44,7 @@ log = logging.getLogger("legatus")
 # A draw is ruled not held only a day after its time: a late publication is not a cancellation.
 CANCEL_MARGIN = timedelta(hours=24)
 
-DATA_DIR = Path(os.environ.get("LEGATUS_DATA", Path(__file__).resolve().parents[2] / "data"))
-
-
-class CampaignNotFound(LookupError):
-    pass
+from bot.service.data_dir import DATA_DIR  # noqa: E402  (re-exported: bot.service.DATA_DIR)
 
 
 class _Conflict(Exception):
@@ -219,12 +215,8 @@ class Legatus(PublicValues):
     def _campaign(self, session: Session, name: str | None) -> CampaignRow:
         row = find_campaign(session, name)
         if row is None:
-            names = [c.name for c in list_campaigns(session)]
-            if name is not None:
-                raise CampaignNotFound(f"no campaign called '{name}'; campaigns here: {', '.join(names) or 'none'}")
-            if not names:
-                raise CampaignNotFound("this database holds no campaign yet: create one with `legatus new`")
-            raise CampaignNotFound(f"this database holds several campaigns ({', '.join(names)}): name one with --campaign")
+            pick(name, [c.name for c in list_campaigns(session)])  # raises CampaignNotFound saying why
+            raise CampaignNotFound(f"no campaign called '{name}'")  # a campaign made between the two reads
         return row
 
     def _fold(self, session: Session, campaign: CampaignRow) -> tuple[Ruleset, Folded]:

@@ -15,10 +15,11 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import create_engine
 
+from bot.store.revision import HEAD_REVISION
+
 DEFAULT_DB = "legatus.db"
-# The newest revision in bot/store/migrations/versions (tests/bot/store/test_migrations.py checks it is): a
-# database already there opens with one plain read, without importing alembic nor taking a write lock.
-HEAD_REVISION = "0007"
+# HEAD_REVISION is the newest revision in bot/store/migrations/versions (tests/bot/store/test_migrations.py checks
+# it is): a database already there opens with one plain read, without importing alembic nor taking a write lock.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
 _PG_MIGRATION_LOCK = 0x4C454741

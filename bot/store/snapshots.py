@@ -15,27 +15,19 @@ round trip through the public JSON view would not (it leaves out hidden fields).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import pickle
-import sys
-from pathlib import Path
-from typing import Any
 
 from sqlalchemy import LargeBinary, text
 from sqlmodel import Column, Field, Session, SQLModel
 
+from bot.store.fold_key import FORMAT, snapshot_key
 from engine.log import Folded
-from engine.ruleset import Ruleset
 
 log = logging.getLogger("legatus.snapshots")
-ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
-# Bump when the body's layout changes; old snapshots are then ignored and replaced at the next post.
-FORMAT = 1
 # How far the log may run ahead of a sound snapshot before a post rewrites it.
 EVERY = 64
-_keys: dict[tuple[int, Path], str] = {}
 # Campaigns whose stored snapshot this process found unsound: the next post replaces it whatever its age.
 _unsound: set[tuple[str, int]] = set()  # (database, campaign id)
 # The (seq, key) of the snapshot this process last wrote or read as sound, by (database, campaign id): a post then
@@ -51,33 +43,6 @@ class SnapshotRow(SQLModel, table=True):
     head: str  # that event's hash: the snapshot belongs to this log only
     key: str  # what made the body (see snapshot_key): a different key means another engine or other rules
     body: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-
-
-def _hash_tree(digest: Any, folder: Path, pattern: str) -> None:
-    for path in sorted(folder.rglob(pattern)):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(folder)).encode())
-            digest.update(path.read_bytes())
-
-
-def snapshot_key(ruleset: Ruleset, data_dir: Path) -> str:
-    """A digest of everything a fold depends on besides the log: the engine's code, the ruleset's own code
-    (a game registered from elsewhere), the rules data and the snapshot format. About half a megabyte read
-    once per process; a snapshot made before any of them changed is ignored."""
-    cache = (id(ruleset), data_dir)
-    if cache in _keys:
-        return _keys[cache]
-    digest = hashlib.sha256(f"legatus-snapshot/{FORMAT}/{sys.version_info[:2]}".encode())
-    digest.update(str(getattr(getattr(ruleset, "rules", None), "digest", "")).encode())
-    _hash_tree(digest, ENGINE_DIR, "*.py")
-    module = sys.modules.get(type(ruleset).__module__)
-    source = Path(getattr(module, "__file__", "") or ENGINE_DIR).resolve().parent
-    if ENGINE_DIR not in (source, *source.parents):
-        _hash_tree(digest, source, "*.py")
-    if data_dir.is_dir():
-        _hash_tree(digest, data_dir, "*")
-    _keys[cache] = digest.hexdigest()
-    return _keys[cache]
 
 
 def _where(session: Session, campaign_id: int) -> tuple[str, int]:

@@ -144,6 +144,7 @@ def test_a_snapshot_of_another_pickled_object_is_ignored(service: Legatus, monke
 def test_the_key_changes_with_the_rules_data(service: Legatus, tmp_path: Path) -> None:
     import shutil
 
+    from bot.store import fold_key
     from engine.rulesets import load_ruleset
 
     data = tmp_path / "data"
@@ -153,7 +154,7 @@ def test_the_key_changes_with_the_rules_data(service: Legatus, tmp_path: Path) -
     assert before == snapshots.snapshot_key(rules, data)
     (data / "rulesets" / "mare-nostrum.toml").write_text(
         (data / "rulesets" / "mare-nostrum.toml").read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
-    snapshots._keys.clear()
+    fold_key._keys.clear()
     assert snapshots.snapshot_key(rules, data) != before
 
 
