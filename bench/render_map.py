@@ -139,6 +139,10 @@ def compare_with_peer(db: Path, out_dir: Path, width: int, runs: int, peer_pytho
     peer_cmd = [peer_python, "-c", PEER_SCRIPT, str(out_dir / "peer.png"), str(width)]
     ours: list[tuple[float, float]] = []
     peer: list[tuple[float, float]] = []
+    # Byte-compiled once, as an installed bot (and the peer's installed package) is: PYTHONDONTWRITEBYTECODE would
+    # otherwise make every run of ours compile its modules again.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "bot"), str(REPO / "engine")],
+                   check=False, stdout=subprocess.DEVNULL)
     run_process(ours_cmd)  # warm the file cache for both, as a bot host's would be
     if probe.returncode == 0:
         run_process(peer_cmd)
