@@ -39,14 +39,18 @@ class Play:
     def order(self, side: str, text: str) -> None:
         self.event("order", {"seat": SEATS[side], "text": text})
 
-    def drive(self, dice: list[int], answers: dict[str, Any] | None = None, until: str | None = None) -> None:
+    def drive(self, dice: list[int], answers: dict[str, Any] | None = None, until: str | None = None,
+              fill: int | None = None) -> None:
         """Until the order under way is over: each roll takes the next values from ``dice`` (as many as asked), each
         question the answer given for its kind (the label's last part; a list is used up one by one), else its
-        default (what the GM posts when the deadline passes). ``until``: stop at the first question of that kind."""
+        default (what the GM posts when the deadline passes). ``until``: stop at the first question of that kind.
+        ``fill``: the value of every die once ``dice`` is used up (rolls whose number the test does not care about)."""
         answers = {k: list(v) if isinstance(v, list) else v for k, v in (answers or {}).items()}
         while self.state.action is not None:
             pending = self.state.action.pending
             if pending.kind == "roll":
+                if fill is not None and len(dice) < pending.count:
+                    dice.extend([fill] * (pending.count - len(dice)))
                 assert len(dice) >= pending.count, f"no die left for {pending.label}"
                 values, dice[:] = dice[: pending.count], dice[pending.count:]
                 self.event("random.recorded", {"numbers": {pending.label: values}})
