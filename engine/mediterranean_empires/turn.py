@@ -140,7 +140,8 @@ def start_recruitment(ctx: Ctx) -> None:
         crusaders.announce(ctx, side)
     a, b = ctx.die(f"t{st.turn}.recruit.A"), ctx.die(f"t{st.turn}.recruit.B")
     winner = "A" if a >= b else "B"
-    choice = ctx.oracle.ask(ctx.seat(winner), f"t{st.turn}.recruit_order", f"You won the recruitment roll ({a} to {b}): "
+    high, low = (a, b) if winner == "A" else (b, a)
+    choice = ctx.oracle.ask(ctx.seat(winner), f"t{st.turn}.recruit_order", f"You won the recruitment roll ({high} to {low}): "
                             "place first or second?", ("first", "second"), "first", mode="turn")
     st.to_move = winner if choice == "first" else other(winner)
     ctx.say(f"Recruitment: Player {st.to_move} places first.")
@@ -261,8 +262,9 @@ def end_operations(ctx: Ctx, side: str) -> None:
     # 5.2: 1d6 each, Player A wins ties; the winner redistributes first or second, then the players alternate.
     a, b = ctx.die(f"t{st.turn}.redistribute.A"), ctx.die(f"t{st.turn}.redistribute.B")
     winner = "A" if a >= b else "B"
+    high, low = (a, b) if winner == "A" else (b, a)
     choice = ctx.oracle.ask(ctx.seat(winner), f"t{st.turn}.redistribute_order", f"You won the redistribution roll "
-                            f"({a} to {b}): redistribute first or second?", ("first", "second"), "first", mode="turn")
+                            f"({high} to {low}): redistribute first or second?", ("first", "second"), "first", mode="turn")
     st.to_move = winner if choice == "first" else other(winner)
     ctx.say(f"The End of Turn Phase: Player {st.to_move} redistributes first (one unit, or two levies, at a time), "
             "then the players alternate until each says 'done'.")
