@@ -43,6 +43,11 @@ class MediterraneanEmpires:
         self.seat_index = NameIndex({seat: [side, f"Player {side}", *majors.get(side, [])]
                                      for seat, side in rules.seats.items()}, "seat")
 
+    @property
+    def options(self) -> dict[str, str]:
+        """The campaign options a GM may choose at creation (name -> what it turns on): optional rules, a scenario."""
+        return dict(self.rules.options)
+
     @classmethod
     def load(cls, data_dir: Path) -> "MediterraneanEmpires":
         return cls(load_rules(data_dir / "rulesets" / "mediterranean-empires.toml"))
