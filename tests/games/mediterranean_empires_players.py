@@ -76,13 +76,14 @@ class Table:
 
 
 @contextmanager
-def table(db: Path) -> Iterator[Table]:
+def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
+    """A campaign at the start, its seats taken; ``options``: the campaign options the GM chooses at creation."""
     clock = FixedClock(START)
     with serving(FakeRelay()) as relay:
         service = Legatus(open_engine(db), clock=clock)
         service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
                                        clock=lambda: clock.now().timestamp())
-        created = service.create_campaign("middle-sea", "mediterranean-empires", "gm", dict(USERS))
+        created = service.create_campaign("middle-sea", "mediterranean-empires", "gm", dict(USERS), options=options)
         assert created.changed, created.render()
         ruleset = service.ruleset_of(None)
         t = Table(service, Console(service), clock, replay(ruleset, [Event.from_dict(json.loads(line))

@@ -138,3 +138,25 @@ def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) 
     beacons = [e for e in events if e.kind == "beacon.recorded"]
     assert len(beacons) > 100
     assert all(e.draws and e.draws[0].startswith("drand:") for e in events if e.kind == "order")
+
+
+def test_the_vespers_scenario_with_every_optional_rule_plays_replays_and_verifies(tmp_path: Path) -> None:
+    """13.0 with 14.1-14.3 on: three game turns through the console, the scenario's victory, then the export."""
+    with table(tmp_path / "vespers.db", ["vespers", "mercenaries", "poison", "concessions"]) as t:
+        play_game(t)
+        assert t.refused() == [], "\n".join(f"{w}> {x}: {a}" for w, x, a in t.refused())
+        said = "\n".join(a for _, _, a in t.transcript)
+        assert "Game turn 1 (1282–1290)" in said and "Game turn 3 (1301–1310) begins" in said
+        end = t.transcript[-1][2]
+        assert "The War of the Sicilian Vespers ends: Aragon does not hold Malta. Player A wins." in end, end
+        assert said.count("mutiny (") == 2, "14.1: Aragon's two idle mercenaries mutiny"
+        assert t.service.summary().winner == "Player A"
+        summary = t.service.summary()
+        assert summary.over and summary.turn == 3
+        ruleset = load_ruleset("mediterranean-empires", t.service.data_dir)
+        events = t.events()
+        assert events[0].data["options"] == ["vespers", "mercenaries", "poison", "concessions"]
+        folded = replay(ruleset, events)
+        assert json.dumps(ruleset.public_view(folded.state), sort_keys=True) == json.dumps(t.service.state(), sort_keys=True)
+        result = verify(ruleset, events, {})
+        assert result.ok, [str(f) for f in result.findings]
