@@ -47,7 +47,7 @@ def draw(ctx: Ctx, side: str) -> None:
 def crusade(ctx: Ctx, side: str) -> None:
     """12.0 Crusade: one fleet and two other units (not raiders) of friendly (not vassal) powers leave for the Holy
     Land, chosen by the player (default: the first fleet, then mercenaries, levies, field armies); they come back in
-    a later Recruitment Phase (``crusaders_due``). Without a fleet on the map, the first unit bought in this game
+    a later Recruitment Phase (``crusaders.due``). Without a fleet on the map, the first unit bought in this game
     turn's Recruitment Phase must be a fleet, and it sails to join them."""
     st = ctx.state
     fleet = _send_crusader(ctx, side, ("fleet",), "which fleet do you send to the Holy Land?", "crusade.fleet")
