@@ -14,6 +14,8 @@ def chosen(rules: RulesData, setup: Any) -> list[str]:
     """The options a campaign's set-up names (a list, or one string separated by commas or spaces), checked."""
     if setup is None:
         return []
+    if not isinstance(setup, (str, list, tuple)):
+        raise Rejection(f"options are a list of names, not {type(setup).__name__}")
     items = setup.replace(",", " ").split() if isinstance(setup, str) else [str(x) for x in setup]
     names: list[str] = []
     for item in items:

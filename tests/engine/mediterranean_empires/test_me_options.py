@@ -17,6 +17,8 @@ def test_options_are_named_at_creation_and_unknown_ones_refused() -> None:
     assert Play().state.options == []
     with pytest.raises(Rejection, match="unknown option 'mutiny': Mediterranean Empires has mercenaries .14.1 Mercenaries."):
         Play(["mutiny"])
+    with pytest.raises(Rejection, match="options are a list of names, not int"):
+        Play(5)  # type: ignore[arg-type]
 
 
 def closing(options: list[str]) -> Play:
