@@ -83,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="where the game's rolls come from: drand quicknet rounds still to come (verified beacons), "
                          "lottery slots of coming draws, or a seed committed to now and revealed by the GM at the end "
                          "(/campaign reveal) (default: the game's own choice)")
+    sp.add_argument("--option", action="append", default=[], metavar="NAME",
+                    help="a campaign option of the game (an optional rule, a scenario); repeat for each")
     sp.set_defaults(func=cmd_new)
 
     lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")
@@ -191,6 +193,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     service = _service(args)
     reply = service.create_campaign(
         args.name or args.ruleset, args.ruleset, args.gm, players, clock=args.clock, randomness=args.randomness,
+        options=args.option,
     )
     print(reply.render())
     return 0 if reply.changed else 1

@@ -27,7 +27,7 @@ def readable(text: str) -> str:
 SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*[>:]\s?(.*)$")
 HELP = """Type what a user posts, as NAME> TEXT (e.g. alice> build temple in Latium); a line without a
 name speaks as the last speaker. Console commands:
-  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=lottery|commit-reveal]   create a campaign
+  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=lottery|commit-reveal] [options=A,B]   create a campaign
   :import PATH          import lottery draws (official archive format)
   :use CAMPAIGN         switch campaign        :status   the status board
   :as NAME              set the speaker        :quit     leave"""
@@ -175,6 +175,7 @@ class Console:
         if rest and "=" not in rest[0]:
             ruleset, rest = rest[0], rest[1:]
         players, gm, clock, randomness = {}, "gm", "historical", "lottery"
+        options: list[str] = []
         for item in rest:
             key, _, value = item.partition("=")
             if key.lower() == "gm":
@@ -183,10 +184,13 @@ class Console:
                 clock = value
             elif key.lower() == "randomness":
                 randomness = value
+            elif key.lower() == "options":
+                options = [o for o in value.split(",") if o]
             elif value:
                 players[key] = value
             else:
                 print(f"'{item}': write NATION=USER")
                 return
-        print(self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness).render())
+        print(self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness,
+                                           options=options).render())
         self.campaign = name

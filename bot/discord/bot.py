@@ -277,7 +277,8 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.describe(name="A name for the campaign", gm_role="Members of this role run the campaign",
                            ruleset=f"The game (default: {DEFAULT_RULESET})",
                            clock="live: rolls bind to future draws (real campaigns)",
-                           randomness="Rolls beyond order of play and events: lottery, or a seed revealed at the end")
+                           randomness="Rolls beyond order of play and events: lottery, or a seed revealed at the end",
+                           options="The game's campaign options (optional rules, a scenario), separated by commas")
     @app_commands.autocomplete(ruleset=ruleset_autocomplete)
     @app_commands.choices(
         clock=[app_commands.Choice(name="live", value="live"), app_commands.Choice(name="historical", value="historical")],
@@ -288,7 +289,7 @@ def register_commands(bot: LegatusBot) -> None:
     async def create(interaction: discord.Interaction, name: str, gm_role: discord.Role,
                      ruleset: str | None = None,
                      clock: app_commands.Choice[str] | None = None,
-                     randomness: app_commands.Choice[str] | None = None) -> None:
+                     randomness: app_commands.Choice[str] | None = None, options: str | None = None) -> None:
         if not await defer(interaction):
             return
         member = interaction.user
@@ -303,6 +304,7 @@ def register_commands(bot: LegatusBot) -> None:
             bot.service.create_campaign, name, (ruleset or DEFAULT_RULESET).strip(), f"<@&{gm_role.id}>", {},
             clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
             randomness.value if randomness else None,
+            [o for o in (options or "").replace(",", " ").split() if o],
         )
         await respond(interaction, reply, bot)
 

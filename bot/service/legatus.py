@@ -124,10 +124,12 @@ class Legatus(PublicValues):
         channel_id: str | None = None,
         gm_role_id: str | None = None,
         randomness: str | None = None,
+        options: list[str] | None = None,
     ) -> Reply:
         """``randomness``: where the rolls beyond the order of play and the events come from: "lottery" (slots
         of coming draws) or "commit-reveal" (a seed made here, kept in campaign_secret, its SHA-256 published
-        in the ``campaign.created`` event)."""
+        in the ``campaign.created`` event). ``options``: the game's campaign options chosen (optional rules, a
+        scenario), by the names its ruleset lists in ``options``; the ruleset checks them when the campaign starts."""
         reply = Reply()
         try:
             ruleset = load_ruleset(ruleset_id, self.data_dir)
@@ -138,6 +140,9 @@ class Legatus(PublicValues):
             return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
         if randomness not in ("lottery", "commit-reveal", "drand"):
             return reply.note(f"unknown randomness '{randomness[:40]}': use 'drand', 'lottery' or 'commit-reveal'")
+        options = [o.strip() for o in options or [] if o.strip()]
+        if options and not getattr(ruleset, "options", None):
+            return reply.note(f"{ruleset.title} has no campaign options; '{options[0][:40]}' cannot be chosen")
         with Session(writer(self.engine)) as session:  # read-then-write: the write lock first, or SQLite is busy
             if find_campaign(session, name) is not None:
                 return reply.note(f"a campaign called '{name}' already exists in this database")
@@ -146,6 +151,8 @@ class Legatus(PublicValues):
                 "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
                 "randomness": randomness,
             }
+            if options:  # only when chosen: a campaign without options keeps the event it always had
+                data["options"] = options
             if randomness in ("drand", "commit-reveal"):
                 from bot.drand.beacons import chain_to_dict
 

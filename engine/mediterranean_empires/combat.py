@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.oracle import SEALED, NeedReveal
 from engine.mediterranean_empires.control import side_of_power, settle_control
+from engine.mediterranean_empires.rules_data import UNIT_WORDS
 from engine.mediterranean_empires.state import State, Unit
 
-# Losses are taken cheapest first (the owner's choice in the seed; see docs/rules/mediterranean-empires.md).
+# The default order of losses (the owner chooses, take_losses; see docs/rules/mediterranean-empires.md).
 LOSS_ORDER = {"levy": 0, "raider": 1, "mercenary": 2, "field_army": 3, "fleet": 4}
 MILITARY_ADVANTAGE = "Military Advantage"
 AMBUSH = "Ambush"
@@ -96,6 +97,39 @@ def eliminate(ctx: Ctx, ids: list[int], needed: int, table: str) -> int:
     return lost
 
 
+def unit_word(unit: Unit) -> str:
+    """How a loss is named in a question and its answer: 'field army of France'."""
+    return f"{UNIT_WORDS[unit.kind]} of {unit.power}"
+
+
+def take_losses(ctx: Ctx, side: str, ids: list[int], table: str, label: str, area: str, *,
+                worth: int | None = None, count: int | None = None) -> int:
+    """The losing player chooses its losses (CA, BB, DV): one unit at a time, until they are worth ``worth`` (a unit
+    the table doubles counts two) or ``count`` units are gone. The default is cheapest first; nobody is asked when
+    every remaining unit is the same kind of the same power, or when all of them must go. Returns the weight lost."""
+    st = ctx.state
+    lost = taken = 0
+    while (worth is None or lost < worth) and (count is None or taken < count):
+        left = sorted((st.units[i] for i in ids if i in st.units), key=lambda u: (LOSS_ORDER[u.kind], u.id))
+        if not left:
+            break
+        words = list(dict.fromkeys(unit_word(u) for u in left))
+        every = (worth is not None and sum(weight(ctx, u, table) for u in left) <= worth - lost) or \
+                (count is not None and len(left) <= count - taken)
+        pick = left[0]
+        if len(words) > 1 and not every:
+            still = (f"units worth {worth - lost} more (a unit that counted two counts two)" if worth is not None
+                     else f"{count - taken} more unit(s)")
+            answer = ctx.oracle.ask(ctx.seat(side), f"{label}.{side}{taken + 1}.loss",
+                                    f"Losses in {area}: you eliminate {still}. Which unit goes now?", tuple(words),
+                                    words[0], {"area": area, "default": words[0]})
+            pick = next((u for u in left if unit_word(u).lower() == str(answer).lower()), left[0])
+        lost += weight(ctx, pick, table)
+        taken += 1
+        del st.units[pick.id]
+    return lost
+
+
 def alive(state: State, ids: list[int]) -> list[int]:
     return [i for i in ids if i in state.units]
 
@@ -117,8 +151,8 @@ def resolve(ctx: Ctx, b: Battle) -> str:
     table_name = "Raid" if b.table == "raid" else "Field/Naval Battle"
     ctx.say(f"{table_name} Table in {b.area}: {units} attacking unit(s), roll {roll} modified to {modified}: {result}.")
     if result == "CA":
-        eliminate(ctx, b.att_ids, 1, b.table)
-        eliminate(ctx, b.def_ids, 1, b.table)
+        take_losses(ctx, b.attacker, b.att_ids, b.table, b.label, b.area, count=1)
+        take_losses(ctx, b.defender, b.def_ids, b.table, b.label, b.area, count=1)
         if alive(st, b.def_ids) and alive(st, b.att_ids):
             answer = ctx.oracle.ask(ctx.seat(b.defender), f"{b.label}.counterattack",
                                     f"Counterattack in {b.area}?", ("counterattack", "no"), "counterattack",
@@ -135,14 +169,11 @@ def resolve(ctx: Ctx, b: Battle) -> str:
         count = int(ctx.oracle.ask(ctx.seat(b.attacker), f"{b.label}.bloodbath",
                                    f"Bloodbath in {b.area}: how many of your units do you eliminate (1-{most})?",
                                    choices, "1", {"area": b.area}) or 1)
-        lost = 0
-        for u in sorted((st.units[i] for i in att_units), key=lambda u: (LOSS_ORDER[u.kind], u.id))[:max(1, count)]:
-            lost += weight(ctx, u, b.table)
-            del st.units[u.id]
-        eliminate(ctx, b.def_ids, lost, b.table)
+        lost = take_losses(ctx, b.attacker, att_units, b.table, b.label, b.area, count=max(1, count))
+        take_losses(ctx, b.defender, b.def_ids, b.table, b.label, b.area, worth=lost)
     elif result == "DV":
-        eliminate(ctx, b.def_ids, units, b.table)
-        eliminate(ctx, b.att_ids, 1, b.table)
+        take_losses(ctx, b.defender, b.def_ids, b.table, b.label, b.area, worth=units)
+        take_losses(ctx, b.attacker, b.att_ids, b.table, b.label, b.area, count=1)
     elif result == "DV+S":
         eliminate(ctx, b.def_ids, 10**6, b.table)
         draw_marker(ctx, b.attacker, f"{b.label}.spoils")

@@ -1,7 +1,7 @@
 """Operations (10.0-10.3, 11.0-11.4): forces, OPs, movement, interception, avoiding combat, naval transport."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat
+from engine.mediterranean_empires import combat, options
 from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
@@ -321,6 +321,8 @@ def coastal_raid(ctx: Ctx, land: str) -> None:
     """11.4 (with optional rule 14.1, which the seed calls 11.1): an Aragonese fleet carrying mercenaries spends 1 OP;
     a mercenary lands; enemy units there may intercept it; otherwise 4-6 earns 1 TP; it re-embarks."""
     st, f = ctx.state, force(ctx)
+    if not options.on(st, options.MERCENARIES):
+        raise Refused("coastal raids come with optional rule 14.1 (mercenaries, 11.4), which this campaign does not use")
     if f["power"] != "Aragon" or not f["naval"]:
         raise Refused("coastal raids are made by Aragonese fleets (11.4)")
     mercs = [i for i in f["cargo"] if st.units[i].kind == "mercenary"]

@@ -2,14 +2,17 @@
 
     draw                                          (Stratagem Markers Phase)
     attempt alliance with Genoa using the King of France, the Pope and 1 TP
+    attempt alliance with Castile ceding Navarre  (optional rule 14.3)
     attempt vassalage on Pisa | foment rebellion in Navarre | pass [forfeiting rebellion]
     recruit 2 levies of France in Vienne | recruit a fleet of Aragon in Balearic Sea | done
+    return a levy of France to Vienne             (crusaders coming back, in the Recruitment Phase)
     activate France in Provence County [with 1 military advantage] [without the King]
     activate 2 field armies of France in Provence County
     move to Genoa | attack | embark from Arborea | land in Provence County | raid the coast of Calabria
     drop 1 levy | end | end operations
     redistribute a levy of France from Albi to Vienne | done
     never intercept | always intercept | always avoid combat with fewer than 3 units | clear standing orders
+    take losses cheapest first                    (a standing order: losses are not asked)
     an answer to a question: intercept, do not intercept, avoid combat, fight, thwart, counterattack, 2, ...
 """
 from __future__ import annotations
@@ -68,7 +71,7 @@ def read_line(rules: RulesData, line: str) -> dict[str, Any]:
     if low in ("draw", "draw a marker", "draw a stratagem marker", "pick", "pick a marker"):
         return {"order": "draw"}
     m = re.fullmatch(r"(?:attempt )?(alliance|diplomacy|vassalage|rebellion)(?: attempt)? (?:with|on|against|in) (.+?)"
-                     r"(?: (?:using|with) (.+))?", text, flags=re.I)
+                     r"(?: (?:using |with |(?=ceding ))(.+))?", text, flags=re.I)
     if not m:
         m2 = re.fullmatch(r"foment (?:a )?rebellion in (.+?)(?: (?:using|with) (.+))?", text, flags=re.I)
         if m2:
@@ -88,8 +91,11 @@ def read_line(rules: RulesData, line: str) -> dict[str, Any]:
                 mods["pope"] = True
             elif re.fullmatch(r"(1|one) tp|a tp|1 treasury point", p):
                 mods["tp"] = True
+            elif p.startswith("ceding "):
+                mods["cede"] = _area(rules, part.strip()[len("ceding "):])
             else:
-                raise Unclear(f"unknown modifier '{quote(part.strip())}': use 'the King of <power>', 'the Pope' or '1 TP'")
+                raise Unclear(f"unknown modifier '{quote(part.strip())}': use 'the King of <power>', 'the Pope', '1 TP' "
+                              "or 'ceding <area>'")
         return {"order": "attempt", "kind": kind, "power": power, **mods}
     m = re.fullmatch(r"pass(?: forfeiting (?:the |my )?(alliance|vassalage|rebellion)(?: attempt)?)?", low)
     if m:
@@ -98,6 +104,10 @@ def read_line(rules: RulesData, line: str) -> dict[str, Any]:
     if m:
         count, kind = _units(m[1])
         return {"order": "recruit", "count": count, "kind": kind, "power": _power(rules, m[2]), "area": _area(rules, m[3])}
+    m = re.fullmatch(r"return (.+?) of (.+?) (?:to|in|at) (.+)", text, flags=re.I)
+    if m:
+        count, kind = _units(m[1])
+        return {"order": "return", "count": count, "kind": kind, "power": _power(rules, m[2]), "area": _area(rules, m[3])}
     if low in ("done", "finished", "no more", "end recruitment", "end redistribution"):
         return {"order": "done"}
     m = re.fullmatch(r"activate (?:(.+?) of )?(.+?) (?:in|at) (.+?)((?: (?:with|without) [^,]+?)*)", text, flags=re.I)
@@ -141,6 +151,8 @@ def read_line(rules: RulesData, line: str) -> dict[str, Any]:
     m = re.fullmatch(r"(never intercept|always intercept|clear standing orders|always avoid combat(?: with fewer than (\d+) units)?)", low)
     if m:
         return {"order": "standing", "rule": m[1]}
+    if re.fullmatch(r"(?:always )?take (?:my )?losses cheapest first", low):
+        return {"order": "standing", "rule": "take losses cheapest first"}
     m = re.fullmatch(r"play (?:the )?(.+?)(?: marker)?", text, flags=re.I)
     if m:
         r = rules.marker_index.resolve(m[1])

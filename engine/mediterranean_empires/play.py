@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mediterranean_empires import operations, politics, turn
+from engine.mediterranean_empires import crusaders, operations, politics, turn
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
 from engine.mediterranean_empires.parse import kind_word
@@ -25,13 +25,16 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
             raise Refused(f"Player {st.to_move} acts now in this round")
         if name == "attempt":
             politics.attempt(ctx, side, order["kind"], order["power"],
-                             politics.Modifiers(order.get("king"), bool(order.get("pope")), bool(order.get("tp"))))
+                             politics.Modifiers(order.get("king"), bool(order.get("pope")), bool(order.get("tp"))),
+                             cede=order.get("cede"))
         else:
             lost = politics.forfeit(ctx, side, order.get("forfeit"))
             ctx.say(f"Player {side} passes" + (f", forfeiting the {lost} attempt." if lost else "."))
         turn.political_done(ctx, side)
     elif name == "recruit":
         turn.recruit(ctx, side, order["power"], order["kind"], order["area"], order["count"])
+    elif name == "return":
+        crusaders.bring_back(ctx, side, order["power"], order["kind"], order["area"], order["count"])
     elif name == "done":
         if st.phase == "recruitment":
             turn.recruitment_done(ctx, side)
@@ -72,9 +75,12 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
         else:
             turn.end_operations(ctx, side)
     elif name == "redistribute":
+        if order["count"] > (2 if order["kind"] == "levy" else 1):
+            raise Refused("one unit at a time, or two levies (5.2)")
         ids = _pick(ctx, side, order["power"], order["from"], order["kind"], order["count"], ready=False)
         for uid in ids:
             turn.redistribute(ctx, side, uid, order["to"])
+        turn.redistributed(ctx, side)
     elif name == "play":
         _play_marker(ctx, side, order["marker"])
     else:

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.mediterranean_empires import options
 from engine.mediterranean_empires.context import Ctx, Refused, other
-from engine.mediterranean_empires.control import controller
+from engine.mediterranean_empires.control import controller, partial
 from engine.mediterranean_empires.state import State, Unit
 
 KINDS = ("alliance", "vassalage", "rebellion")
 MAJORS = ("France", "Anjou", "Aragon")
 DIPLOMACY = "Diplomacy"
 THWART_CHOICES = ("let it pass", "thwart", "thwart with everything")
+CONCESSION = 3  # 14.3: +3 on the attempt
 
 
 @dataclass(frozen=True)
@@ -92,9 +94,28 @@ def best_modifiers(ctx: Ctx, side: str) -> Modifiers:
     return Modifiers(king, st.pope == side and not st.sides[side].pope_used, st.sides[side].treasury >= 1)
 
 
-def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers) -> bool:
-    """One political attempt, thwart and all. Returns whether it succeeded."""
+def check_concession(ctx: Ctx, side: str, kind: str, power: str, area: str) -> None:
+    """14.3: an area under the side's total control, offered to a neutral for its alliance; it must border the
+    power's own lands (both of the seed's examples, Navarre and Murcia for Castile, do)."""
+    st, amap = ctx.state, ctx.rules.map
+    if not options.on(st, options.CONCESSIONS):
+        raise Refused("territorial concessions are optional rule 14.3, which this campaign does not use")
+    if kind != "alliance" or st.status[power] != "neutral":
+        raise Refused(f"a territory is ceded for the alliance of a neutral power (14.3); {power} is {describe(st, power)}"
+                      if kind == "alliance" else "a territory is ceded for an alliance attempt only (14.3)")
+    if area not in amap.lands or controller(st, area) != side or partial(st, area):
+        raise Refused(f"you can cede only an area under your total control; {area} is not")
+    held = {a for a in amap.lands if st.owner.get(a) == power} | set(ctx.rules.powers[power].home)
+    if area in held or not any(area in amap.lands[a].borders for a in held):
+        raise Refused(f"{area} does not border {power}'s lands ({', '.join(sorted(held))}): it is no concession to it")
+
+
+def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: str | None = None) -> bool:
+    """One political attempt, thwart and all. Returns whether it succeeded. ``cede``: an area offered (14.3), +3 on
+    the Diplomacy Table roll, handed to the power if the alliance is made."""
     check_attempt(ctx, side, kind, power)
+    if cede is not None:
+        check_concession(ctx, side, kind, power, cede)
     st = ctx.state
     st.sides[side].markers.remove(DIPLOMACY)
     st.pool.append(DIPLOMACY)
@@ -116,12 +137,15 @@ def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers) -> bool
             ctx.say(f"Player {opp} fails to thwart it ({opp_roll} against {att_roll}).")
             mods = Modifiers()  # the modifiers were spent on the thwart roll
     roll = ctx.die(f"{kind}.{side}")
-    total = roll + modifier(ctx, side, mods)
+    total = roll + modifier(ctx, side, mods) + (CONCESSION if cede else 0)
     if not table_result(ctx, kind, total):
-        ctx.say(f"The {kind} attempt fails ({roll}, modified {total}).")
+        ctx.say(f"The {kind} attempt fails ({roll}, modified {total})" + (f"; {cede} stays Player {side}'s." if cede else "."))
         return False
     ctx.say(f"The {kind} attempt succeeds ({roll}, modified {total}).")
     {"alliance": _alliance, "vassalage": _vassalage, "rebellion": _rebellion}[kind](ctx, side, power)
+    if cede:
+        st.owner[cede] = power
+        ctx.say(f"Player {side} cedes {cede} to {power} (14.3).")
     return True
 
 

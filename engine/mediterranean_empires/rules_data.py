@@ -50,6 +50,17 @@ class CombatTable:
 
 
 @dataclass(frozen=True)
+class Scenario:
+    """13.0: a shorter game with its own victory conditions (the set-up of 3.0)."""
+
+    name: str
+    turns: int
+    first_year: int  # the year the first game turn starts (it still ends with the standard one)
+    hold: tuple[str, ...]  # areas Player B must hold under total control at the end
+    keep: tuple[str, ...]  # areas Player A must not hold under total control at the end
+
+
+@dataclass(frozen=True)
 class RulesData:
     id: str
     title: str
@@ -73,6 +84,8 @@ class RulesData:
     tables: dict[str, CombatTable]
     double_fleets: tuple[str, ...]
     diplomacy: dict[str, int]
+    options: dict[str, str] = field(default_factory=dict)  # campaign options: name -> what it turns on
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
     power_index: NameIndex = field(init=False)
     marker_index: NameIndex = field(init=False)
 
@@ -141,6 +154,14 @@ def load_rules(path: Path) -> RulesData:
         name: CombatTable(tuple(t["columns"]), tuple(tuple(r) for r in t["rows"]), tuple(t["double"]))
         for name, t in raw["tables"].items()
     }
+    scenarios = {name: Scenario(name, int(b["turns"]), int(b["first_year"]), tuple(b.get("hold", [])),
+                                tuple(b.get("keep", []))) for name, b in (raw.get("scenarios") or {}).items()}
+    for sc in scenarios.values():
+        for area in (*sc.hold, *sc.keep):
+            if area not in amap.lands:
+                raise RulesError(f"scenario {sc.name}: {area!r} is not a land area of the map")
+        if sc.name not in dict(raw.get("options") or {}):
+            raise RulesError(f"scenario {sc.name} needs an option of the same name to be chosen")
     return RulesData(
         id=raw["id"], title=raw["title"], map=amap, first_year=raw["first_year"], years_per_turn=raw["years_per_turn"],
         turns=raw["turns"], max_treasury=raw["max_treasury"], max_ops=raw["max_ops"],
@@ -149,7 +170,7 @@ def load_rules(path: Path) -> RulesData:
         stack_with_city=raw["stack_with_city"], vp_margin_to_win=raw["vp_margin_to_win"], seats=dict(raw["seats"]),
         cost_halves=dict(raw["cost_halves"]), markers=dict(raw["markers"]), powers=powers,
         treasury=dict(raw["treasury"]), tables=tables, double_fleets=tuple(raw["naval"]["double_fleets"]),
-        diplomacy=dict(raw["diplomacy"]),
+        diplomacy=dict(raw["diplomacy"]), options=dict(raw.get("options") or {}), scenarios=scenarios,
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from engine import secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mediterranean_empires import control
+from engine.mediterranean_empires import control, options
 from engine.mediterranean_empires.context import Ctx, Refused
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedReveal, NeedRoll, Oracle
 from engine.mediterranean_empires.parse import Unclear, read_line
@@ -17,7 +17,7 @@ from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
 from engine.mediterranean_empires.state import Action, Pending, State, new_state
-from engine.ruleset import (IN_TURN, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
+from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
                             Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
@@ -43,6 +43,11 @@ class MediterraneanEmpires:
         self.seat_index = NameIndex({seat: [side, f"Player {side}", *majors.get(side, [])]
                                      for seat, side in rules.seats.items()}, "seat")
 
+    @property
+    def options(self) -> dict[str, str]:
+        """The campaign options a GM may choose at creation (name -> what it turns on): optional rules, a scenario."""
+        return dict(self.rules.options)
+
     @classmethod
     def load(cls, data_dir: Path) -> "MediterraneanEmpires":
         return cls(load_rules(data_dir / "rulesets" / "mediterranean-empires.toml"))
@@ -60,6 +65,7 @@ class MediterraneanEmpires:
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
         st.book = chance.ChanceBook(source=source)  # type: ignore[attr-defined]
+        st.options = options.chosen(self.rules, setup.get("options"))
         control.snapshot_control(self.rules, st)
         return st
 
@@ -222,6 +228,8 @@ class MediterraneanEmpires:
                 words = rule.split()
                 if words[-1] != "units" or context.get("defenders", 0) < int(words[-2]):
                     return "avoid combat"
+            if kind == "loss" and rule == "take losses cheapest first" and context.get("default"):
+                return str(context["default"])
         return None
 
     # --- posts and commands ----------------------------------------------------------------------------------------
@@ -298,11 +306,7 @@ class MediterraneanEmpires:
         if state.phase.startswith("operations"):
             what = "continue the active force (move, attack, end)" if state.force else "activate a force, or 'end operations'"
             return [Prompt(seat, IN_TURN, what, ("end operations",), None, 72)]
-        if state.phase == "end of turn":
-            # Both players redistribute in one window; each seat is asked until it says 'done'.
-            return [Prompt(self.rules.seat_of_side(side), WINDOW, PHASE_ASK[state.phase], ("done",), "done", 48)
-                    for side in ("A", "B") if not state.sides[side].done]
-        if state.phase == "recruitment":
+        if state.phase in ("recruitment", "end of turn"):
             return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], ("done",), "done", 48)]
         timeout = "draw" if state.phase == "stratagems" else "pass"
         return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], (timeout,), timeout, 48)]
@@ -315,7 +319,7 @@ class MediterraneanEmpires:
     def public_view(self, state: State) -> dict[str, Any]:
         st = state
         return {
-            "turn": st.turn, "years": self.rules.year_span(st.turn), "phase": st.phase, "to_move": st.to_move,
+            "turn": st.turn, "years": options.years(self.rules, st), "phase": st.phase, "to_move": st.to_move,
             "treasury": {s: v.treasury for s, v in st.sides.items()},
             "markers_held": {s: len(v.markers) for s, v in st.sides.items()},
             "pool": len(st.pool), "pope": st.pope, "plague": st.plague,
@@ -325,7 +329,7 @@ class MediterraneanEmpires:
                        **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
             "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
             "force": None if st.force is None else {k: st.force[k] for k in ("power", "area", "ops", "ids", "cargo")},
-            "winner": st.winner, "vp": st.vp,
+            "winner": st.winner, "vp": st.vp, "options": list(st.options),
         }
 
     def private_view(self, state: State, seat: str) -> dict[str, Any]:
@@ -343,15 +347,17 @@ class MediterraneanEmpires:
 
     def summary(self, state: State) -> Summary:
         over = state.phase == "over"
-        return Summary(state.turn, f"Game turn {state.turn} ({self.rules.year_span(state.turn)})", state.phase,
+        return Summary(state.turn, f"Game turn {state.turn} ({options.years(self.rules, state)})", state.phase,
                        playing=not over, over=over,
                        winner=None if not over else ("draw" if state.winner == "draw" else self.rules.seat_of_side(state.winner or "B")))
 
     def status(self, state: State) -> str:
-        lines = [f"Game turn {state.turn} ({self.rules.year_span(state.turn)}), {state.phase} phase; "
+        lines = [f"Game turn {state.turn} ({options.years(self.rules, state)}), {state.phase} phase; "
                  f"Player {state.to_move} to act."]
         for side, s in state.sides.items():
             lines.append(f"Player {side}: {s.treasury} TP, {len(s.markers)} stratagem marker(s).")
+        if state.options:
+            lines.append("Options: " + ", ".join(self.rules.options[o].split(":")[0] for o in state.options) + ".")
         if state.action is not None:
             p = state.action.pending
             lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else
@@ -370,7 +376,7 @@ class MediterraneanEmpires:
         for name, sea in m.seas.items():
             fleets = state.units_in(name)
             spaces.append(Space(name, "sea", at=sea.at, marks=(f"{len(fleets)} fleets",) if fleets else ()))
-        return Picture(self.title, f"Game turn {state.turn} ({self.rules.year_span(state.turn)})", None, tuple(spaces),
+        return Picture(self.title, f"Game turn {state.turn} ({options.years(self.rules, state)})", None, tuple(spaces),
                        tuple(m.links()), (("Player A", "France, Anjou and allies"), ("Player B", "Aragon and allies")),
                        tuple(self.rules.powers))
 

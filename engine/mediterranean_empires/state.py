@@ -21,6 +21,7 @@ class Unit:
     face_down: bool = False  # a neutral's units (3.3.1)
     done: bool = False  # has completed its operations this game turn (10.0)
     combats: int = 0  # combats fought this game turn (14.1: mercenaries that fight none may mutiny)
+    redistributed: bool = False  # moved in this End of Turn Phase (5.2: once per unit)
 
 
 @dataclass
@@ -111,6 +112,7 @@ class State:
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
     book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
+    options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         from engine.mediterranean_empires.fastcopy import copy_state

@@ -1,7 +1,8 @@
 """The turn sequence (5.1): stratagem draws, politics, recruitment, the two Operations Phases, the end of turn."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat, control
+from engine.mediterranean_empires import combat, control, crusaders, options, placement
+from engine.mediterranean_empires.crusaders import OWED
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.state import Unit
 
@@ -45,18 +46,44 @@ def draw(ctx: Ctx, side: str) -> None:
 
 def crusade(ctx: Ctx, side: str) -> None:
     """12.0 Crusade: one fleet and two other units (not raiders) of friendly (not vassal) powers leave for the Holy
-    Land; they come back in a later Recruitment Phase. The cheapest are sent (mercenaries first under 14.1)."""
+    Land, chosen by the player (default: the first fleet, then mercenaries, levies, field armies); they come back in
+    a later Recruitment Phase (``crusaders.due``). Without a fleet on the map, the first unit bought in this game
+    turn's Recruitment Phase must be a fleet, and it sails to join them."""
     st = ctx.state
-    mine = [u for u in st.units.values() if control.side_of_power(st, u.power) == side]
-    fleets = sorted((u for u in mine if u.kind == "fleet"), key=lambda u: u.id)[:1]
-    order = {"mercenary": 0, "levy": 1, "field_army": 2}
-    others = sorted((u for u in mine if u.kind in order), key=lambda u: (order[u.kind], u.id))[:2]
-    for u in fleets + others:
-        st.sides[side].set_aside.append([u.power, u.kind])
-        del st.units[u.id]
-    if not fleets:
-        st.sides[side].set_aside.append(["owed", "fleet"])
-    ctx.say(f"The Pope calls a Crusade: Player {side} sends {len(fleets) + len(others)} unit(s) to the Holy Land.")
+    fleet = _send_crusader(ctx, side, ("fleet",), "which fleet do you send to the Holy Land?", "crusade.fleet")
+    sent = fleet
+    for n in (1, 2):
+        sent += _send_crusader(ctx, side, tuple(CRUSADER_ORDER), f"which unit (not raiders) do you send to the Holy "
+                               f"Land ({n} of 2)?", f"crusade.unit{n}")
+    if not fleet:
+        st.sides[side].set_aside.append([OWED, "fleet", st.turn])
+    ctx.say(f"The Pope calls a Crusade: Player {side} sends {sent} unit(s) to the Holy Land.")
+
+
+CRUSADER_ORDER = {"mercenary": 0, "levy": 1, "field_army": 2}  # the default picks, cheapest first (14.1: mercenaries)
+
+
+def crusader_word(unit: Unit) -> str:
+    return f"{combat.unit_word(unit)} in {unit.area}"
+
+
+def _send_crusader(ctx: Ctx, side: str, kinds: tuple[str, ...], question: str, label: str) -> int:
+    """One unit of ``kinds`` set aside for the Crusade, the player's pick. Returns 1, or 0 if there is none."""
+    st = ctx.state
+    mine = sorted((u for u in st.units.values() if control.side_of_power(st, u.power) == side and u.kind in kinds),
+                  key=lambda u: (CRUSADER_ORDER.get(u.kind, 0), u.id))
+    if not mine:
+        return 0
+    words = list(dict.fromkeys(crusader_word(u) for u in mine))
+    pick = mine[0]
+    if len(words) > 1:
+        answer = ctx.oracle.ask(ctx.seat(side), f"{label}.crusader", f"The Crusade: {question}", tuple(words), words[0],
+                                {"default": words[0]})
+        pick = next((u for u in mine if crusader_word(u).lower() == str(answer).lower()), mine[0])
+    st.sides[side].set_aside.append([pick.power, pick.kind, st.turn])
+    del st.units[pick.id]
+    ctx.say(f"Player {side} sends a {crusader_word(pick)} to the Holy Land.")
+    return 1
 
 
 def _next_pick(ctx: Ctx) -> None:
@@ -109,9 +136,12 @@ def start_recruitment(ctx: Ctx) -> None:
     for power, king in st.kings.items():
         if king.area is None and king.died_turn is not None and king.died_turn < st.turn:
             new_king(ctx, power)
+    for side in ("A", "B"):
+        crusaders.announce(ctx, side)
     a, b = ctx.die(f"t{st.turn}.recruit.A"), ctx.die(f"t{st.turn}.recruit.B")
     winner = "A" if a >= b else "B"
-    choice = ctx.oracle.ask(ctx.seat(winner), f"t{st.turn}.recruit_order", f"You won the recruitment roll ({a} to {b}): "
+    high, low = (a, b) if winner == "A" else (b, a)
+    choice = ctx.oracle.ask(ctx.seat(winner), f"t{st.turn}.recruit_order", f"You won the recruitment roll ({high} to {low}): "
                             "place first or second?", ("first", "second"), "first", mode="turn")
     st.to_move = winner if choice == "first" else other(winner)
     ctx.say(f"Recruitment: Player {st.to_move} places first.")
@@ -156,20 +186,17 @@ def recruit(ctx: Ctx, side: str, power: str, kind: str, area: str, count: int = 
             raise Refused(f"{power}'s home area is not under your total control: you cannot recruit its units (6.2)")
         if power in s.recruited_allies:
             raise Refused(f"one unit per allied power per turn, and you have recruited {power}'s already")
+    owed = crusaders.owed_fleet(ctx, side)
+    if owed is not None and kind != "fleet":
+        raise Refused("the Crusade took no fleet of yours: the first unit you buy this phase must be a fleet (12.0), "
+                      "and it sails to the Holy Land")
     available = rules.powers[power].counters.get(kind, 0) - sum(
-        1 for u in st.units.values() if u.power == power and u.kind == kind)
+        1 for u in st.units.values() if u.power == power and u.kind == kind) - crusaders.set_aside_count(ctx, power, kind)
     if available < count:
         raise Refused(f"{power} has {available} {kind.replace('_', ' ')} counter(s) left in its pool")
-    amap = rules.map
-    if kind == "fleet":
-        if area not in amap.seas or not any(area in amap.port_seas(l) and control.controller(st, l) == side
-                                            for l in amap.seas[area].coast):
-            raise Refused(f"a fleet is placed in a sea by a city you totally control; {area} is not one")
-    else:
-        if area not in amap.lands or control.controller(st, area) != side or control.partial(st, area):
-            raise Refused(f"units are placed in an area under your total control; {area} is not")
-        if not major and not amap.lands[area].city:
-            raise Refused(f"allied units are placed in an area with a city; {area} has none")
+    wrong = placement.refusal(ctx, side, power, kind, area)
+    if wrong:
+        raise Refused(wrong)
     if s.recruits_here.get(area, 0) + count > rules.max_recruits_per_area:
         raise Refused(f"at most {rules.max_recruits_per_area} units recruited in one area")
     halves = rules.cost_halves[kind] * count
@@ -177,6 +204,14 @@ def recruit(ctx: Ctx, side: str, power: str, kind: str, area: str, count: int = 
     if s.treasury < price:
         raise Refused(f"that costs {price} TP and your treasury holds {s.treasury}")
     s.treasury -= price
+    if owed is not None:
+        # The fleet the Crusade asked for: bought, and sent to the Holy Land with the others (it comes back with them).
+        s.set_aside.remove(owed)
+        s.set_aside.append([power, kind, st.turn])
+        s.recruits_here[area] = s.recruits_here.get(area, 0) + count
+        ctx.say(f"Player {side} recruits a fleet of {power} for {price} TP: it sails for the Crusade.")
+        _recruit_next(ctx, side)
+        return
     for _ in range(count):
         st.units[st.next_unit] = Unit(st.next_unit, power, kind, area)
         st.next_unit += 1
@@ -191,6 +226,8 @@ def recruitment_done(ctx: Ctx, side: str) -> None:
     st = ctx.state
     if st.to_move != side:
         raise Refused(f"Player {st.to_move} places now")
+    crusaders.bring_back_rest(ctx, side)
+    st.sides[side].set_aside = [e for e in st.sides[side].set_aside if e[0] != OWED]
     st.sides[side].done = True
     _recruit_next(ctx, side)
 
@@ -222,7 +259,15 @@ def end_operations(ctx: Ctx, side: str) -> None:
     st.phase, st.to_move = "end of turn", "A"
     for s in st.sides.values():
         s.done = False
-    ctx.say("The End of Turn Phase: redistribute units, then say 'done'.")
+    # 5.2: 1d6 each, Player A wins ties; the winner redistributes first or second, then the players alternate.
+    a, b = ctx.die(f"t{st.turn}.redistribute.A"), ctx.die(f"t{st.turn}.redistribute.B")
+    winner = "A" if a >= b else "B"
+    high, low = (a, b) if winner == "A" else (b, a)
+    choice = ctx.oracle.ask(ctx.seat(winner), f"t{st.turn}.redistribute_order", f"You won the redistribution roll "
+                            f"({high} to {low}): redistribute first or second?", ("first", "second"), "first", mode="turn")
+    st.to_move = winner if choice == "first" else other(winner)
+    ctx.say(f"The End of Turn Phase: Player {st.to_move} redistributes first (one unit, or two levies, at a time), "
+            "then the players alternate until each says 'done'.")
 
 
 def redistribute(ctx: Ctx, side: str, uid: int, to: str) -> None:
@@ -233,16 +278,24 @@ def redistribute(ctx: Ctx, side: str, uid: int, to: str) -> None:
         raise Refused("redistribution happens in the End of Turn Phase")
     if st.sides[side].done:
         raise Refused("you have said 'done' for this End of Turn Phase: your redistribution is over")
+    if st.to_move != side:
+        raise Refused(f"Player {st.to_move} redistributes now; you follow")
     if u is None or control.side_of_power(st, u.power) != side:
         raise Refused("that unit is not yours")
     if (u.kind == "fleet") != (to in ctx.rules.map.seas):
         raise Refused("fleets go to sea areas, land units to land areas")
     if not (_total(ctx, side, u.area) and _total(ctx, side, to)):
         raise Refused(f"units move between areas in your total control only; {u.area} or {to} is not")
-    if u.combats < 0:
+    if u.redistributed:
         raise Refused("that unit has already been redistributed this phase")
-    u.area, u.combats = to, -1  # -1 marks 'redistributed' until the turn ends
+    u.area, u.redistributed = to, True
     ctx.say(f"Player {side} redistributes a {u.kind.replace('_', ' ')} of {u.power} to {to}.")
+
+
+def redistributed(ctx: Ctx, side: str) -> None:
+    """After one unit (or two levies) is redistributed, the other player's move, unless it has said 'done'."""
+    if not ctx.state.sides[other(side)].done:
+        ctx.state.to_move = other(side)
 
 
 def _total(ctx: Ctx, side: str, area: str) -> bool:
@@ -274,9 +327,10 @@ def end_of_turn_done(ctx: Ctx, side: str) -> None:
     over = over_stacked(ctx, side)
     if over:
         raise Refused("too many units at the end of the turn (5.2): " + ", ".join(over) + "; redistribute first")
+    if st.to_move != side:
+        raise Refused(f"Player {st.to_move} redistributes now; say 'done' when your move comes")
     st.sides[side].done = True
-    # Both redistribute in the same window (5.2 read without the 1d6 order); the one not done yet is asked next.
-    st.to_move = other(side)
+    st.to_move = other(side)  # the other player goes on alone until it says 'done' too
     if st.sides["A"].done and st.sides["B"].done:
         close_turn(ctx)
 
@@ -284,11 +338,14 @@ def end_of_turn_done(ctx: Ctx, side: str) -> None:
 def close_turn(ctx: Ctx) -> None:
     """5.1 End of Turn: Kings' deaths (5-6), the Pope's (6), markers back to the pool, next turn or victory."""
     st = ctx.state
+    if options.on(st, options.MERCENARIES):
+        mutiny(ctx)
     for power, king in sorted(st.kings.items()):
         if king.area is not None and ctx.die(f"t{st.turn}.death.{power}") >= 5:
             king.area, king.died_turn = None, st.turn
             ctx.say(f"The King of {power} dies of disease or old age.")
-    if st.pope_holder is not None and ctx.die(f"t{st.turn}.pope") >= 6:
+    poisoned = poison(ctx) if options.on(st, options.POISON) else 0
+    if st.pope_holder is not None and ctx.die(f"t{st.turn}.pope") + poisoned >= 6:
         ctx.say("The Pope dies.")
         if st.pope is not None:
             st.pope = None
@@ -298,12 +355,15 @@ def close_turn(ctx: Ctx) -> None:
     st.played = []
     st.plague = False
     for u in st.units.values():
-        u.done, u.combats = False, 0
+        u.done, u.combats, u.redistributed = False, 0, False
     for s in st.sides.values():
         s.attempts_left = ["alliance", "vassalage", "rebellion"]
         s.pope_used, s.done = False, False
     for king in st.kings.values():
         king.diplomacy_used = False
+    if st.turn >= options.last_turn(ctx.rules, st) and options.scenario(ctx.rules, st) is not None:
+        vespers_victory(ctx)
+        return
     if st.turn >= ctx.rules.turns:
         st.vp = {s: control.victory_points(ctx.rules, st, s) for s in ("A", "B")}
         st.winner = control.winner(ctx.rules, st.vp["A"], st.vp["B"])
@@ -313,4 +373,55 @@ def close_turn(ctx: Ctx) -> None:
         return
     st.turn += 1
     st.phase, st.to_move, st.drawn_this_phase = "stratagems", "A", {}
-    ctx.say(f"Game turn {st.turn} ({ctx.rules.year_span(st.turn)}) begins: draw stratagem markers.")
+    ctx.say(f"Game turn {st.turn} ({options.years(ctx.rules, st)}) begins: draw stratagem markers.")
+
+
+def mutiny(ctx: Ctx) -> None:
+    """14.1: 1d6 for each mercenary unit that fought no combat this game turn; 1-4, it mutinies: removed from the
+    map, and the side it served loses 1 TP."""
+    st = ctx.state
+    for u in sorted((u for u in st.units.values() if u.kind == "mercenary" and u.combats == 0), key=lambda u: u.id):
+        roll = ctx.die(f"t{st.turn}.mutiny.{u.id}")
+        if roll > 4:
+            ctx.say(f"The idle mercenaries of {u.power} in {u.area} stay loyal ({roll}).")
+            continue
+        side = control.side_of_power(st, u.power)
+        del st.units[u.id]
+        lost = -control.add_treasury(ctx.rules, st, side, -1) if side else 0
+        ctx.say(f"The idle mercenaries of {u.power} in {u.area} mutiny ({roll}): they run amok and leave the map"
+                + (f"; Player {side} loses {lost} TP." if side else "."))
+
+
+def poison(ctx: Ctx) -> int:
+    """14.2: with the other side's Pope in Rome, a player may spend 1 TP (one at most) for +1 on the death roll."""
+    st = ctx.state
+    if st.pope is None or st.pope_holder is None:
+        return 0
+    poisoner = other(st.pope)
+    if st.sides[poisoner].treasury < 1:
+        return 0
+    answer = ctx.oracle.ask(ctx.seat(poisoner), f"t{st.turn}.poison", f"The Pope of Player {st.pope} sits in Rome: "
+                            "spend 1 TP to poison him (+1 on the roll for his death, 14.2)?", ("poison the Pope", "no"),
+                            "no", {})
+    if answer != "poison the Pope":
+        return 0
+    st.sides[poisoner].treasury -= 1
+    ctx.say(f"Player {poisoner} spends 1 TP on poison (+1 on the roll for the Pope's death).")
+    return 1
+
+
+def vespers_victory(ctx: Ctx) -> None:
+    """13.0: Aragon wins if it totally controls Sicily (both areas) and Malta, and Player A totally controls none of
+    Upper Aragon, Rosselló, the Catalan counties and Urgell; any other result is a French/Angevin victory."""
+    st = ctx.state
+    sc = options.scenario(ctx.rules, st)
+    assert sc is not None
+    missing = [a for a in sc.hold if control.controller(st, a) != "B"]
+    taken = [a for a in sc.keep if control.controller(st, a) == "A"]
+    st.winner = "B" if not missing and not taken else "A"
+    st.vp = {}
+    st.phase = "over"
+    why = ("Aragon holds " + ", ".join(sc.hold) + " and has lost none of " + ", ".join(sc.keep)) if st.winner == "B" \
+        else "; ".join(x for x in ((f"Aragon does not hold {', '.join(missing)}" if missing else ""),
+                                   (f"Player A has taken {', '.join(taken)}" if taken else "")) if x)
+    ctx.say(f"The War of the Sicilian Vespers ends: {why}. Player {st.winner} wins.")

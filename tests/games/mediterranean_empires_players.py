@@ -36,11 +36,13 @@ START = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
 USERS = {"Player A": "ann", "Player B": "bob"}
 SIDE = {"Player A": "A", "Player B": "B"}
 MAJOR = {"A": ("France", "Anjou"), "B": ("Aragon",)}
-# Standing orders posted once, at the start: they answer those reactions from then on.
-STANDING = {"Player A": "always avoid combat with fewer than 3 units", "Player B": "never intercept"}
+# Standing orders posted once, at the start (a post a rule): they answer those reactions from then on.
+STANDING = {"Player A": ["always avoid combat with fewer than 3 units", "take losses cheapest first"],
+            "Player B": ["never intercept"]}
 # Reactions these players answer themselves; any other question is left to its deadline (the GM's /order).
 ANSWERS = {("Player A", "intercept"): "intercept", ("Player B", "avoid"): "avoid combat",
-           ("Player A", "recruit_order"): "first", ("Player B", "recruit_order"): "second"}
+           ("Player A", "recruit_order"): "first", ("Player B", "recruit_order"): "second",
+           ("Player A", "redistribute_order"): "first", ("Player B", "redistribute_order"): "second"}
 TARGETS = {"A": "Castile", "B": "Genoa"}  # the neutral each courts in the Political Phase
 FORCES_PER_PHASE = 2
 MAX_POSTS = 3000
@@ -74,13 +76,14 @@ class Table:
 
 
 @contextmanager
-def table(db: Path) -> Iterator[Table]:
+def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
+    """A campaign at the start, its seats taken; ``options``: the campaign options the GM chooses at creation."""
     clock = FixedClock(START)
     with serving(FakeRelay()) as relay:
         service = Legatus(open_engine(db), clock=clock)
         service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
                                        clock=lambda: clock.now().timestamp())
-        created = service.create_campaign("middle-sea", "mediterranean-empires", "gm", dict(USERS))
+        created = service.create_campaign("middle-sea", "mediterranean-empires", "gm", dict(USERS), options=options)
         assert created.changed, created.render()
         ruleset = service.ruleset_of(None)
         t = Table(service, Console(service), clock, replay(ruleset, [Event.from_dict(json.loads(line))
@@ -92,8 +95,9 @@ def table(db: Path) -> Iterator[Table]:
 
 def play_game(t: Table) -> None:
     """Standing orders first, then one line at a time until the game is over."""
-    for seat, rule in STANDING.items():
-        t.say(USERS[seat], rule)
+    for seat, rules in STANDING.items():
+        for rule in rules:
+            t.say(USERS[seat], rule)
     ruleset = t.service.ruleset_of(None)
     for _ in range(MAX_POSTS):
         st = t.state
@@ -116,6 +120,9 @@ def decide(ruleset: Any, st: State, p: Prompt, plans: dict[str, Any]) -> tuple[s
         if p.mode == BID:
             held = ruleset.private_view(st, p.seat)["markers"]
             return user, "1" if held and "1" in p.choices else "0"
+        if kind == "loss" and p.seat == "Player B":
+            # Player B gives up raiders before anything else (they count one in a field battle), else the default.
+            return user, next((c for c in p.choices if c.startswith("raiders of")), p.on_timeout or p.choices[0])
         mine = ANSWERS.get((p.seat, kind))
         if mine is not None and mine in p.choices:
             return user, mine

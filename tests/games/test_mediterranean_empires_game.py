@@ -31,13 +31,23 @@ def test_seven_game_turns_end_in_the_victory_count_with_no_line_refused(played: 
     summary = t.service.summary()
     assert summary.over and summary.turn == 7
     end = t.transcript[-1][2]
-    assert "The game ends: Player A 0 VP, Player B 2 VP: Player B wins." in end, end
-    assert summary.winner == "Player B"
+    assert "The game ends: Player A 3 VP, Player B 1 VP: a draw." in end, end
+    assert summary.winner == "draw"
     said = "\n".join(a for _, _, a in t.transcript)
-    # The game went through its parts: draws, politics, recruitment, operations with battles, deaths of Kings.
+    # The game went through its parts: draws, politics, recruitment, operations with battles, deaths of Kings,
+    # the redistribution roll-off.
     for seen in ("draws a stratagem marker", "attempts alliance with", "recruits", "OP roll", "Table in",
-                 "Initiative in", "avoids combat", "counterattacks", "dies", "Game turn 7 (1341–1350) begins"):
+                 "Initiative in", "to avoid combat", "counterattacks", "dies", "won the redistribution roll",
+                 "Game turn 7 (1341–1350) begins"):
         assert seen in said, seen
+
+
+def test_losses_are_chosen_by_the_player_or_by_its_standing_order(played: Table) -> None:
+    asked = [(who, line) for (who, line, _), (_, _, before) in zip(played.transcript[1:], played.transcript)
+             if "Player B: Losses in" in before.splitlines()[-1]]
+    assert asked and all(who == "bob" for who, _ in asked), "Player B answers its own losses"
+    assert any(line == "raiders of Aragon" for _, line in asked), "its policy: raiders go before the default levies"
+    assert not any("Player A: Losses in" in a for _, _, a in played.transcript), "A's standing order answers them"
 
 
 def test_some_reactions_ran_out_to_their_default_through_the_gm(played: Table) -> None:
@@ -49,8 +59,8 @@ def test_some_reactions_ran_out_to_their_default_through_the_gm(played: Table) -
 def test_standing_orders_answer_reactions_and_stay_in_the_private_view(played: Table) -> None:
     t = played
     ruleset = t.service.ruleset_of(None)
-    assert ruleset.private_view(t.state, "Player B")["standing_orders"] == ["never intercept"]
-    assert ruleset.private_view(t.state, "Player A")["standing_orders"] == [STANDING["Player A"]]
+    assert ruleset.private_view(t.state, "Player B")["standing_orders"] == STANDING["Player B"]
+    assert ruleset.private_view(t.state, "Player A")["standing_orders"] == STANDING["Player A"]
     asked_b = [a for w, x, a in t.transcript if "Player B: Intercept" in a]
     assert asked_b == [], "Player B's standing order answers every interception question"
     # Player A is asked to avoid combat only when 3 or more of its units are attacked.
@@ -76,8 +86,9 @@ def test_initiative_bids_are_sealed_until_both_are_in_then_revealed_and_checked(
 def test_a_bid_out_of_range_is_refused_while_sealed(tmp_path: Path) -> None:
     with table(tmp_path / "me.db") as t:
         ruleset = t.service.ruleset_of(None)
-        for seat, rule in STANDING.items():
-            t.say(USERS[seat], rule)
+        for seat, rules in STANDING.items():
+            for rule in rules:
+                t.say(USERS[seat], rule)
         from tests.games.mediterranean_empires_players import decide
 
         for _ in range(3000):
@@ -127,3 +138,25 @@ def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) 
     beacons = [e for e in events if e.kind == "beacon.recorded"]
     assert len(beacons) > 100
     assert all(e.draws and e.draws[0].startswith("drand:") for e in events if e.kind == "order")
+
+
+def test_the_vespers_scenario_with_every_optional_rule_plays_replays_and_verifies(tmp_path: Path) -> None:
+    """13.0 with 14.1-14.3 on: three game turns through the console, the scenario's victory, then the export."""
+    with table(tmp_path / "vespers.db", ["vespers", "mercenaries", "poison", "concessions"]) as t:
+        play_game(t)
+        assert t.refused() == [], "\n".join(f"{w}> {x}: {a}" for w, x, a in t.refused())
+        said = "\n".join(a for _, _, a in t.transcript)
+        assert "Game turn 1 (1282–1290)" in said and "Game turn 3 (1301–1310) begins" in said
+        end = t.transcript[-1][2]
+        assert "The War of the Sicilian Vespers ends: Aragon does not hold Malta. Player A wins." in end, end
+        assert said.count("mutiny (") == 2, "14.1: Aragon's two idle mercenaries mutiny"
+        assert t.service.summary().winner == "Player A"
+        summary = t.service.summary()
+        assert summary.over and summary.turn == 3
+        ruleset = load_ruleset("mediterranean-empires", t.service.data_dir)
+        events = t.events()
+        assert events[0].data["options"] == ["vespers", "mercenaries", "poison", "concessions"]
+        folded = replay(ruleset, events)
+        assert json.dumps(ruleset.public_view(folded.state), sort_keys=True) == json.dumps(t.service.state(), sort_keys=True)
+        result = verify(ruleset, events, {})
+        assert result.ok, [str(f) for f in result.findings]
