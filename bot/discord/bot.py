@@ -86,6 +86,9 @@ class LegatusBot(discord.Client):
         from bot.discord.status_board import StatusBoards
 
         self.boards = StatusBoards(self)
+        from bot.discord.heads_up import HeadsUps
+
+        self.heads_ups = HeadsUps(self)
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
@@ -104,9 +107,9 @@ class LegatusBot(discord.Client):
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
                                                campaign_lock=self._locks.__getitem__)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
-        mine = (self.turn_places, self.boards)
+        mine = (self.turn_places, self.boards, self.heads_ups)
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
-        self.service.observers += [self.turn_places.observe, self.boards.observe]
+        self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
 
     async def close(self) -> None:
@@ -351,6 +354,15 @@ def register_commands(bot: LegatusBot) -> None:
     async def private(interaction: discord.Interaction) -> None:
         await run_text_command(bot, interaction, "/private", private=True)
 
+    settings_group = app_commands.Group(name="settings", description="Your own settings in this campaign",
+                                        guild_only=True)
+
+    @settings_group.command(name="heads-up", description="A heads-up when you are next in the order of play")
+    @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def settings_heads_up(interaction: discord.Interaction, value: app_commands.Choice[str] | None = None) -> None:
+        text = f"/settings heads-up {value.value}" if value else "/settings heads-up"
+        await run_text_command(bot, interaction, text, private=True)
+
     @app_commands.command(name="ledger", description="The rolls of the campaign, their draws and outcomes")
     @app_commands.guild_only()
     async def ledger(interaction: discord.Interaction) -> None:
@@ -416,7 +428,7 @@ def register_commands(bot: LegatusBot) -> None:
     async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
 
-    shell = [campaign, turn, order, private, ledger, gm, map_command, chart_command, verify_command, roll_command]
+    shell = [campaign, turn, order, private, settings_group, ledger, gm, map_command, chart_command, verify_command, roll_command]
     groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
     taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
     # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lotto confirm": ("/lotto confirm <YYYY-MM-DD> <WHEEL n1 n2 n3 n4 n5; WHEEL ...>", "gm"),
     "state": ("/state", "anyone"),
     "private": ("/private", "anyone"),
+    "settings": ("/settings [heads-up on|off]", "anyone"),
     "help": ("/help", "anyone"),
 }
 

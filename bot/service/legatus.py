@@ -479,6 +479,8 @@ class Legatus(PublicValues):
             return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
         if name == "ledger":
             return ok("ledger", self._ledger_lines(posting))
+        if name == "settings":
+            return self._player_settings(posting, line_no, command)
         if name == "private":
             # What only the author's seat may see: the transports show it to them alone (Discord: ephemeral).
             seat = posting.ruleset.seat_of(state, posting.author)
@@ -536,6 +538,26 @@ class Legatus(PublicValues):
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _player_settings(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """A player's own settings in this campaign (``/settings heads-up off``): shown, or changed for the author."""
+        from bot.store.player_settings import DEFAULTS, VALUES, save_setting, setting
+
+        assert posting.campaign.id is not None
+        args = [a.lower() for a in command.args]
+        if args and args[0] not in VALUES:
+            raise CommandError(f"'{args[0][:40]}' is not a setting; settings: {', '.join(VALUES)} "
+                               f"({usage(command.name)})")
+        if len(args) > 2 or (len(args) == 2 and args[1] not in VALUES[args[0]]):
+            wrong = " ".join(command.args[1:])[:40]
+            raise CommandError(f"'{wrong}' is not a value of {args[0]}: write {' or '.join(VALUES[args[0]])}, "
+                               f"e.g. /settings {args[0]} off")
+        if len(args) == 2:
+            save_setting(posting.session, posting.campaign.id, posting.author, args[0], args[1])
+        shown = ", ".join(f"{n} {args[1] if len(args) == 2 and n == args[0] else setting(posting.session, posting.campaign.id, posting.author, n)}"
+                          for n in DEFAULTS)
+        return LineAnswer(line_no, command.text, True, ("saved: " if len(args) == 2 else "your settings: ") + shown
+                          + " (heads-up: a message when you are next in the order of play)")
 
     def _reveal(self, posting: _Posting) -> list[str]:
         """Publish the campaign's commit-reveal seed in the log (seed.revealed); the engine checks it against the

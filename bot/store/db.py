@@ -18,7 +18,7 @@ from sqlmodel import create_engine
 DEFAULT_DB = "legatus.db"
 # The newest revision in bot/store/migrations/versions (tests/bot/store/test_migrations.py checks it is): a
 # database already there opens with one plain read, without importing alembic nor taking a write lock.
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
 _PG_MIGRATION_LOCK = 0x4C454741
@@ -55,7 +55,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
     from bot.store import (  # noqa: F401
-        campaign_secret, campaigns, discord_places, draws, fetched_draws, posted, schedule_tables, sealed, snapshots,
+        campaign_secret, campaigns, discord_places, draws, fetched_draws, player_settings, posted, schedule_tables, sealed,
+        snapshots,
     )
 
 
