@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.answers import (
-    NO_CAMPAIGN, campaign_channel_id, campaign_here, defer, quoted, respond, run_text_command, say,
+    EMBED_COLOUR, NO_CAMPAIGN, campaign_channel_id, campaign_here, defer, quoted, respond, run_text_command, say,
 )
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
@@ -141,6 +141,11 @@ class LegatusBot(discord.Client):
         campaign = self.campaign_at(campaign_channel_id(message.channel))
         if campaign is None:
             return
+        if message.content.strip().lower() == "/state":
+            # Typed as a message: the same card as the slash command, not pages of JSON in the channel.
+            embed, file = await state_message(self, campaign.name)
+            await message.channel.send(embed=embed, file=file, reference=message, mention_author=False)
+            return
         reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
         if not reply.answers:
             return  # table talk is left alone
@@ -252,6 +257,27 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
         return
     files = [discord.File(io.BytesIO(data), filename=name) for name, data in made]
     await interaction.followup.send(ruleset.summary(state).turn_label, files=files)
+
+
+async def state_message(bot: LegatusBot, campaign: str) -> tuple[discord.Embed, discord.File]:
+    """The campaign's state as an embed (turn, phase, who is to play, standings) with its public JSON attached."""
+    card = await asyncio.to_thread(bot.service.state_card, campaign)
+    embed = discord.Embed(title=card.title[:256], colour=EMBED_COLOUR,
+                          description="The whole public state is attached as state.json.")
+    for name, value in card.fields():
+        embed.add_field(name=name, value=value, inline=name in ("Phase", "Status"))
+    return embed, discord.File(io.BytesIO(card.public_json.encode("utf-8")), filename="state.json")
+
+
+async def send_state(bot: LegatusBot, interaction: discord.Interaction) -> None:
+    if not await defer(interaction):
+        return
+    campaign = campaign_here(bot, interaction)
+    if campaign is None:
+        await say(interaction, NO_CAMPAIGN, private=True)
+        return
+    embed, file = await state_message(bot, campaign.name)
+    await interaction.followup.send(embed=embed, file=file)
 
 
 async def ruleset_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -400,6 +426,11 @@ def register_commands(bot: LegatusBot) -> None:
     async def map_command(interaction: discord.Interaction, turn: int | None = None) -> None:
         await send_picture(bot, interaction, turn, charts=False)
 
+    @app_commands.command(name="state", description="The campaign at a glance, with its whole public state as a file")
+    @app_commands.guild_only()
+    async def state_command(interaction: discord.Interaction) -> None:
+        await send_state(bot, interaction)
+
     @app_commands.command(name="chart", description="The campaign's history, turn by turn")
     @app_commands.guild_only()
     async def chart_command(interaction: discord.Interaction) -> None:
@@ -428,7 +459,8 @@ def register_commands(bot: LegatusBot) -> None:
     async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
 
-    shell = [campaign, turn, order, private, settings_group, ledger, gm, map_command, chart_command, verify_command, roll_command]
+    shell = [campaign, turn, order, private, settings_group, ledger, gm, map_command, state_command, chart_command,
+             verify_command, roll_command]
     groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
     taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
     # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.

@@ -262,6 +262,13 @@ class Legatus(PublicValues):
             ruleset, folded = self._fold(session, row)
             return ruleset, folded.state
 
+    def state_card(self, campaign: str | None = None) -> Any:
+        """The state at a glance (bot/service/state_card.py): turn, phase, who is to play, standings, the JSON."""
+        from bot.service.state_card import state_card
+
+        ruleset, state = self.folded(campaign)
+        return state_card(ruleset, state)
+
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""
         with Session(self.engine) as session:
