@@ -34,6 +34,10 @@ log = logging.getLogger("legatus.discord")
 API_BASE_SETTING = "DISCORD_API_BASE"
 # The custom id of a choice button: the prefix, then the order line it posts (e.g. "pass").
 CHOICE_PREFIX = "legatus:choice:"
+# The undo buttons: "undo my last order" (asks first), then the confirmation naming the order's number, or keep it.
+UNDO_ASK = "legatus:undo"
+UNDO_CONFIRM = "legatus:undo-confirm:"
+UNDO_KEEP = "legatus:undo-keep"
 
 
 def apply_api_base() -> None:
@@ -149,7 +153,8 @@ class LegatusBot(discord.Client):
         reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
         if not reply.answers:
             return  # table talk is left alone
-        await self.send_reply(message.channel, reply, reference=message)
+        view = await self.undo_button(campaign.name, message.author) if reply.changed else None
+        await self.send_reply(message.channel, reply, reference=message, view=view)
         if reply.sealed:
             await self.tell_author(message, reply)
 
@@ -169,10 +174,12 @@ class LegatusBot(discord.Client):
             # A turn that becomes playing gets its thread from the observer (bot/discord/turn_threads.py).
             return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
 
-    async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
+    async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None,
+                         view: discord.ui.View | None = None) -> None:
         chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
         for i, chunk in enumerate(chunks):
-            await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False)
+            extra: dict[str, Any] = {"view": view} if view is not None and i == len(chunks) - 1 else {}
+            await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False, **extra)
         await self.ping(channel, reply)
 
     async def ping(self, channel: discord.abc.Messageable, reply: Reply) -> None:
@@ -212,13 +219,51 @@ class LegatusBot(discord.Client):
                                                style=discord.ButtonStyle.secondary))
         return buttons
 
+    async def undo_button(self, campaign: str, user: discord.abc.User) -> discord.ui.View | None:
+        """An "undo my last order" button for ``user``, only while they may take an order back (it is theirs, the
+        latest decision, nothing random seen since, their turn still on); the click asks before undoing."""
+        offer = await asyncio.to_thread(self.service.undo_offer, campaign, identity(user))
+        if offer is None:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Undo my last order", custom_id=UNDO_ASK, style=discord.ButtonStyle.secondary))
+        return view
+
+    async def ask_before_undo(self, interaction: discord.Interaction) -> None:
+        """The first click on "undo": say, to the clicker alone, which order would be taken back; undo on confirm."""
+        if not await defer(interaction, private=True):
+            return
+        campaign = campaign_here(self, interaction)
+        if campaign is None:
+            await say(interaction, NO_CAMPAIGN, private=True, deferred_private=True)
+            return
+        offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(interaction.user))
+        if offer is None:
+            # Not (or no longer) possible: the service's own answer says why (not yours, turn passed, rolled).
+            reply = await self.run_post(campaign.name, interaction.user, "/undo", campaign.gm_role_id)
+            await say(interaction, reply.render(), private=True, deferred_private=True)
+            return
+        seq, what = offer
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=f"Undo #{seq}", custom_id=f"{UNDO_CONFIRM}{seq}",
+                                        style=discord.ButtonStyle.danger))
+        view.add_item(discord.ui.Button(label="Keep it", custom_id=UNDO_KEEP, style=discord.ButtonStyle.secondary))
+        await interaction.followup.send(f"Take back order #{seq}, {what}?", view=view, ephemeral=True)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if custom_id.startswith(CHOICE_PREFIX):
-            await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):])
+            await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
+        elif custom_id == UNDO_ASK:
+            await self.ask_before_undo(interaction)
+        elif custom_id.startswith(UNDO_CONFIRM) and custom_id[len(UNDO_CONFIRM):].isdigit():
+            # Checked again by the service and the engine: the number must still be the clicker's latest order.
+            await run_text_command(self, interaction, f"/undo {custom_id[len(UNDO_CONFIRM):]}")
+        elif custom_id == UNDO_KEEP:
+            await interaction.response.send_message("Kept: nothing was taken back.", ephemeral=True)
 
 
 def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
@@ -373,7 +418,7 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.command(name="order", description="Give one or more orders (one per line)")
     @app_commands.guild_only()
     async def order(interaction: discord.Interaction, orders: str) -> None:
-        await run_text_command(bot, interaction, orders.replace(" | ", "\n"))
+        await run_text_command(bot, interaction, orders.replace(" | ", "\n"), offer_undo=True)
 
     @app_commands.command(name="private", description="What only your seat may see (your hand, your sealed orders)")
     @app_commands.guild_only()

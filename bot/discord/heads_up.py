@@ -12,7 +12,6 @@ from typing import Any
 import discord
 
 from bot.discord.output import user_ids
-from bot.schedule.scheduler import NotPosted
 from bot.service.heads_up import HeadsUp, claim_heads_up, heads_up, heads_up_sent
 
 log = logging.getLogger("legatus.discord")
@@ -38,13 +37,13 @@ class HeadsUps:
     async def send(self, told: HeadsUp) -> Any:
         """The heads-up in the turn's thread; None when it is not due (turned off, already sent) or has nowhere to go."""
         engine = self.bot.service.engine
-        if not await asyncio.to_thread(claim_heads_up, engine, told):
+        # The thread of this very turn, opened by the turn's own observer; a heads-up never opens one itself.
+        target = await self.bot.turn_places.settled(told.campaign_id, told.turn)
+        if target is None:
+            log.info("heads-up for %s not posted: turn %s of campaign %s has no thread", told.seat, told.turn,
+                     told.campaign_id)
             return None
-        try:
-            # The thread of this very turn: opened by the other observer if this change opened the turn.
-            target = await self.bot.turn_places.destination(told.campaign_id, told.turn)
-        except NotPosted:
-            log.info("heads-up for %s not posted: campaign %s has no place for it yet", told.seat, told.campaign_id)
+        if not await asyncio.to_thread(claim_heads_up, engine, told):
             return None
         ids = user_ids([told.player])
         message = await target.send(

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "state": ("/state", "anyone"),
     "private": ("/private", "anyone"),
     "settings": ("/settings [heads-up on|off]", "anyone"),
+    "undo": ("/undo [order number]", "anyone"),
     "help": ("/help", "anyone"),
 }
 

@@ -488,6 +488,8 @@ class Legatus(PublicValues):
             return ok("ledger", self._ledger_lines(posting))
         if name == "settings":
             return self._player_settings(posting, line_no, command)
+        if name == "undo":
+            return self._player_undo(posting, line_no, command)
         if name == "private":
             # What only the author's seat may see: the transports show it to them alone (Discord: ephemeral).
             seat = posting.ruleset.seat_of(state, posting.author)
@@ -545,6 +547,34 @@ class Legatus(PublicValues):
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _player_undo(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """A player takes back their own latest order while their turn is still theirs: ``/undo`` says which order
+        that would be (nothing changes), ``/undo <its number>`` takes it back. The engine checks it again."""
+        from engine.log import PLAYER_UNDO, describe, player_undo_target
+
+        target = player_undo_target(posting.ruleset, posting.folded, posting.author)
+        if not command.args:
+            return LineAnswer(line_no, command.text, True, f"your latest order is #{target.seq}: {describe(target)}; "
+                              f"to take it back, confirm with /undo {target.seq}")
+        number = command.args[0].lstrip("#")
+        if len(command.args) > 1 or not number.isdigit():
+            raise CommandError(f"'{' '.join(command.args)[:40]}' is not an order number: write /undo {target.seq} "
+                               f"to take back {describe(target)}, or /undo to see it first")
+        return LineAnswer(line_no, command.text, True, f"take back order #{number}",
+                          self._append(posting, PLAYER_UNDO, {"target": int(number)}, posting.author))
+
+    def undo_offer(self, campaign: str | None, author: str) -> tuple[int, str] | None:
+        """The order ``author`` could take back now (its number, in words), or None: whether to offer the button."""
+        from engine.log import describe, player_undo_target
+
+        with Session(self.engine) as session:
+            ruleset, folded = self._fold(session, self._campaign(session, campaign))
+        try:
+            target = player_undo_target(ruleset, folded, author)
+        except Rejection:
+            return None
+        return target.seq, describe(target)
 
     def _player_settings(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         """A player's own settings in this campaign (``/settings heads-up off``): shown, or changed for the author."""
