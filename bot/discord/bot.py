@@ -23,6 +23,7 @@ from bot.discord.answers import (
 )
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
+from bot.service.asks import is_question, question_text
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
 from bot.schedule.scheduler import NotPosted
@@ -197,10 +198,22 @@ class LegatusBot(discord.Client):
         mentions = " ".join(f"<@{i}>" for i in ids)
         buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping)
         await target.send(
-            f"{mentions}: it is your turn.",
+            f"{mentions}: {self.what_is_asked(campaign.id if campaign is not None else None, reply.ping)}",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
             **({"view": buttons} if buttons is not None else {}),
         )
+
+    def what_is_asked(self, campaign_id: int | None, players: list[str]) -> str:
+        """"it is your turn." for a turn in the order of play; a question (a reaction, a bid, a sealed order) is said
+        in the game's words, with its answers and what happens if none comes in time."""
+        view = self.boards.current(campaign_id) if campaign_id is not None else None
+        if view is None:
+            return "it is your turn."
+        wanted = set(players)
+        modes = {seat: (mode, default) for seat, mode, default in view.asks}
+        questions = [question_text(seat, what, choices, modes[seat][1]) for seat, what, choices in view.prompts
+                     if view.players.get(seat) in wanted and seat in modes and is_question(modes[seat][0])]
+        return " ".join(questions) if questions else "it is your turn."
 
     def choice_buttons(self, campaign_id: int | None, players: list[str]) -> discord.ui.View | None:
         """Buttons for the moves that need no typing (the prompts' ``choices``, e.g. "pass") of the seats these

@@ -45,6 +45,14 @@ log = logging.getLogger("legatus")
 DATA_DIR = Path(os.environ.get("LEGATUS_DATA", Path(__file__).resolve().parents[2] / "data"))
 
 
+def _after_first_argument(line: str) -> str:
+    """The rest of ``/order <seat> <order>`` after the seat, which may be quoted ("Player A") or one word."""
+    body = line.strip().split(None, 1)[1].lstrip()
+    if body[:1] in ('"', "'") and body.find(body[0], 1) > 0:
+        return body[body.find(body[0], 1) + 1:].strip()
+    return body.split(None, 1)[1] if len(body.split(None, 1)) > 1 else ""
+
+
 class CampaignNotFound(LookupError):
     pass
 
@@ -710,7 +718,7 @@ class Legatus(PublicValues):
         seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
         if not posting.is_gm and seat != nation:
             raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")
-        text = command.text.split(None, 2)[2]
+        text = _after_first_argument(command.text)
         proposals = posting.ruleset.read_post(posting.folded.state, posting.author, text, nation=nation)
         if not proposals:
             raise CommandError(f"'{text}' is not an order; {usage(command.name)}")
