@@ -131,8 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("verify", help="re-check a campaign's log against the public lottery results")
     sp.add_argument("log", type=Path, help="an exported log (legatus export), checked against the public values")
-    sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
-                    help="public draws in the official archive format (repeatable)")
+    sp.add_argument("--draws", type=Path, action="append", default=[], metavar="PATH",
+                    help="public draws in the official archive format (repeatable); needed when rolls came from the "
+                         "lottery, not for drand beacons or a commit-reveal seed (their values are in the log)")
     sp.add_argument("--expect-head", action="append", default=[], metavar="SEQ:HASH",
                     help="an anchor the bot published ('Log head after this post: SEQ:HASH'): the log must hold "
                          "that event with that hash, else it was cut or rewritten (repeatable)")
@@ -419,6 +420,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except (Rejection, IndexError, KeyError) as exc:
         return fail(f"{args.log} is not a campaign log: {quote(str(exc))}", 1)
+    if not args.draws and any(e.kind == "draw.recorded" for e in events):
+        return fail(f"{args.log} binds rolls to lottery draws: give the public archive with --draws PATH "
+                    "(e.g. --draws storico01-oggi.txt)", EXIT_FAILED)
     try:
         result = verify(ruleset, events, public, expect_head=args.expect_head)
     except (Rejection, TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:

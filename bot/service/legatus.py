@@ -698,7 +698,11 @@ class Legatus(PublicValues):
             moment = self.clock.now()
             if requested is not None:
                 moment = max(moment, datetime.combine(requested, datetime.min.time(), tzinfo=moment.tzinfo))
-            day = scheduled_draws_after(moment, 1)[0]
+            try:
+                day = scheduled_draws_after(moment, 1)[0]
+            except OverflowError:  # the last days of year 9999: no draw can follow them in a calendar
+                raise CommandError(f"'{args[0]}' is too far ahead: no draw can be scheduled after it; "
+                                   "write a date within the coming years, e.g. /turn open 2027-01-05") from None
             return day.isoformat(), (requested or day).isoformat()
         if requested is None:
             raise CommandError("this campaign plays on past draws: say which, e.g. /turn open 2023-01-03")

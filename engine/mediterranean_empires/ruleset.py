@@ -66,7 +66,8 @@ class MediterraneanEmpires:
     def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
         st = state if in_place else copy.deepcopy(state)
         if event.kind == "player.assigned":
-            seat = str(event.data.get("seat", ""))
+            # The shell's /campaign assign names the seat "nation" (its word for any seat); a log may say "seat".
+            seat = str(event.data.get("seat", event.data.get("nation", "")))
             if seat not in self.rules.seats:
                 raise Rejection(f"unknown seat '{seat}': the seats are {', '.join(self.rules.seats)}")
             st.players[seat] = str(event.data.get("player", ""))
