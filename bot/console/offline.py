@@ -171,7 +171,9 @@ class Console:
 
     def _new(self, args: list[str]) -> None:
         name, rest = args[0], args[1:]
-        ruleset = "mare-nostrum"
+        from engine.rulesets import DEFAULT
+
+        ruleset = DEFAULT  # the registry's default game, named there (the shell names none)
         if rest and "=" not in rest[0]:
             ruleset, rest = rest[0], rest[1:]
         players, gm, clock, randomness = {}, "gm", "historical", "lottery"

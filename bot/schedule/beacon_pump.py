@@ -55,6 +55,21 @@ class BeaconWatcher:
         schedule(self.scheduler, change.campaign_id, max(due, as_utc(self.clock.now())), 0)
 
 
+def resume_waiting(service: Any, scheduler: Any, clock: Any) -> None:
+    """At start-up: every campaign left waiting for a drand round (the bot was down when it came) gets its job."""
+    for name in service.campaign_names():
+        try:
+            ruleset, state = service.folded(name)
+            rounds = sorted(int(n.key) for n in ruleset.needs(state) if n.source == "drand" and n.key.isdigit())
+            row = service.campaign_for_channel_name(name)
+        except Exception:  # one campaign that cannot fold must not keep the others waiting
+            log.exception("campaign %s: cannot tell whether it waits for drand rounds", name)
+            continue
+        if rounds and row is not None and row.id is not None:
+            due = datetime.fromtimestamp(service._beacon_source().chain.time_of(rounds[0]), timezone.utc) + AFTER_ROUND
+            schedule(scheduler, row.id, max(due, as_utc(clock.now())), 0)
+
+
 def schedule(scheduler: Any, campaign_id: int, when: datetime, attempt: int) -> None:
     from bot.schedule.scheduler import _add
 

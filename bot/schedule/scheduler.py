@@ -728,6 +728,9 @@ async def start_scheduler(
     # Paused first: the store's jobs are only visible once started, and none may fire before reconcile.
     scheduler.start(paused=True)
     reconcile(app)
+    from bot.schedule.beacon_pump import resume_waiting
+
+    resume_waiting(service, scheduler, clock)
     if run:
         scheduler.resume()
     return scheduler

@@ -717,7 +717,9 @@ class Legatus(PublicValues):
 
     def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         if len(command.args) < 2:
-            raise CommandError(f"usage: {usage(command.name)} (for example /order Romans build temple in Latium)")
+            seats = posting.ruleset.seats(posting.folded.state)
+            example = f'/order "{seats[0].name}" <its order>' if seats else "/order <seat> <its order>"
+            raise CommandError(f"usage: {usage(command.name)} (for example {example})")
         nation = self._resolve(posting, "nation", command.args[0])
         seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
         if not posting.is_gm and seat != nation:

@@ -19,8 +19,8 @@ class StateCard:
     title: str  # the turn label
     phase: str
     status: str  # "over: North wins", "playing", "between turns"
-    to_play: tuple[str, ...]  # "Seleucids (<@1>): your orders"
-    standings: tuple[str, ...]  # "Romans (<@2>): 5 provinces"
+    to_play: tuple[str, ...]  # "<seat> (<@1>): <what the game asks>"
+    standings: tuple[str, ...]  # "<power> (<@2>): <what the game says of it>"
     public_json: str  # the whole public view, as /state gives it in text
 
     def fields(self) -> list[tuple[str, str]]:
