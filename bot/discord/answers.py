@@ -99,7 +99,7 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
     view = None
     if offer_undo and reply.changed and not hidden:
         campaign = campaign_here(bot, interaction)
-        view = await bot.undo_button(campaign.name, interaction.user) if campaign is not None else None
+        view = await bot.undo_button(campaign, interaction.user) if campaign is not None else None
     await say(interaction, reply.render(for_author=hidden), private=hidden, deferred_private=private, view=view)
     if not hidden and reply.sealed:
         # The channel saw the sealed lines unquoted; their author sees them whole.

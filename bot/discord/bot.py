@@ -154,7 +154,7 @@ class LegatusBot(discord.Client):
         reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
         if not reply.answers:
             return  # table talk is left alone
-        view = await self.undo_button(campaign.name, message.author) if reply.changed else None
+        view = await self.undo_button(campaign, message.author) if reply.changed else None
         await self.send_reply(message.channel, reply, reference=message, view=view)
         if reply.sealed:
             await self.tell_author(message, reply)
@@ -232,10 +232,13 @@ class LegatusBot(discord.Client):
                                                style=discord.ButtonStyle.secondary))
         return buttons
 
-    async def undo_button(self, campaign: str, user: discord.abc.User) -> discord.ui.View | None:
+    async def undo_button(self, campaign: Any, user: discord.abc.User) -> discord.ui.View | None:
         """An "undo my last order" button for ``user``, only while they may take an order back (it is theirs, the
         latest decision, nothing random seen since, their turn still on); the click asks before undoing."""
-        offer = await asyncio.to_thread(self.service.undo_offer, campaign, identity(user))
+        board = self.boards.current(campaign.id) if campaign.id is not None else None
+        if board is not None and identity(user) not in {board.players.get(seat) for seat, _, _ in board.prompts}:
+            return None  # not (or no longer) to act: no undo, and no database read for a burst of passes
+        offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(user))
         if offer is None:
             return None
         view = discord.ui.View(timeout=None)
