@@ -204,8 +204,8 @@ class LegatusBot(discord.Client):
         )
 
     def what_is_asked(self, campaign_id: int | None, players: list[str]) -> str:
-        """"it is your turn." for a turn in the order of play; a question (a reaction, a bid, a sealed order) is said
-        in the game's words, with its answers and what happens if none comes in time."""
+        """"it is your turn." for a seat's orders (in turn, sealed, in a window); a question (a reaction, a bid, a vote)
+        is said in the game's words, with its answers and what happens if none comes in time."""
         view = self.boards.current(campaign_id) if campaign_id is not None else None
         if view is None:
             return "it is your turn."
@@ -441,6 +441,15 @@ def register_commands(bot: LegatusBot) -> None:
     async def private(interaction: discord.Interaction) -> None:
         await run_text_command(bot, interaction, "/private", private=True)
 
+    @app_commands.command(name="undo", description="Take back your latest order while your turn lasts")
+    @app_commands.guild_only()
+    @app_commands.describe(order="its number; leave it out to see first which order that is")
+    async def undo_command(interaction: discord.Interaction, order: int | None = None) -> None:
+        if order is None:  # the question is the asker's alone; the undo itself is shown to the table
+            await run_text_command(bot, interaction, "/undo", private=True)
+        else:
+            await run_text_command(bot, interaction, f"/undo {order}")
+
     settings_group = app_commands.Group(name="settings", description="Your own settings in this campaign",
                                         guild_only=True)
 
@@ -520,8 +529,8 @@ def register_commands(bot: LegatusBot) -> None:
     async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
 
-    shell = [campaign, turn, order, private, settings_group, ledger, gm, map_command, state_command, chart_command,
-             verify_command, roll_command]
+    shell = [campaign, turn, order, private, undo_command, settings_group, ledger, gm, map_command, state_command,
+             chart_command, verify_command, roll_command]
     groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
     taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
     # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.

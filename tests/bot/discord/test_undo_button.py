@@ -69,5 +69,11 @@ def test_undo_asks_first_naming_the_order_and_only_while_it_is_possible(tmp_path
         ordered = await t.fake.invoke_slash(None, "mare-nostrum", "pat", "order", {"orders": "build suburbs in Aegyptus"})
         shown = await t.answer(ordered)
         assert "✓" in shown["content"] and [b["label"] for b in _buttons(shown)] == ["Undo my last order"]
+        # The slash /undo: without a number it names the order to its author alone; with it, it takes it back.
+        named = await t.slash("pat", "undo")
+        assert t.ephemeral and "build suburbs in Aegyptus" in named, named
+        seq = named.split("#")[1].split(":")[0]
+        taken = await t.slash("pat", "undo", order=int(seq))
+        assert not t.ephemeral and f"takes back their order #{seq}" in taken, taken
 
     run(lambda: table(tmp_path, scenario))
