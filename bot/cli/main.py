@@ -71,11 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("new", help="create a campaign")
     db_arg(sp)
     sp.add_argument("--ruleset", default=None,
-                    help="the game's id (default: the registry's default, Mare Nostrum); one of engine/rulesets.py's or "
+                    help="the game's id (default: the registry's default); one of engine/rulesets.py's or "
                          "registered by LEGATUS_RULESETS")
     sp.add_argument("--name", default=None, help="the campaign's name (default: the ruleset's id)")
     sp.add_argument("--player", action="append", default=[], metavar="SEAT=USER",
-                    help="who plays which seat (nation, side), e.g. --player Romans=alice; repeat for each")
+                    help="who plays which seat (nation, side), e.g. --player SEAT=alice; repeat for each")
     sp.add_argument("--gm", default="gm", help="the GM's name: commands posted as this name are the GM's")
     sp.add_argument("--clock", choices=("historical", "live"), default="historical",
                     help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
@@ -184,7 +184,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     for item in args.player:
         nation, sep, user = item.partition("=")
         if not sep or not nation.strip() or not user.strip():
-            return fail(f"--player '{item[:80]}': write SEAT=USER, e.g. --player Romans=alice")
+            return fail(f"--player '{item[:80]}': write SEAT=USER, e.g. --player 'Player A'=alice")
         players[nation.strip()] = user.strip()
     from engine.rulesets import DEFAULT
 
