@@ -21,7 +21,9 @@ from engine.ruleset import Ruleset
 CREATED = "campaign.created"
 UNDO = "gm.undo"
 VOID = "gm.void"
-TAKE_BACK = (UNDO, VOID)
+# A player takes back their own latest order while their turn is still theirs (no GM needed, nothing random seen).
+PLAYER_UNDO = "player.undo"
+TAKE_BACK = (UNDO, VOID, PLAYER_UNDO)
 # Events that record facts from outside (the lottery, a drand beacon, numbers from the commit-reveal seed, its
 # reveal, a sealed content revealed), not decisions: an undo never takes them back, nor a decision before them.
 FACTS = {"draw.recorded", "draw.cancelled", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed"}
@@ -82,7 +84,40 @@ def seen_after(folded: Folded, target: Event) -> Event | None:
     return None
 
 
+def player_undo_target(ruleset: Ruleset, folded: Folded, actor: str) -> Event:
+    """The order ``actor`` may take back now: the latest decision, if it is theirs, nothing random was recorded
+    after it, and their seat is still to act. Raises Rejection saying which of these fails."""
+    target = undo_target(folded)
+    if target is None:
+        raise Rejection("there is no order to take back")
+    if target.actor != actor:
+        raise Rejection(f"the latest decision is not yours (event #{target.seq}, {describe(target)}): only your own "
+                        "latest order can be taken back; ask the GM for anything else (/gm undo)")
+    seen = seen_after(folded, target)
+    if seen is not None:
+        raise Rejection(f"your order #{target.seq} ({describe(target)}) cannot be taken back: a public random value "
+                        f"was recorded after it (#{seen.seq}, {seen.kind}), so its outcome may be known")
+    seat = ruleset.seat_of(folded.state, actor)
+    if seat is None or seat not in ruleset.to_act(folded.state):
+        raise Rejection(f"your turn has passed, so your order #{target.seq} ({describe(target)}) stays; "
+                        "only the GM can undo it now (/gm undo)")
+    return target
+
+
+def _player_undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
+    target = player_undo_target(ruleset, folded, event.actor)
+    wanted = event.data.get("target")
+    if not str(wanted).isdigit() or int(str(wanted)) != target.seq:
+        raise Rejection(f"your latest order is #{target.seq} ({describe(target)}), not #{wanted}: "
+                        f"/undo {target.seq} takes it back")
+    kept = tuple(e for e in folded.effective if e.seq != target.seq)
+    state = ruleset.carry_over(folded.state, _fold_effective(ruleset, kept))
+    return Folded(state, kept, event.seq), (f"{event.actor} takes back their order #{target.seq} ({describe(target)}).",)
+
+
 def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
+    if event.kind == PLAYER_UNDO:
+        return _player_undo(ruleset, folded, event)
     gm = getattr(folded.state, "gm", None)
     if event.actor != gm:
         raise Rejection(f"only the GM ({gm}) can undo an event")
@@ -161,7 +196,9 @@ def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
 def describe(event: Event) -> str:
     data = event.data
     if event.kind == "order":
-        return f"{event.actor}'s order '{data.get('text') or data.get('order', {}).get('kind')}'"
+        order = data.get("order") if isinstance(data.get("order"), dict) else {}
+        said = data.get("text") or order.get("kind") or order.get("order") or ("a sealed order" if "sealed" in data else "")
+        return f"{event.actor}'s order '{said}'"
     if event.kind == "battle.reported":
         return f"battle in {data.get('province')} won by {data.get('winner')}"
     return f"{event.kind} by {event.actor}"

@@ -94,6 +94,9 @@ class Summary:
     # The lottery draw the game stands at (a historical campaign offers only later draws to bind rolls to).
     draw: str | None = None
     closed_turn: int = 0  # the last game turn that has ended: its results (map, charts) can be posted
+    # The seats in their order of play this turn, when the game has one (one seat after another); empty when it has
+    # none (sealed orders, a window, two sides alternating). The shell warns the seat after the one playing.
+    order: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -71,11 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("new", help="create a campaign")
     db_arg(sp)
     sp.add_argument("--ruleset", default=None,
-                    help="the game's id (default: the registry's default, Mare Nostrum); one of engine/rulesets.py's or "
+                    help="the game's id (default: the registry's default); one of engine/rulesets.py's or "
                          "registered by LEGATUS_RULESETS")
     sp.add_argument("--name", default=None, help="the campaign's name (default: the ruleset's id)")
     sp.add_argument("--player", action="append", default=[], metavar="SEAT=USER",
-                    help="who plays which seat (nation, side), e.g. --player Romans=alice; repeat for each")
+                    help="who plays which seat (nation, side), e.g. --player SEAT=alice; repeat for each")
     sp.add_argument("--gm", default="gm", help="the GM's name: commands posted as this name are the GM's")
     sp.add_argument("--clock", choices=("historical", "live"), default="historical",
                     help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
@@ -133,8 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("verify", help="re-check a campaign's log against the public lottery results")
     sp.add_argument("log", type=Path, help="an exported log (legatus export), checked against the public values")
-    sp.add_argument("--draws", type=Path, action="append", required=True, metavar="PATH",
-                    help="public draws in the official archive format (repeatable)")
+    sp.add_argument("--draws", type=Path, action="append", default=[], metavar="PATH",
+                    help="public draws in the official archive format (repeatable); needed when rolls came from the "
+                         "lottery, not for drand beacons or a commit-reveal seed (their values are in the log)")
     sp.add_argument("--expect-head", action="append", default=[], metavar="SEQ:HASH",
                     help="an anchor the bot published ('Log head after this post: SEQ:HASH'): the log must hold "
                          "that event with that hash, else it was cut or rewritten (repeatable)")
@@ -185,7 +186,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     for item in args.player:
         nation, sep, user = item.partition("=")
         if not sep or not nation.strip() or not user.strip():
-            return fail(f"--player '{item[:80]}': write SEAT=USER, e.g. --player Romans=alice")
+            return fail(f"--player '{item[:80]}': write SEAT=USER, e.g. --player 'Player A'=alice")
         players[nation.strip()] = user.strip()
     from engine.rulesets import DEFAULT
 
@@ -420,6 +421,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except (Rejection, IndexError, KeyError) as exc:
         return fail(f"{args.log} is not a campaign log: {quote(str(exc))}", 1)
+    if not args.draws and any(e.kind == "draw.recorded" for e in events):
+        return fail(f"{args.log} binds rolls to lottery draws: give the public archive with --draws PATH "
+                    "(e.g. --draws storico01-oggi.txt)", EXIT_FAILED)
     try:
         result = verify(ruleset, events, public, expect_head=args.expect_head)
     except (Rejection, TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.service.legatus import CampaignNotFound, Legatus
+from engine.rulesets import registered
 
 DISCORD_TIME = re.compile(r"<t:(\d+):([FRf])>")
 
@@ -58,7 +59,8 @@ class Console:
     def interactive(self, stream: TextIO) -> int:
         names = self.service.campaign_names()
         if not names:
-            print("No campaign in this database yet. Create one, e.g.:\n  :new demo mare-nostrum Romans=alice Gauls=bob\nType :help for more.")
+            print("No campaign in this database yet. Create one, e.g.:\n  :new demo GAME SEAT=alice SEAT=bob (GAME: one of "
+                  f"{', '.join(registered())})\nType :help for more.")
         else:
             print(f"Campaigns: {', '.join(names)}. Type :help for help.")
         # Typed at a terminal, the prompt shows who speaks; piped in, each line is echoed with its speaker instead, so
@@ -171,7 +173,9 @@ class Console:
 
     def _new(self, args: list[str]) -> None:
         name, rest = args[0], args[1:]
-        ruleset = "mare-nostrum"
+        from engine.rulesets import DEFAULT
+
+        ruleset = DEFAULT  # the registry's default game, named there (the shell names none)
         if rest and "=" not in rest[0]:
             ruleset, rest = rest[0], rest[1:]
         players, gm, clock, randomness = {}, "gm", "historical", "lottery"

@@ -70,18 +70,21 @@ async def _go_private(interaction: discord.Interaction) -> None:
 
 
 async def say(interaction: discord.Interaction, text: str, *, private: bool = False, deferred_private: bool = False,
-              files: list[discord.File] | None = None) -> None:
-    """Send ``text`` (split under Discord's limit) as the answer to a deferred interaction."""
+              files: list[discord.File] | None = None, view: discord.ui.View | None = None) -> None:
+    """Send ``text`` (split under Discord's limit) as the answer to a deferred interaction; ``files`` and ``view``
+    (buttons) go with its last part."""
     if private and not deferred_private:
         await _go_private(interaction)
     chunks = split_message(text or "Done.")
     for i, chunk in enumerate(chunks):
-        extra: dict[str, Any] = {"files": files} if files and i == len(chunks) - 1 else {}
+        extra: dict[str, Any] = {}
+        if i == len(chunks) - 1:
+            extra.update({"files": files} if files else {}, **({"view": view} if view is not None else {}))
         await interaction.followup.send(chunk, ephemeral=private, **extra)
 
 
 async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embed_title: str | None = None, *,
-                  private: bool = False) -> None:
+                  private: bool = False, offer_undo: bool = False) -> None:
     """The answer to a deferred command: refusals to the author alone, successes to the channel (boards as an
     embed); ``private`` answers (a seat's private view) always to the author alone."""
     hidden = private or is_refusal(reply)
@@ -92,7 +95,12 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
             embed = discord.Embed(title=embed_title if i == 0 else None, description=chunk, colour=EMBED_COLOUR)
             await interaction.followup.send(embed=embed)
         return
-    await say(interaction, reply.render(for_author=hidden), private=hidden, deferred_private=private)
+    # An accepted order the author may still take back gets the "undo my last order" button (it asks first).
+    view = None
+    if offer_undo and reply.changed and not hidden:
+        campaign = campaign_here(bot, interaction)
+        view = await bot.undo_button(campaign, interaction.user) if campaign is not None else None
+    await say(interaction, reply.render(for_author=hidden), private=hidden, deferred_private=private, view=view)
     if not hidden and reply.sealed:
         # The channel saw the sealed lines unquoted; their author sees them whole.
         await interaction.followup.send(split_message(reply.render())[0], ephemeral=True)
@@ -101,7 +109,7 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
 
 
 async def run_text_command(bot: Any, interaction: discord.Interaction, text: str, embed_title: str | None = None, *,
-                           private: bool = False) -> Reply | None:
+                           private: bool = False, offer_undo: bool = False) -> Reply | None:
     """Defer, then run ``text`` as the author typed it in the campaign of this channel, and answer. Returns the
     reply (None when there was nothing to run it on)."""
     if not await defer(interaction, private=private):
@@ -111,7 +119,7 @@ async def run_text_command(bot: Any, interaction: discord.Interaction, text: str
         await say(interaction, NO_CAMPAIGN, private=True, deferred_private=private)
         return None
     reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
-    await respond(interaction, reply, bot, embed_title, private=private)
+    await respond(interaction, reply, bot, embed_title, private=private, offer_undo=offer_undo)
     return reply
 
 

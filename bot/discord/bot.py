@@ -19,10 +19,11 @@ import discord
 from discord import app_commands
 
 from bot.discord.answers import (
-    NO_CAMPAIGN, campaign_channel_id, campaign_here, defer, quoted, respond, run_text_command, say,
+    EMBED_COLOUR, NO_CAMPAIGN, campaign_channel_id, campaign_here, defer, quoted, respond, run_text_command, say,
 )
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
+from bot.service.asks import is_question, question_text
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
 from bot.schedule.scheduler import NotPosted
@@ -34,6 +35,10 @@ log = logging.getLogger("legatus.discord")
 API_BASE_SETTING = "DISCORD_API_BASE"
 # The custom id of a choice button: the prefix, then the order line it posts (e.g. "pass").
 CHOICE_PREFIX = "legatus:choice:"
+# The undo buttons: "undo my last order" (asks first), then the confirmation naming the order's number, or keep it.
+UNDO_ASK = "legatus:undo"
+UNDO_CONFIRM = "legatus:undo-confirm:"
+UNDO_KEEP = "legatus:undo-keep"
 
 
 def apply_api_base() -> None:
@@ -86,6 +91,9 @@ class LegatusBot(discord.Client):
         from bot.discord.status_board import StatusBoards
 
         self.boards = StatusBoards(self)
+        from bot.discord.heads_up import HeadsUps
+
+        self.heads_ups = HeadsUps(self)
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
@@ -104,9 +112,9 @@ class LegatusBot(discord.Client):
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
                                                campaign_lock=self._locks.__getitem__)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
-        mine = (self.turn_places, self.boards)
+        mine = (self.turn_places, self.boards, self.heads_ups)
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
-        self.service.observers += [self.turn_places.observe, self.boards.observe]
+        self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
 
     async def close(self) -> None:
@@ -138,10 +146,16 @@ class LegatusBot(discord.Client):
         campaign = self.campaign_at(campaign_channel_id(message.channel))
         if campaign is None:
             return
+        if message.content.strip().lower() == "/state":
+            # Typed as a message: the same card as the slash command, not pages of JSON in the channel.
+            embed, file = await state_message(self, campaign.name)
+            await message.channel.send(embed=embed, file=file, reference=message, mention_author=False)
+            return
         reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
         if not reply.answers:
             return  # table talk is left alone
-        await self.send_reply(message.channel, reply, reference=message)
+        view = await self.undo_button(campaign, message.author) if reply.changed else None
+        await self.send_reply(message.channel, reply, reference=message, view=view)
         if reply.sealed:
             await self.tell_author(message, reply)
 
@@ -161,10 +175,12 @@ class LegatusBot(discord.Client):
             # A turn that becomes playing gets its thread from the observer (bot/discord/turn_threads.py).
             return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
 
-    async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None) -> None:
+    async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None,
+                         view: discord.ui.View | None = None) -> None:
         chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
         for i, chunk in enumerate(chunks):
-            await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False)
+            extra: dict[str, Any] = {"view": view} if view is not None and i == len(chunks) - 1 else {}
+            await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False, **extra)
         await self.ping(channel, reply)
 
     async def ping(self, channel: discord.abc.Messageable, reply: Reply) -> None:
@@ -182,10 +198,22 @@ class LegatusBot(discord.Client):
         mentions = " ".join(f"<@{i}>" for i in ids)
         buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping)
         await target.send(
-            f"{mentions}: it is your turn.",
+            f"{mentions}: {self.what_is_asked(campaign.id if campaign is not None else None, reply.ping)}",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
             **({"view": buttons} if buttons is not None else {}),
         )
+
+    def what_is_asked(self, campaign_id: int | None, players: list[str]) -> str:
+        """"it is your turn." for a seat's orders (in turn, sealed, in a window); a question (a reaction, a bid, a vote)
+        is said in the game's words, with its answers and what happens if none comes in time."""
+        view = self.boards.current(campaign_id) if campaign_id is not None else None
+        if view is None:
+            return "it is your turn."
+        wanted = set(players)
+        modes = {seat: (mode, default) for seat, mode, default in view.asks}
+        questions = [question_text(seat, what, choices, modes[seat][1]) for seat, what, choices in view.prompts
+                     if view.players.get(seat) in wanted and seat in modes and is_question(modes[seat][0])]
+        return " ".join(questions) if questions else "it is your turn."
 
     def choice_buttons(self, campaign_id: int | None, players: list[str]) -> discord.ui.View | None:
         """Buttons for the moves that need no typing (the prompts' ``choices``, e.g. "pass") of the seats these
@@ -204,13 +232,54 @@ class LegatusBot(discord.Client):
                                                style=discord.ButtonStyle.secondary))
         return buttons
 
+    async def undo_button(self, campaign: Any, user: discord.abc.User) -> discord.ui.View | None:
+        """An "undo my last order" button for ``user``, only while they may take an order back (it is theirs, the
+        latest decision, nothing random seen since, their turn still on); the click asks before undoing."""
+        board = self.boards.current(campaign.id) if campaign.id is not None else None
+        if board is not None and identity(user) not in {board.players.get(seat) for seat, _, _ in board.prompts}:
+            return None  # not (or no longer) to act: no undo, and no database read for a burst of passes
+        offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(user))
+        if offer is None:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Undo my last order", custom_id=UNDO_ASK, style=discord.ButtonStyle.secondary))
+        return view
+
+    async def ask_before_undo(self, interaction: discord.Interaction) -> None:
+        """The first click on "undo": say, to the clicker alone, which order would be taken back; undo on confirm."""
+        if not await defer(interaction, private=True):
+            return
+        campaign = campaign_here(self, interaction)
+        if campaign is None:
+            await say(interaction, NO_CAMPAIGN, private=True, deferred_private=True)
+            return
+        offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(interaction.user))
+        if offer is None:
+            # Not (or no longer) possible: the service's own answer says why (not yours, turn passed, rolled).
+            reply = await self.run_post(campaign.name, interaction.user, "/undo", campaign.gm_role_id)
+            await say(interaction, reply.render(), private=True, deferred_private=True)
+            return
+        seq, what = offer
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=f"Undo #{seq}", custom_id=f"{UNDO_CONFIRM}{seq}",
+                                        style=discord.ButtonStyle.danger))
+        view.add_item(discord.ui.Button(label="Keep it", custom_id=UNDO_KEEP, style=discord.ButtonStyle.secondary))
+        await interaction.followup.send(f"Take back order #{seq}, {what}?", view=view, ephemeral=True)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
         if interaction.type is not discord.InteractionType.component:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if custom_id.startswith(CHOICE_PREFIX):
-            await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):])
+            await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
+        elif custom_id == UNDO_ASK:
+            await self.ask_before_undo(interaction)
+        elif custom_id.startswith(UNDO_CONFIRM) and custom_id[len(UNDO_CONFIRM):].isdigit():
+            # Checked again by the service and the engine: the number must still be the clicker's latest order.
+            await run_text_command(self, interaction, f"/undo {custom_id[len(UNDO_CONFIRM):]}")
+        elif custom_id == UNDO_KEEP:
+            await interaction.response.send_message("Kept: nothing was taken back.", ephemeral=True)
 
 
 def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
@@ -249,6 +318,27 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
         return
     files = [discord.File(io.BytesIO(data), filename=name) for name, data in made]
     await interaction.followup.send(ruleset.summary(state).turn_label, files=files)
+
+
+async def state_message(bot: LegatusBot, campaign: str) -> tuple[discord.Embed, discord.File]:
+    """The campaign's state as an embed (turn, phase, who is to play, standings) with its public JSON attached."""
+    card = await asyncio.to_thread(bot.service.state_card, campaign)
+    embed = discord.Embed(title=card.title[:256], colour=EMBED_COLOUR,
+                          description="The whole public state is attached as state.json.")
+    for name, value in card.fields():
+        embed.add_field(name=name, value=value, inline=name in ("Phase", "Status"))
+    return embed, discord.File(io.BytesIO(card.public_json.encode("utf-8")), filename="state.json")
+
+
+async def send_state(bot: LegatusBot, interaction: discord.Interaction) -> None:
+    if not await defer(interaction):
+        return
+    campaign = campaign_here(bot, interaction)
+    if campaign is None:
+        await say(interaction, NO_CAMPAIGN, private=True)
+        return
+    embed, file = await state_message(bot, campaign.name)
+    await interaction.followup.send(embed=embed, file=file)
 
 
 async def ruleset_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -346,12 +436,30 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.command(name="order", description="Give one or more orders (one per line)")
     @app_commands.guild_only()
     async def order(interaction: discord.Interaction, orders: str) -> None:
-        await run_text_command(bot, interaction, orders.replace(" | ", "\n"))
+        await run_text_command(bot, interaction, orders.replace(" | ", "\n"), offer_undo=True)
 
     @app_commands.command(name="private", description="What only your seat may see (your hand, your sealed orders)")
     @app_commands.guild_only()
     async def private(interaction: discord.Interaction) -> None:
         await run_text_command(bot, interaction, "/private", private=True)
+
+    @app_commands.command(name="undo", description="Take back your latest order while your turn lasts")
+    @app_commands.guild_only()
+    @app_commands.describe(order="its number; leave it out to see first which order that is")
+    async def undo_command(interaction: discord.Interaction, order: int | None = None) -> None:
+        if order is None:  # the question is the asker's alone; the undo itself is shown to the table
+            await run_text_command(bot, interaction, "/undo", private=True)
+        else:
+            await run_text_command(bot, interaction, f"/undo {order}")
+
+    settings_group = app_commands.Group(name="settings", description="Your own settings in this campaign",
+                                        guild_only=True)
+
+    @settings_group.command(name="heads-up", description="A heads-up when you are next in the order of play")
+    @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def settings_heads_up(interaction: discord.Interaction, value: app_commands.Choice[str] | None = None) -> None:
+        text = f"/settings heads-up {value.value}" if value else "/settings heads-up"
+        await run_text_command(bot, interaction, text, private=True)
 
     @app_commands.command(name="ledger", description="The rolls of the campaign, their draws and outcomes")
     @app_commands.guild_only()
@@ -395,6 +503,11 @@ def register_commands(bot: LegatusBot) -> None:
     async def map_command(interaction: discord.Interaction, turn: int | None = None) -> None:
         await send_picture(bot, interaction, turn, charts=False)
 
+    @app_commands.command(name="state", description="The campaign at a glance, with its whole public state as a file")
+    @app_commands.guild_only()
+    async def state_command(interaction: discord.Interaction) -> None:
+        await send_state(bot, interaction)
+
     @app_commands.command(name="chart", description="The campaign's history, turn by turn")
     @app_commands.guild_only()
     async def chart_command(interaction: discord.Interaction) -> None:
@@ -423,7 +536,8 @@ def register_commands(bot: LegatusBot) -> None:
     async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
 
-    shell = [campaign, turn, order, private, ledger, gm, map_command, chart_command, verify_command, roll_command]
+    shell = [campaign, turn, order, private, undo_command, settings_group, ledger, gm, map_command, state_command,
+             chart_command, verify_command, roll_command]
     groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
     taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
     # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.

@@ -187,7 +187,7 @@ async def run_game_command(bot: Any, interaction: discord.Interaction, name: str
             files.append((argument, value))
         else:
             words.append(quoted(typed(value)))
-    reply = await run_text_command(bot, interaction, " ".join([f"/{name}", *words]))
+    reply = await run_text_command(bot, interaction, " ".join([f"/{name}", *words]), offer_undo=True)
     if files and reply is not None and reply.changed and reply.ok:
         await show_attachments(interaction, name, files)
 

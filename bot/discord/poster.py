@@ -46,11 +46,15 @@ class DiscordPoster:
         allowed = discord.AllowedMentions(everyone=False, users=users or False, roles=roles or False, replied_user=False)
         first: Any = None
         chunks = split_message(text)
+        # The players it pings get the one-click answers of what they are asked now (a reaction's, a "pass").
+        chooser = getattr(self.bot, "choice_buttons", None)
+        buttons = chooser(campaign_id, [p for p in ping if not p.startswith("<@&")]) if chooser and users else None
         for i, chunk in enumerate(chunks):
-            attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files] if i == len(chunks) - 1 else []
+            last = i == len(chunks) - 1
+            attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files] if last else []
             message = await channel.send(
                 chunk, allowed_mentions=allowed if i == 0 else discord.AllowedMentions.none(),
-                nonce=discord_nonce(f"{key}#{i}"), files=attachments,
+                nonce=discord_nonce(f"{key}#{i}"), files=attachments, **({"view": buttons} if last and buttons else {}),
             )
             first = first or message
         return str(first.id) if first is not None else None

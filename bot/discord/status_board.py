@@ -40,13 +40,17 @@ class BoardView:
     over: bool
     prompts: tuple[tuple[str, str, tuple[str, ...]], ...]  # (seat, what is asked, one-click choices)
     players: dict[str, str]  # seat -> player identity
+    # seat -> (how it is asked, the order applied when its time runs out): a question is said with its default.
+    asks: tuple[tuple[str, str, str | None], ...] = ()
 
 
 def view_of(change: Any) -> BoardView:
     ruleset, state, summary = change.ruleset, change.state, change.summary
     players = {seat.name: str(seat.player or "") for seat in ruleset.seats(state)}
-    prompts = tuple((p.seat, p.what, tuple(p.choices)) for p in ruleset.prompts(state))
-    return BoardView(summary.turn, summary.turn_label, summary.phase, summary.over, prompts, players)
+    asked = ruleset.prompts(state)
+    prompts = tuple((p.seat, p.what, tuple(p.choices)) for p in asked)
+    asks = tuple((p.seat, p.mode, p.on_timeout) for p in asked)
+    return BoardView(summary.turn, summary.turn_label, summary.phase, summary.over, prompts, players, asks)
 
 
 def render_board(engine: Any, campaign_id: int, view: BoardView) -> str:

@@ -108,6 +108,13 @@ class TurnThreads:
                 self._ids[(campaign_id, turn)] = thread_id
         return await self._thread(thread_id) if thread_id else None
 
+    async def settled(self, campaign_id: int, turn: int) -> Any:
+        """The stored thread of ``turn`` once any opening in progress is over; None if it has none. Never opens one:
+        for messages that may be dropped (a heads-up), which must not be a third try at a failing opening."""
+        async with self._locks[campaign_id]:
+            pass
+        return await self.stored(campaign_id, turn)
+
     async def _thread(self, thread_id: str) -> Any:
         thread = self.bot.get_channel(int(thread_id))
         if thread is not None:

@@ -580,8 +580,12 @@ async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
     else:
         async with _campaign_locked(app, name):
             acting = acting_of(app.service, name)
-            if nation in acting.nations and acting.turn == turn:
-                reply = await asyncio.to_thread(app.service.post, gm, f"/gm pass {nation} timeout", name, is_gm=True)
+            line = await asyncio.to_thread(timeout_line, app.service, name, nation)
+            if nation in acting.nations and acting.turn == turn and line is None:
+                text = f"{gm} {possessive(nation)} time is up, and the game leaves it to the GM: /order {nation} ... or extend"
+                ping = [gm]
+            elif nation in acting.nations and acting.turn == turn:
+                reply = await asyncio.to_thread(app.service.post, gm, line, name, is_gm=True)
                 text = f"Time is up for the {nation}.\n{reply.render(for_author=False)}"
                 ping = list(reply.ping)
             elif _passed_for_timeout(app, campaign_id, nation, due):
@@ -592,6 +596,19 @@ async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
             else:
                 text = None  # they played in time after all
     await _send(app, key, campaign_id, text, ping, turn=turn)
+
+
+def timeout_line(service: Any, name: str, seat: str) -> str | None:
+    """What is posted for a seat whose time ran out: the game's own "/gm pass <seat> timeout" if it has that command
+    (the reason stays on record), else the order its prompt applies on timeout (``Prompt.on_timeout``), given by the
+    GM for the seat. None: the prompt has no default, the GM decides."""
+    ruleset, state = service.folded(name)
+    if any(c.name == "gm pass" for c in ruleset.commands()):
+        return f"/gm pass {seat} timeout"
+    prompt = next((p for p in ruleset.prompts(state) if p.seat == seat), None)
+    if prompt is None or not prompt.on_timeout:
+        return None
+    return f'/order "{seat}" {prompt.on_timeout}'
 
 
 def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[str]:
@@ -698,13 +715,22 @@ async def start_scheduler(
     app = App(service=service, poster=poster, clock=clock, scheduler=scheduler,
               fetch=fetch or _default_fetch, campaign_lock=campaign_lock)
     install(app)
-    service.observers[:] = [o for o in service.observers if not isinstance(o, DeadlineKeeper)]
+    from bot.schedule.beacon_pump import BeaconWatcher
+
+    service.observers[:] = [o for o in service.observers if not isinstance(o, (DeadlineKeeper, BeaconWatcher))]
     keeper = DeadlineKeeper(service, clock)
     keeper.scheduler = scheduler
     service.observers.append(keeper)
+    # A campaign on drand moves on when its round comes, not when somebody next posts (bot/schedule/beacon_pump.py).
+    watcher = BeaconWatcher(service, clock)
+    watcher.scheduler = scheduler
+    service.observers.append(watcher)
     # Paused first: the store's jobs are only visible once started, and none may fire before reconcile.
     scheduler.start(paused=True)
     reconcile(app)
+    from bot.schedule.beacon_pump import resume_waiting
+
+    resume_waiting(service, scheduler, clock)
     if run:
         scheduler.resume()
     return scheduler

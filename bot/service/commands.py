@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lotto cancelled": ("/lotto cancelled <YYYY-MM-DD> <reason>", "gm"),
     "state": ("/state", "anyone"),
     "private": ("/private", "anyone"),
+    "settings": ("/settings [heads-up on|off]", "anyone"),
+    "undo": ("/undo [order number]", "anyone"),
     "help": ("/help", "anyone"),
 }
 

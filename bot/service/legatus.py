@@ -47,6 +47,14 @@ CANCEL_MARGIN = timedelta(hours=24)
 from bot.service.data_dir import DATA_DIR  # noqa: E402  (re-exported: bot.service.DATA_DIR)
 
 
+def _after_first_argument(line: str) -> str:
+    """The rest of ``/order <seat> <order>`` after the seat, which may be quoted ("Player A") or one word."""
+    body = line.strip().split(None, 1)[1].lstrip()
+    if body[:1] in ('"', "'") and body.find(body[0], 1) > 0:
+        return body[body.find(body[0], 1) + 1:].strip()
+    return body.split(None, 1)[1] if len(body.split(None, 1)) > 1 else ""
+
+
 class _Conflict(Exception):
     """Another process wrote first (SQLite busy past its timeout, or the same next event number): try again."""
 
@@ -267,6 +275,13 @@ class Legatus(PublicValues):
             ruleset, folded = self._fold(session, row)
             return ruleset, folded.state
 
+    def state_card(self, campaign: str | None = None) -> Any:
+        """The state at a glance (bot/service/state_card.py): turn, phase, who is to play, standings, the JSON."""
+        from bot.service.state_card import state_card
+
+        ruleset, state = self.folded(campaign)
+        return state_card(ruleset, state)
+
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""
         with Session(self.engine) as session:
@@ -484,6 +499,10 @@ class Legatus(PublicValues):
             return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
         if name == "ledger":
             return ok("ledger", self._ledger_lines(posting))
+        if name == "settings":
+            return self._player_settings(posting, line_no, command)
+        if name == "undo":
+            return self._player_undo(posting, line_no, command)
         if name == "private":
             # What only the author's seat may see: the transports show it to them alone (Discord: ephemeral).
             seat = posting.ruleset.seat_of(state, posting.author)
@@ -544,6 +563,54 @@ class Legatus(PublicValues):
             title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
+
+    def _player_undo(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """A player takes back their own latest order while their turn is still theirs: ``/undo`` says which order
+        that would be (nothing changes), ``/undo <its number>`` takes it back. The engine checks it again."""
+        from engine.log import PLAYER_UNDO, describe, player_undo_target
+
+        target = player_undo_target(posting.ruleset, posting.folded, posting.author)
+        if not command.args:
+            return LineAnswer(line_no, command.text, True, f"your latest order is #{target.seq}: {describe(target)}; "
+                              f"to take it back, confirm with /undo {target.seq}")
+        number = command.args[0].lstrip("#")
+        if len(command.args) > 1 or not number.isdigit():
+            raise CommandError(f"'{' '.join(command.args)[:40]}' is not an order number: write /undo {target.seq} "
+                               f"to take back {describe(target)}, or /undo to see it first")
+        return LineAnswer(line_no, command.text, True, f"take back order #{number}",
+                          self._append(posting, PLAYER_UNDO, {"target": int(number)}, posting.author))
+
+    def undo_offer(self, campaign: str | None, author: str) -> tuple[int, str] | None:
+        """The order ``author`` could take back now (its number, in words), or None: whether to offer the button."""
+        from engine.log import describe, player_undo_target
+
+        with Session(self.engine) as session:
+            ruleset, folded = self._fold(session, self._campaign(session, campaign))
+        try:
+            target = player_undo_target(ruleset, folded, author)
+        except Rejection:
+            return None
+        return target.seq, describe(target)
+
+    def _player_settings(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
+        """A player's own settings in this campaign (``/settings heads-up off``): shown, or changed for the author."""
+        from bot.store.player_settings import DEFAULTS, VALUES, save_setting, setting
+
+        assert posting.campaign.id is not None
+        args = [a.lower() for a in command.args]
+        if args and args[0] not in VALUES:
+            raise CommandError(f"'{args[0][:40]}' is not a setting; settings: {', '.join(VALUES)} "
+                               f"({usage(command.name)})")
+        if len(args) > 2 or (len(args) == 2 and args[1] not in VALUES[args[0]]):
+            wrong = " ".join(command.args[1:])[:40]
+            raise CommandError(f"'{wrong}' is not a value of {args[0]}: write {' or '.join(VALUES[args[0]])}, "
+                               f"e.g. /settings {args[0]} off")
+        if len(args) == 2:
+            save_setting(posting.session, posting.campaign.id, posting.author, args[0], args[1])
+        shown = ", ".join(f"{n} {args[1] if len(args) == 2 and n == args[0] else setting(posting.session, posting.campaign.id, posting.author, n)}"
+                          for n in DEFAULTS)
+        return LineAnswer(line_no, command.text, True, ("saved: " if len(args) == 2 else "your settings: ") + shown
+                          + " (heads-up: a message when you are next in the order of play)")
 
     def _reveal(self, posting: _Posting) -> list[str]:
         """Publish the campaign's commit-reveal seed in the log (seed.revealed); the engine checks it against the
@@ -688,12 +755,14 @@ class Legatus(PublicValues):
 
     def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         if len(command.args) < 2:
-            raise CommandError(f"usage: {usage(command.name)} (for example /order Romans build temple in Latium)")
+            seats = posting.ruleset.seats(posting.folded.state)
+            example = f'/order "{seats[0].name}" <its order>' if seats else "/order <seat> <its order>"
+            raise CommandError(f"usage: {usage(command.name)} (for example {example})")
         nation = self._resolve(posting, "nation", command.args[0])
         seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
         if not posting.is_gm and seat != nation:
             raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")
-        text = command.text.split(None, 2)[2]
+        text = _after_first_argument(command.text)
         proposals = posting.ruleset.read_post(posting.folded.state, posting.author, text, nation=nation)
         if not proposals:
             raise CommandError(f"'{text}' is not an order; {usage(command.name)}")

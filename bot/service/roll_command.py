@@ -1,4 +1,4 @@
-"""`/roll <dice> [label]`: the GM's ad-hoc roll, read into the event the Mare Nostrum ruleset binds.
+"""`/roll <dice> [label]`: the GM's ad-hoc roll, read into the event the game's ruleset binds.
 
 bot/service/legatus.py calls ``roll_event`` for the command name "roll" (after its GM check) and appends the event
 as the campaign's GM; the service adds ``by`` (which of the GMs typed it) itself when the author is not the

@@ -10,8 +10,11 @@ SHOWN = 20  # findings and notes listed in one message; the rest are counted
 def verification_text(result: Verification) -> str:
     head = (f"log head `{result.anchor}`, {result.events} events, {result.rolls} rolls, {result.draws_checked} draws"
             + (f", {result.beacons_checked} drand beacons checked offline" if result.beacons_checked else ""))
+    # A campaign with no lottery draw (drand beacons, a commit-reveal seed) is not told about draws or their archive.
+    lottery = result.draws_checked > 0 or not result.beacons_checked
     if result.ok:
-        lines = [f"✓ Every number matches the stored draws ({head})."]
+        lines = [f"✓ Every number matches the stored draws ({head})." if lottery else
+                 f"✓ Every number matches its drand beacon, each checked against the chain's key ({head})."]
     else:
         lines = [f"✗ {len(result.findings)} mismatch(es) ({head}):"]
         lines += [f"• {f}" for f in result.findings[:SHOWN]]
@@ -21,6 +24,10 @@ def verification_text(result: Verification) -> str:
     hidden = max(0, len(result.findings) - SHOWN) + max(0, len(result.notes) - SHOWN)
     if hidden:
         lines.append(f"… and {hidden} more: run the command below for all of them.")
-    lines.append(f"Check it yourself: `legatus verify campaign.log --draws storico01-oggi.txt --expect-head "
-                 f"{result.anchor}` with the operator's archive.")
+    if lottery:
+        lines.append(f"Check it yourself: `legatus verify campaign.log --draws storico01-oggi.txt --expect-head "
+                     f"{result.anchor}` with the operator's archive.")
+    else:
+        lines.append(f"Check it yourself: `legatus verify campaign.log --expect-head {result.anchor}` (the beacons and "
+                     "the chain's key are in the log).")
     return "\n".join(lines)

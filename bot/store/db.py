@@ -56,7 +56,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
     from bot.store import (  # noqa: F401
-        campaign_secret, campaigns, discord_places, draws, fetched_draws, posted, schedule_tables, sealed, snapshots,
+        campaign_secret, campaigns, discord_places, draws, fetched_draws, player_settings, posted, schedule_tables, sealed,
+        snapshots,
     )
 
 

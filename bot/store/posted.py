@@ -1,7 +1,7 @@
 """What the bot has already posted on its own (reminders, deadlines, maps), keyed for idempotency.
 
 The scheduler may run a job twice: after a crash between sending and recording, or when two processes
-start together. Each job names its post with a ``key`` (e.g. ``"mare-nostrum:turn-3:reminder-24h"``);
+start together. Each job names its post with a ``key`` (e.g. ``"<campaign>:turn-3:reminder-24h"``);
 ``claim`` succeeds for only one caller per key, so the post goes out once, and a claimed key with no
 ``message_id`` shows a post that may or may not have reached Discord (the crash window) for a human to check.
 """

@@ -211,6 +211,7 @@ class MareNostrum:
             turn=state.turn, turn_label=label, phase=state.phase, playing=state.phase in ("orders", "battles"),
             over=state.phase == "over", winner=state.winner, headline=tuple(self._headline(state)),
             draw=state.turn_draw, closed_turn=state.history[-1].turn if state.history else 0,
+            order=tuple(state.order_of_play) if state.phase == "orders" else (),
         )
 
     def _headline(self, state: State) -> list[str]:

@@ -72,7 +72,8 @@ class MediterraneanEmpires:
     def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
         st = state if in_place else copy.deepcopy(state)
         if event.kind == "player.assigned":
-            seat = str(event.data.get("seat", ""))
+            # The shell's /campaign assign names the seat "nation" (its word for any seat); a log may say "seat".
+            seat = str(event.data.get("seat", event.data.get("nation", "")))
             if seat not in self.rules.seats:
                 raise Rejection(f"unknown seat '{seat}': the seats are {', '.join(self.rules.seats)}")
             st.players[seat] = str(event.data.get("player", ""))
@@ -262,10 +263,22 @@ class MediterraneanEmpires:
         return a is not None and a.pending.kind == "answer" and a.pending.seat == seat and a.pending.mode == "bid"
 
     def commands(self) -> list[CommandSpec]:
-        return []
+        from engine.mediterranean_empires.commands import COMMANDS
+
+        return list(COMMANDS)
 
     def read_command(self, state: State, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
-        return Proposal(0, f"/{name}", error=f"Mediterranean Empires has no command /{name}: post orders instead")
+        """A command is an order line written with picked names: read exactly as the typed line would be."""
+        from engine.mediterranean_empires.commands import COMMANDS, command_line
+
+        if name not in {c.name for c in COMMANDS}:
+            return Proposal(0, f"/{name}", error=f"Mediterranean Empires has no command /{name}: post orders instead")
+        try:
+            line = command_line(name, args)
+        except ValueError as exc:
+            return Proposal(0, f"/{name}", error=str(exc))
+        proposals = self.read_post(state, actor, line)
+        return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")
 
     def names(self, kind: str) -> list[str]:
         if kind == "power":

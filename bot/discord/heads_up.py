@@ -1,0 +1,62 @@
+"""Posting the "you are next" heads-up (bot/service/heads_up.py) in the turn's thread, mentioning its player alone.
+
+An observer of the service's changes: observers run in the worker thread of the post, so the posting is handed to
+the bot's event loop, like the turn's thread (bot/discord/turn_threads.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord.output import user_ids
+from bot.service.heads_up import HeadsUp, claim_heads_up, heads_up, heads_up_sent
+
+log = logging.getLogger("legatus.discord")
+
+
+class HeadsUps:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def observe(self, change: Any) -> None:
+        told = heads_up(change)
+        loop: asyncio.AbstractEventLoop | None = getattr(self.bot, "loop", None)
+        if told is None or loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        coroutine = self.send(told)
+        future: Any = loop.create_task(coroutine) if running is loop else asyncio.run_coroutine_threadsafe(coroutine, loop)
+        future.add_done_callback(_log_failure)
+
+    async def send(self, told: HeadsUp) -> Any:
+        """The heads-up in the turn's thread; None when it is not due (turned off, already sent) or has nowhere to go."""
+        engine = self.bot.service.engine
+        # The thread of this very turn, opened by the turn's own observer; a heads-up never opens one itself.
+        target = await self.bot.turn_places.settled(told.campaign_id, told.turn)
+        if target is None:
+            log.info("heads-up for %s not posted: turn %s of campaign %s has no thread", told.seat, told.turn,
+                     told.campaign_id)
+            return None
+        if not await asyncio.to_thread(claim_heads_up, engine, told):
+            return None
+        ids = user_ids([told.player])
+        message = await target.send(
+            told.text(), allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]) if ids
+            else discord.AllowedMentions.none(),
+        )
+        await asyncio.to_thread(heads_up_sent, engine, told, str(message.id), str(target.id))
+        return message
+
+
+def _log_failure(future: Any) -> None:
+    if future.cancelled():
+        return
+    exc = future.exception()
+    if exc is not None:
+        log.error("a heads-up was not posted", exc_info=exc)

@@ -1,0 +1,113 @@
+"""Recording drand beacons when their round comes, without waiting for somebody to post.
+
+A game on drand binds a roll to a round a few seconds ahead, then waits for that beacon (``ruleset.needs``). The
+service records a beacon when it folds a post; with nobody posting (a roll that needs no answer, a whole chain of
+them), the game would stand still. So after every change that leaves the campaign waiting for drand rounds, a job is
+set for the earliest round's time; it records whatever beacons are out (``Legatus.pump``), posts what that caused
+to the campaign's turn, mentioning the players now to act, and tries again shortly if the relays are late.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from sqlmodel import Session
+
+from bot.store.schedule_tables import as_utc
+from bot.service.asks import is_question, question_text
+from bot.store.campaigns import CampaignRow
+
+log = logging.getLogger("legatus.scheduler")
+
+# After a round's time: a beacon takes a moment to reach the relays. Late relays are asked again this often,
+# up to ``RETRIES`` times, then the next post or change tries again.
+AFTER_ROUND = timedelta(seconds=1)
+RETRY = timedelta(seconds=5)
+RETRIES = 60
+
+
+def job_id(campaign_id: int) -> str:
+    return f"beacons-{campaign_id}"
+
+
+def waiting_rounds(change: Any) -> list[int]:
+    return sorted(int(n.key) for n in change.ruleset.needs(change.state) if n.source == "drand" and n.key.isdigit())
+
+
+class BeaconWatcher:
+    """Observer of the service: a campaign left waiting for drand rounds gets a job at the earliest one's time."""
+
+    def __init__(self, service: Any, clock: Any) -> None:
+        self.service = service
+        self.clock = clock
+        self.scheduler: Any = None
+
+    def __call__(self, change: Any) -> None:
+        if change.ruleset is None:
+            return
+        rounds = waiting_rounds(change)
+        if not rounds:
+            return
+        chain = self.service._beacon_source().chain
+        due = datetime.fromtimestamp(chain.time_of(rounds[0]), timezone.utc) + AFTER_ROUND
+        schedule(self.scheduler, change.campaign_id, max(due, as_utc(self.clock.now())), 0)
+
+
+def resume_waiting(service: Any, scheduler: Any, clock: Any) -> None:
+    """At start-up: every campaign left waiting for a drand round (the bot was down when it came) gets its job."""
+    for name in service.campaign_names():
+        try:
+            ruleset, state = service.folded(name)
+            rounds = sorted(int(n.key) for n in ruleset.needs(state) if n.source == "drand" and n.key.isdigit())
+            row = service.campaign_for_channel_name(name)
+        except Exception:  # one campaign that cannot fold must not keep the others waiting
+            log.exception("campaign %s: cannot tell whether it waits for drand rounds", name)
+            continue
+        if rounds and row is not None and row.id is not None:
+            due = datetime.fromtimestamp(service._beacon_source().chain.time_of(rounds[0]), timezone.utc) + AFTER_ROUND
+            schedule(scheduler, row.id, max(due, as_utc(clock.now())), 0)
+
+
+def schedule(scheduler: Any, campaign_id: int, when: datetime, attempt: int) -> None:
+    from bot.schedule.scheduler import _add
+
+    _add(scheduler, job_id(campaign_id), pump_beacons, when, [campaign_id, attempt])
+
+
+async def pump_beacons(campaign_id: int, attempt: int = 0) -> None:
+    """The job: record the beacons that are out, post what they caused, try again if a round is still missing."""
+    from bot.schedule.scheduler import _campaign_locked, _send, acting_of, claim, current_app
+
+    app = current_app()
+    with Session(app.engine) as session:
+        row = session.get(CampaignRow, campaign_id)
+        if row is None:
+            return
+        name, gm = row.name, row.gm
+    async with _campaign_locked(app, name):
+        before = acting_of(app.service, name)
+        messages = await asyncio.to_thread(app.service.pump, name)
+        after = acting_of(app.service, name)
+        ruleset, state = await asyncio.to_thread(app.service.folded, name)
+    still = [n for n in ruleset.needs(state) if n.source == "drand"]
+    if still and not messages:
+        if attempt < RETRIES:
+            schedule(app.scheduler, campaign_id, as_utc(app.clock.now()) + RETRY, attempt + 1)
+        else:
+            log.warning("campaign %s: drand round %s is still missing after %d tries", name, still[0].key, attempt)
+        return
+    if not messages:
+        return
+    now = as_utc(app.clock.now())
+    key = f"beacons:{campaign_id}:{now.isoformat(timespec='microseconds')}"
+    with Session(app.engine) as session:
+        if not claim(session, key, campaign_id, "beacons", at=now):
+            return
+    ping = [p for n in after.nations if n not in before.nations and (p := after.players.get(n)) and p != gm]
+    # A question that the rolls lead to is said with them (the transport adds its one-click answers).
+    asked = [f"{player}: " + (question_text(p.seat, p.what, tuple(p.choices), p.on_timeout) if is_question(p.mode)
+                               else f"it is your turn ({p.seat}: {p.what}).")
+             for p in ruleset.prompts(state) if p.seat not in before.nations and (player := after.players.get(p.seat))]
+    await _send(app, key, campaign_id, "\n".join([*messages, *asked]), ping)

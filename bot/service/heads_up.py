@@ -1,0 +1,69 @@
+"""The "you are next" heads-up: when the turn passes to a seat in a game with an order of play, the player of the
+seat after it is told, once per turn, unless they turned it off (``/settings heads-up off``).
+
+Transport-neutral: it reads a ``Change`` through the ruleset boundary (``Summary.order``, ``prompts``,
+``player_of``); a transport posts the text where the turn's messages go, mentioning that player alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from bot.store.db import writer
+from bot.store.player_settings import HEADS_UP, setting
+from bot.store.posted import claim, mark_sent
+from engine.ruleset import IN_TURN
+
+
+@dataclass(frozen=True)
+class HeadsUp:
+    campaign_id: int
+    turn: int
+    turn_label: str
+    playing: str  # the seat whose turn it now is
+    seat: str  # the seat after it in the order of play
+    player: str  # that seat's player, the one told
+
+    @property
+    def key(self) -> str:
+        """One heads-up per seat per turn, whatever undoes and replays happen in between (bot/store/posted.py)."""
+        return f"campaign-{self.campaign_id}:turn-{self.turn}:heads-up-{self.seat}"
+
+    def text(self) -> str:
+        return (f"{self.player}: heads-up, you are next ({self.seat}), after the {self.playing} who play now "
+                f"({self.turn_label}). /settings heads-up off stops these.")
+
+
+def heads_up(change: Any) -> HeadsUp | None:
+    """The heads-up a change calls for: a seat began to play in turn, and a seat of another player follows it."""
+    summary, ruleset, state = change.summary, change.ruleset, change.state
+    if summary is None or ruleset is None or not summary.order or not summary.playing or summary.over:
+        return None
+    started = [p.seat for p in ruleset.prompts(state) if p.mode == IN_TURN and p.seat not in change.to_act_before]
+    if len(started) != 1 or started[0] not in summary.order:
+        return None
+    playing = started[0]
+    following = list(summary.order)[list(summary.order).index(playing) + 1:]
+    if not following:
+        return None
+    seat = following[0]
+    player = ruleset.player_of(state, seat)
+    if not player or player == ruleset.player_of(state, playing):
+        return None  # no player to tell, or the one playing now: they know
+    return HeadsUp(change.campaign_id, summary.turn, summary.turn_label, playing, seat, str(player))
+
+
+def claim_heads_up(engine: Engine, told: HeadsUp) -> bool:
+    """True once per heads-up, and only if its player has not turned heads-ups off. Commits the claim."""
+    with Session(writer(engine)) as session:  # read-then-write: the write lock first, or SQLite is busy
+        if setting(session, told.campaign_id, told.player, HEADS_UP) != "on":
+            return False
+        return claim(session, told.key, told.campaign_id, "heads-up")
+
+
+def heads_up_sent(engine: Engine, told: HeadsUp, message_id: str, channel_id: str | None) -> None:
+    with Session(writer(engine)) as session:
+        mark_sent(session, told.key, message_id, channel_id)

@@ -1,0 +1,68 @@
+"""A campaign on drand moves on when its round comes, not when somebody next posts: the bot records the beacon,
+posts what it caused (with the question or turn that follows, mentioning its player), tries again while the relay is
+late, and after a restart picks up a round that came while it was down."""
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
+from bot.drand.beacons import BeaconSource
+from bot.drand.client import DrandClient
+from bot.schedule import scheduler as S
+from bot.schedule.beacon_pump import job_id
+from bot.schedule.clock import FixedClock
+from bot.service.legatus import Legatus
+from bot.store.db import open_engine
+from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
+from tests.bot.schedule.scheduler_drive import fake_fetch
+from tests.games.mediterranean_empires_players import START
+
+PLAYERS = {"Player A": "ann", "Player B": "bob"}
+
+
+def _service(db: Path, clock: FixedClock, relay: FakeRelay) -> Legatus:
+    service = Legatus(open_engine(db), clock=clock)
+    service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
+                                   clock=lambda: clock.now().timestamp())
+    return service
+
+
+def test_a_roll_is_recorded_when_its_round_comes_and_after_a_restart(tmp_path: Path) -> None:
+    clock = FixedClock(START)
+    relay = FakeRelay()
+
+    async def scenario() -> None:
+        service = _service(tmp_path / "me.db", clock, relay)
+        assert service.create_campaign("sea", "mediterranean-empires", "gm", dict(PLAYERS)).changed
+        poster = S.RecordingPoster()
+        scheduler = await S.start_scheduler(service, poster, clock, fetch=fake_fetch, run=False)
+        assert "Waiting for the roll" in service.post("ann", "draw").render()
+        assert scheduler.get_job(job_id(1)) is not None, "the round's time has its job"
+        # The relay is late: the job tries again a few seconds on, and the game waits.
+        relay.produced_up_to = 0
+        await S.run_due(scheduler, clock.now() + timedelta(seconds=10), clock)
+        assert poster.sent == [] and scheduler.get_job(job_id(1)) is not None
+        relay.produced_up_to = None
+        await S.run_due(scheduler, clock.now() + timedelta(seconds=10), clock)
+        [sent] = poster.sent
+        assert "Player A draws a stratagem marker." in sent.text
+        assert "bob: it is your turn (Player B: draw a stratagem marker" in sent.text and sent.ping == ["bob"]
+        S.install(None)
+        scheduler.shutdown(wait=False)
+
+        # Bob draws while no bot runs (a console post); the bot starts after the round came and records it.
+        offline = _service(tmp_path / "me.db", clock, relay)
+        assert "Waiting for the roll" in offline.post("bob", "draw").render()
+        clock.advance(timedelta(minutes=5))
+        again = _service(tmp_path / "me.db", clock, relay)
+        poster = S.RecordingPoster()
+        scheduler = await S.start_scheduler(again, poster, clock, fetch=fake_fetch, run=False)
+        await S.run_due(scheduler, clock.now(), clock)
+        assert any("Player B draws a stratagem marker." in s.text for s in poster.sent), [s.text for s in poster.sent]
+        assert again.summary("sea").phase == "stratagems" and not again.ruleset_of("sea").needs(again.folded("sea")[1])
+        S.install(None)
+        scheduler.shutdown(wait=False)
+
+    with serving(relay):
+        asyncio.run(scenario())
