@@ -149,8 +149,9 @@ async def set_up(g: Game) -> None:
     for seat, user in USERS.items():
         assigned = await t.slash("gm", "campaign", "assign", nation=seat, player=g.uid(user))
         assert "✓" in assigned, assigned
-    for seat, rule in STANDING.items():
-        assert "✓ line 1" in await g.say(USERS[seat], rule)
+    for seat, rules in STANDING.items():
+        for rule in rules:
+            assert "✓ line 1" in await g.say(USERS[seat], rule)
 
 
 async def autocomplete_checks(g: Game) -> None:

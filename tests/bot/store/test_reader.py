@@ -16,6 +16,7 @@ from bot.service.legatus import Legatus
 from bot.store import reader
 from bot.store.campaign_names import CampaignNotFound
 from bot.store.db import open_engine
+from bot.store.revision import HEAD_REVISION
 from engine import canonical
 from engine.events import Event
 from engine.log import replay
@@ -83,10 +84,10 @@ def test_it_steps_aside_for_what_it_cannot_read(played: Path, tmp_path: Path) ->
     assert reader.sqlite_path("postgresql+psycopg://u@127.0.0.1/x") is None
     assert reader.sqlite_path(f"sqlite:///{played}") == played
     with sqlite3.connect(played) as connection:  # another schema: left to the service, which upgrades or explains
-        connection.execute("UPDATE alembic_version SET version_num = '0006'")
+        connection.execute("UPDATE alembic_version SET version_num = '0001'")
     assert reader.open_store(played) is None
     with sqlite3.connect(played) as connection:
-        connection.execute("UPDATE alembic_version SET version_num = '0007'")
+        connection.execute("UPDATE alembic_version SET version_num = ?", (HEAD_REVISION,))
     assert reader.open_store(played) is not None
     (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
     assert reader.open_store(tmp_path / "junk.db") is None
