@@ -488,6 +488,16 @@ def run_bot(token: str, db: str | None, shard: Shard = ALL) -> int:
     except discord.LoginFailure:
         print("legatus: Discord refused the token in DISCORD_TOKEN (check the bot's token in the Developer Portal)")
         return 1
+    except discord.ConnectionClosed as exc:
+        if exc.code == 4011:
+            print("legatus: Discord requires sharding for this many servers: run one process per shard with "
+                  "LEGATUS_SHARD_COUNT and LEGATUS_SHARD_ID (or LEGATUS_SHARD_COUNT alone for all shards in one "
+                  "process); see the README, \"Running sharded\"")
+        elif exc.code == 4010:
+            print(f"legatus: Discord refused the shard (LEGATUS_SHARD_ID must be below LEGATUS_SHARD_COUNT): {exc.reason}")
+        else:
+            print(f"legatus: Discord closed the gateway (code {exc.code}: {exc.reason or 'no reason given'})")
+        return 1
     except discord.PrivilegedIntentsRequired:
         print("legatus: enable the Message Content intent for the bot in the Discord Developer Portal (Bot > Privileged Gateway Intents)")
         return 1

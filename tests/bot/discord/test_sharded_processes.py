@@ -163,3 +163,58 @@ async def _wait_in_log(bot: BotProcess, text: str, timeout: float) -> None:
         if loop.time() > end:
             raise AssertionError(f"{bot.label} never logged {text!r}:\n{bot.text()[-3000:]}")
         await asyncio.sleep(0.1)
+
+
+def test_one_process_runs_every_shard_when_given_only_the_shard_count(db_url: str, tmp_path: Path) -> None:
+    """LEGATUS_SHARD_COUNT alone: discord.py's AutoShardedClient opens both shards from one process, which serves
+    and schedules every guild."""
+    async def scenario() -> None:
+        async with FakeDiscord.start(host="127.0.0.1", port=0) as fake:
+            guilds = build_world(fake)
+            seed_campaigns(db_url, fake, guilds, datetime.now(timezone.utc))
+            bot = await start_bot(fake, db_url, tmp_path, "all-shards", None, SHARDS)
+            try:
+                await fake.wait_until(
+                    lambda: sorted(s.shard for s in fake.server.sessions.values() if s.ready) == [(0, 2), (1, 2)],
+                    START_WAIT, "one process to IDENTIFY as both shards")
+                await fake.wait_until(
+                    lambda: all(len(bot_messages(fake, g.guild.id, TIMEOUT)) >= CAMPAIGNS_PER_GUILD
+                                for g in guilds.values()), START_WAIT, "every campaign's timeout")
+                for place in guilds.values():
+                    said = await fake.user_says(place.channels[1].id, "bob", "build temple in Latium")
+                    await fake.wait_for_message(place.channels[1].id, since=said["id"], timeout=60)
+                await asyncio.sleep(SETTLE)
+                found = {k: Counter(home for _, home in bot_messages(fake, g.guild.id, TIMEOUT))
+                         for k, g in guilds.items()}
+            finally:
+                await bot.stop()
+                print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")
+        for k, place in guilds.items():
+            assert found[k] == Counter({c.id: 1 for c in place.channels}), (k, found[k])
+        assert "(all 2 shards), 2 guilds, 6 campaigns" in bot.text()
+        assert "Traceback" not in bot.text()
+
+    _run(scenario())
+
+
+def test_a_bot_with_too_many_guilds_for_one_shard_is_told_to_shard(tmp_path: Path) -> None:
+    """Discord closes an unsharded session of a bot with too many guilds (4011): one line says what to set, and
+    the same bot run as shards connects."""
+    db = str(tmp_path / "big.db")
+
+    async def scenario() -> None:
+        async with FakeDiscord.start(host="127.0.0.1", port=0) as fake:
+            build_world(fake)
+            fake.server.guilds_per_shard = 1  # two guilds: two shards needed
+            whole = await start_bot(fake, db, tmp_path, "unsharded", None, None)
+            code = await asyncio.wait_for(whole.process.wait(), START_WAIT)
+            assert code == 1, whole.text()[-3000:]
+            assert "Discord requires sharding for this many servers" in whole.text() and "Traceback" not in whole.text()
+            shard = await start_bot(fake, db, tmp_path, "shard-0", 0, SHARDS)
+            try:
+                await fake.wait_until(lambda: any(s.ready and s.shard == (0, 2) for s in fake.server.sessions.values()),
+                                      START_WAIT, "shard 0 to IDENTIFY")
+            finally:
+                await shard.stop()
+
+    _run(scenario())
