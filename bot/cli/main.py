@@ -484,7 +484,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from bot.store.shards import SHARD_COUNT, SHARD_ID, shard_from
+    from bot.store.shards import ALL, SHARD_COUNT, SHARD_ID, shard_from
 
     try:
         shard = shard_from(args.shard_id if args.shard_id is not None else os.environ.get(SHARD_ID),
@@ -496,6 +496,8 @@ def _run(args: argparse.Namespace) -> int:
         from bot.console.offline import interactive_with_scheduler
 
         print("No DISCORD_TOKEN set: starting the offline console (type :help).", file=sys.stderr)
+        if shard != ALL:
+            print(f"({shard.describe()} applies to Discord only: the console serves every campaign.)", file=sys.stderr)
         return interactive_with_scheduler(_service(args), args.campaign, None, sys.stdin)
     from bot.discord.bot import run_bot
 
