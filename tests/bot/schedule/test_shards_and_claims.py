@@ -172,3 +172,57 @@ def test_a_second_scheduler_of_a_shard_stands_by_while_the_first_lives(db_url: s
         scheduler.shutdown(wait=False)
 
     asyncio.run(scenario())
+
+
+def test_the_sweep_resumes_an_orphaned_claim_only_once_its_process_is_gone(db_url: str) -> None:
+    """Every minute a running scheduler looks for claims nobody is sending (their process died after the job left
+    the job table) and for active deadlines without a job; a claim whose lock a live process holds is left alone."""
+    async def scenario() -> None:
+        service, clock = campaigns(db_url)
+        poster = S.RecordingPoster()
+        scheduler = await S.start_scheduler(service, poster, clock, fetch=stored, run=False)
+        assert service.post("gm", "/turn open 2023-01-03", "war-0", is_gm=True).ok
+        cid = campaign_id(service, "war-0")
+        d = deadline_of(service, cid)
+        due = T0 + timedelta(hours=49)
+        clock.moment = due
+        key = S._key(d, "timeout")
+        with Session(service.engine) as session:
+            row = session.get(DeadlineRow, d.id)
+            assert row is not None
+            row.state = DONE
+            session.add(row)
+            assert claim(session, key, cid, "deadline", at=due)
+        job = S.deadline_job_id(d.id)
+        scheduler.remove_job(job)  # the dead process's job left the table when it started to run
+        holder = subprocess.Popen([sys.executable, str(HOLDER), db_url, S.work_lock(key)], stdout=subprocess.PIPE,
+                                  text=True)
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            await S.sweep()
+            assert scheduler.get_job(job) is None, "its claimer is alive: not ours to send"
+        finally:
+            holder.send_signal(signal.SIGKILL)
+            holder.wait(timeout=30)
+        for _ in range(40):  # PostgreSQL lets go of a dead session's locks within moments
+            await S.sweep()
+            if scheduler.get_job(job) is not None:
+                break
+            await asyncio.sleep(0.25)
+        await S.run_due(scheduler, due, clock)
+        assert [s.text.split(".")[0] for s in poster.sent] == ["Time is up for the Seleucids"]
+        # And a deadline that lost its job gets one back.
+        fresh = [x for x in deadlines_of(service, cid) if x.state in ("pending", "reminded")]
+        assert fresh and all(scheduler.get_job(S.deadline_job_id(x.id)) is not None for x in fresh)
+        for x in fresh:
+            scheduler.remove_job(S.deadline_job_id(x.id))
+        await S.sweep()
+        assert all(scheduler.get_job(S.deadline_job_id(x.id)) is not None for x in fresh)
+        scheduler.shutdown(wait=False)
+
+    asyncio.run(scenario())
+
+
+def deadlines_of(service: Legatus, cid: int) -> list[DeadlineRow]:
+    with Session(service.engine) as session:
+        return list(session.exec(select(DeadlineRow).where(DeadlineRow.campaign_id == cid)).all())
