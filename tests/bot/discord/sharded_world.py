@@ -39,7 +39,9 @@ class ShardGuild:
     guild: Guild
     gm_role: str
     channels: list[Channel] = field(default_factory=list)
-    campaigns: dict[str, int] = field(default_factory=dict)  # name -> campaign id
+    campaigns: dict[str, int] = field(default_factory=dict)  # name -> campaign id, each with a player to act
+    closed: Channel | None = None  # the channel of a campaign whose turn 1 closed, its results not posted yet
+    closed_id: int | None = None
 
 
 def build_world(fake: FakeDiscord) -> dict[int, ShardGuild]:
@@ -62,6 +64,7 @@ def build_world(fake: FakeDiscord) -> dict[int, ShardGuild]:
     for shard, place in guilds.items():
         for i in range(CAMPAIGNS_PER_GUILD):
             place.channels.append(world.add_text_channel(place.guild.id, f"s{shard}-war-{i}"))
+        place.closed = world.add_text_channel(place.guild.id, f"s{shard}-closed")
     return guilds
 
 
@@ -85,9 +88,28 @@ def seed_campaigns(db: str, fake: FakeDiscord, guilds: dict[int, ShardGuild], no
                 row = find_campaign(session, name)
                 assert row is not None and row.id is not None
                 place.campaigns[name] = row.id
+        place.closed_id = closed_campaign(service, place, dict(players))
     # No scheduler ran: give the nations to act their deadlines as of 49 hours ago (48 h each: due an hour ago).
     sync_deadlines(service, now - timedelta(hours=49))
     return service
+
+
+def closed_campaign(service: Legatus, place: ShardGuild, players: dict[str, str]) -> int:
+    """A campaign whose first turn was played and closed while no bot ran: its results (text, map, chart) are due."""
+    assert place.closed is not None
+    name, gm = f"camp-{place.closed.name}", f"<@&{place.gm_role}>"
+    assert service.create_campaign(name, "mare-nostrum", gm, dict(players), "historical", str(place.guild.id),
+                                   place.closed.id, place.gm_role).ok
+    assert service.post(gm, "/turn open 2023-01-03", name, is_gm=True).ok
+    while service.state(name)["phase"] == "orders":
+        assert service.post(players[service.state(name)["to_play"]], "pass", name).ok
+    # The invaders of Bruttium (the draw's event) are beaten; then the turn closes.
+    assert service.post(gm, "/battle Bruttium winner Romans", name, is_gm=True).ok
+    assert service.post(gm, "/turn close", name, is_gm=True).ok
+    with Session(service.engine) as session:
+        row = find_campaign(session, name)
+        assert row is not None and row.id is not None
+        return row.id
 
 
 @dataclass

@@ -29,6 +29,7 @@ from tests.bot.discord.sharded_world import (
 from tests.bot.store.databases import db_url  # noqa: F401  (the fixture: a SQLite file, and PostgreSQL when set)
 
 TIMEOUT = "Time is up for the"
+RESULTS = "the map and the provinces so far"
 # Processes start on a machine shared with other work: generous waits, which a passing run never sits out.
 START_WAIT = 120.0
 # After the last expected message, how long a duplicate would have to show up (jobs run at once when due).
@@ -75,6 +76,8 @@ def test_two_shards_answer_and_schedule_each_their_own_guilds_once(db_url: str, 
 
                 await fake.wait_until(lambda: all(len(found) >= CAMPAIGNS_PER_GUILD for found in timeouts().values()),
                                       START_WAIT, "every campaign's overdue deadline to be acted on")
+                await fake.wait_until(lambda: all(bot_messages(fake, g.guild.id, RESULTS) for g in guilds.values()),
+                                      START_WAIT, "each closed turn's results")
                 # Each shard answers a player in its guild (Discord sends the post to that shard only).
                 said = {}
                 for k, place in guilds.items():
@@ -83,6 +86,9 @@ def test_two_shards_answer_and_schedule_each_their_own_guilds_once(db_url: str, 
                     assert "Latium" in answer["content"], answer["content"]
                 await asyncio.sleep(SETTLE)
                 found = timeouts()
+                results = {k: bot_messages(fake, g.guild.id, RESULTS) for k, g in guilds.items()}
+                pictures = {k: [len(m.attachments) for c, _ in results[k] for m in fake.world.channel_messages(c)
+                                if RESULTS in (m.content or "")] for k in guilds}
                 sessions = [s for s in fake.server.sessions.values() if s.ready]
             finally:
                 for bot in bots:
@@ -98,7 +104,13 @@ def test_two_shards_answer_and_schedule_each_their_own_guilds_once(db_url: str, 
             assert set(place.campaigns.values()) <= set(posted), (k, posted, logs[k][-3000:])
             others = set(guilds[1 - k].campaigns.values())
             assert not others & set(posted), (k, posted)
-            assert f"(shard {k} of 2), 1 guilds, {CAMPAIGNS_PER_GUILD} campaigns" in logs[k], logs[k][-3000:]
+            assert f"(shard {k} of 2), 1 guilds, {CAMPAIGNS_PER_GUILD + 1} campaigns" in logs[k], logs[k][-3000:]
+            # The closed turn's results and pictures: once, in that campaign's channel or thread, by this shard.
+            assert place.closed is not None and [home for _, home in results[k]] == [place.closed.id], results[k]
+            assert pictures[k] == [2], pictures[k]  # the map and the provinces chart
+            assert f"campaign {place.closed_id}: campaign-{place.closed_id}:turn-1:results posted by shard {k} of 2" \
+                in logs[k]
+            assert f"campaign-{guilds[1 - k].closed_id}:turn-1:results" not in logs[k]
         # The gateway of each shard carried only its guilds' events, and each player's post went to one shard.
         for session in sessions:
             shard_id, count = session.shard
@@ -198,7 +210,7 @@ def test_one_process_runs_every_shard_when_given_only_the_shard_count(db_url: st
                 print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")
         for k, place in guilds.items():
             assert found[k] == Counter({c.id: 1 for c in place.channels}), (k, found[k])
-        assert "(all 2 shards), 2 guilds, 6 campaigns" in bot.text()
+        assert f"(all 2 shards), 2 guilds, {2 * CAMPAIGNS_PER_GUILD + 2} campaigns" in bot.text()
         assert "Traceback" not in bot.text()
 
     _run(scenario())
