@@ -66,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("run", help="run the bot (Discord with DISCORD_TOKEN; else the offline console)")
     db_arg(sp)
+    sp.add_argument("--shard-id", default=None, metavar="N",
+                    help="run only this Discord shard (0 to count-1; default: $LEGATUS_SHARD_ID, else every shard)")
+    sp.add_argument("--shard-count", default=None, metavar="N",
+                    help="how many shards the bot's processes share (default: $LEGATUS_SHARD_COUNT, else 1); "
+                         "without --shard-id one process runs them all")
     sp.set_defaults(func=cmd_run)
 
     sp = sub.add_parser("new", help="create a campaign")
@@ -484,15 +489,24 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from bot.store.shards import ALL, SHARD_COUNT, SHARD_ID, shard_from
+
+    try:
+        shard = shard_from(args.shard_id if args.shard_id is not None else os.environ.get(SHARD_ID),
+                           args.shard_count if args.shard_count is not None else os.environ.get(SHARD_COUNT))
+    except ValueError as exc:
+        return fail(str(exc))
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         from bot.console.offline import interactive_with_scheduler
 
         print("No DISCORD_TOKEN set: starting the offline console (type :help).", file=sys.stderr)
+        if shard != ALL:
+            print(f"({shard.describe()} applies to Discord only: the console serves every campaign.)", file=sys.stderr)
         return interactive_with_scheduler(_service(args), args.campaign, None, sys.stdin)
     from bot.discord.bot import run_bot
 
-    return run_bot(token, args.db)
+    return run_bot(token, args.db, shard)
 
 
 if __name__ == "__main__":

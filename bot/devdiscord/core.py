@@ -45,6 +45,9 @@ class ServerCore:
         # interaction-token expiry read it, so a test can jump 15 minutes without waiting.
         self.clock_offset = 0.0
         self.privileged_intents = privileged_intents
+        # Discord closes a session that would hold more guilds than this with 4011 "Sharding required", and
+        # recommends ceil(guilds / this) shards in GET /gateway/bot. Tests lower it to exercise sharding.
+        self.guilds_per_shard = 2500
         self.base_url = ""  # set once the socket is bound: http://host:port
         self.requests: list[RecordedRequest] = []
         self.connections: list[GatewayConnection] = []

@@ -109,6 +109,11 @@ class GatewayServer(ServerCore):
         assert self.world.bot_user is not None
         guilds = [g for g in self.world.guilds.values()
                   if self.bot_id in g.members and session.covers_guild(g.id)]
+        if len(guilds) > self.guilds_per_shard:
+            del self.sessions[session_id]
+            conn.session = None
+            await conn.close(4011, "Sharding required.")
+            return
         ready: dict[str, Any] = {
             "v": int(conn.version) if conn.version.isdigit() else 10,
             "user": payloads.self_user_payload(self.world.bot_user),

@@ -16,7 +16,9 @@ class UsersRest(ServerCore):
         return Reply(body={"url": self.gateway_url})
 
     async def _get_gateway_bot(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
-        return Reply(body={"url": self.gateway_url, "shards": 1,
+        guilds = sum(1 for g in self.world.guilds.values() if self.bot_id in g.members)
+        shards = max(1, -(-guilds // self.guilds_per_shard))  # Discord's recommendation: enough for the guilds
+        return Reply(body={"url": self.gateway_url, "shards": shards,
                            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000,
                                                    "max_concurrency": 1}})
 

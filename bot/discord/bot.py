@@ -29,6 +29,7 @@ from bot.discord.output import split_message, user_ids
 from bot.schedule.scheduler import NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
+from bot.store.shards import ALL, Shard
 
 log = logging.getLogger("legatus.discord")
 
@@ -72,14 +73,26 @@ def needed_intents() -> discord.Intents:
     return intents
 
 
+def shard_options(shard: Shard) -> dict[str, Any]:
+    """discord.py's options for one shard of several: its IDENTIFY then carries ``shard: [id, count]`` and Discord
+    sends it only the events of its guilds. None for a whole bot (AutoShardedBot gets only the count)."""
+    if shard.id is None:
+        return {"shard_count": shard.count} if shard.count > 1 else {}
+    return {"shard_id": shard.id, "shard_count": shard.count}
+
+
 class LegatusBot(discord.Client):
     def __init__(self, service: Legatus, *, guild_id: int | None = None, sync_state: Path | None = None,
-                 **options: Any) -> None:
+                 shard: Shard = ALL, **options: Any) -> None:
         # Legatus has no voice: discord.py's warnings about voice libraries would only worry an operator.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        super().__init__(intents=needed_intents(), allowed_mentions=discord.AllowedMentions.none(), **options)
+        super().__init__(intents=needed_intents(), allowed_mentions=discord.AllowedMentions.none(),
+                         **shard_options(shard), **options)
         self.service = service
+        # The guilds this process serves: its gateway delivers only their events, its scheduler acts only for their
+        # campaigns (bot/store/shards.py).
+        self.shard = shard
         self.tree = app_commands.CommandTree(self)
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
         # One post at a time per campaign: the fold and the log move in order.
@@ -110,7 +123,7 @@ class LegatusBot(discord.Client):
 
         # Deadlines, reminders and lottery fetches: the database is the truth, the scheduler is reconciled to it.
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
-                                               campaign_lock=self._locks.__getitem__)
+                                               campaign_lock=self._locks.__getitem__, shard=self.shard)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
         mine = (self.turn_places, self.boards, self.heads_ups)
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
@@ -120,12 +133,23 @@ class LegatusBot(discord.Client):
     async def close(self) -> None:
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None and scheduler.running:
+            from bot.schedule.scheduler import release_lease
+
             scheduler.shutdown(wait=False)
+            release_lease(self.shard)  # a standby process of this shard takes its jobs over at once
         await super().close()
 
+    def own_campaigns(self) -> int:
+        from bot.store.campaigns import list_campaigns
+        from sqlmodel import Session
+
+        with Session(self.service.engine) as session:
+            return sum(1 for c in list_campaigns(session) if self.shard.owns(c.guild_id))
+
     async def on_ready(self) -> None:
-        campaigns = len(await asyncio.to_thread(self.service.campaign_names))
-        log.info("logged in as %s, %d guilds, %d campaigns", self.user, len(self.guilds), campaigns)
+        campaigns = await asyncio.to_thread(self.own_campaigns)
+        where = "" if self.shard.whole and self.shard.count == 1 else f" ({self.shard.describe()})"
+        log.info("logged in as %s%s, %d guilds, %d campaigns", self.user, where, len(self.guilds), campaigns)
 
     # --- plain messages --------------------------------------------------------------------------------------------
 
@@ -562,17 +586,38 @@ def register_commands(bot: LegatusBot) -> None:
             pass
 
 
-def run_bot(token: str, db: str | None) -> int:
+class AutoShardedLegatusBot(LegatusBot, discord.AutoShardedClient):
+    """Every shard of ``shard_count`` in this one process (discord.py's AutoShardedClient): all guilds, one scheduler."""
+
+
+def make_bot(service: Legatus, shard: Shard = ALL, **options: Any) -> LegatusBot:
+    """One shard (``shard.id``): a plain client identifying as that shard. Only a count: the auto-sharded client."""
+    if shard.id is None and shard.count > 1:
+        return AutoShardedLegatusBot(service, shard=shard, **options)
+    return LegatusBot(service, shard=shard, **options)
+
+
+def run_bot(token: str, db: str | None, shard: Shard = ALL) -> int:
     """Start the bot; a missing or refused token is one line and a non-zero exit, never a traceback."""
     from bot.store.db import open_engine
 
     apply_api_base()
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
-    bot = LegatusBot(Legatus(open_engine(db)), guild_id=int(guild) if guild.isdigit() else None)
+    bot = make_bot(Legatus(open_engine(db)), shard, guild_id=int(guild) if guild.isdigit() else None)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
         print("legatus: Discord refused the token in DISCORD_TOKEN (check the bot's token in the Developer Portal)")
+        return 1
+    except discord.ConnectionClosed as exc:
+        if exc.code == 4011:
+            print("legatus: Discord requires sharding for this many servers: run one process per shard with "
+                  "LEGATUS_SHARD_COUNT and LEGATUS_SHARD_ID (or LEGATUS_SHARD_COUNT alone for all shards in one "
+                  "process); see the README, \"Running sharded\"")
+        elif exc.code == 4010:
+            print(f"legatus: Discord refused the shard (LEGATUS_SHARD_ID must be below LEGATUS_SHARD_COUNT): {exc.reason}")
+        else:
+            print(f"legatus: Discord closed the gateway (code {exc.code}: {exc.reason or 'no reason given'})")
         return 1
     except discord.PrivilegedIntentsRequired:
         print("legatus: enable the Message Content intent for the bot in the Discord Developer Portal (Bot > Privileged Gateway Intents)")

@@ -47,6 +47,8 @@ from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
 from bot.store.db import writer
 from bot.store.posted import claim, find, mark_sent
+from bot.store.process_locks import ProcessLocks, process_locks
+from bot.store.shards import ALL, Shard
 from bot.store.schedule_tables import (
     ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
     repair_rows, settings_for, unsent,
@@ -139,10 +141,29 @@ class App:
     fetch: FetchDraw = _default_fetch
     # The transport's per-campaign lock (LegatusBot._locks): a timeout pass must not interleave with a post.
     campaign_lock: Callable[[str], asyncio.Lock] | None = None
+    # The guilds this process serves (bot/store/shards.py): it schedules and acts only for their campaigns.
+    shard: Shard = ALL
+    # A running scheduler sweeps for orphaned work every SWEEP_SECONDS (tests driving jobs by hand do not).
+    sweeps: bool = False
+    standby: asyncio.Task[None] | None = None
 
     @property
     def engine(self) -> Engine:
         return self.service.engine  # type: ignore[no-any-return]
+
+    @property
+    def locks(self) -> ProcessLocks:
+        return process_locks(self.engine)
+
+    def owns(self, campaign: CampaignRow | None) -> bool:
+        return campaign is not None and self.shard.owns(campaign.guild_id)
+
+    def own_campaign_ids(self) -> set[int] | None:
+        """The ids of this shard's campaigns; None: every campaign (an unsharded process)."""
+        if self.shard.whole:
+            return None
+        with Session(self.engine) as session:
+            return {c.id for c in list_campaigns(session) if c.id is not None and self.owns(c)}
 
 
 _app: App | None = None
@@ -182,6 +203,39 @@ async def _campaign_locked(app: App, name: str) -> AsyncIterator[None]:
         return
     async with app.campaign_lock(name):
         yield
+
+
+# A job whose work another live process holds is tried again after this long: by then the holder has finished
+# (the claim says so, and the job stops), or died and left its claim to take over.
+LOCKED_RETRY = timedelta(seconds=30)
+
+
+def work_lock(claim_key: str) -> str:
+    """The process lock a claim is worked under (bot/store/process_locks.py): a deadline's reminder and timeout
+    share their deadline's, every other claim has its own key."""
+    head = claim_key.split(":")[0]
+    return head if head.startswith("deadline-") else claim_key
+
+
+@contextlib.asynccontextmanager
+async def _exclusive(app: App, name: str,
+                     retry: tuple[str, Callable[..., Any], list[Any]] | None = None) -> AsyncIterator[bool]:
+    """Hold the lock ``name`` across processes while the body runs; yields False if another process holds it,
+    and then schedules ``retry`` (job id, function, arguments) after LOCKED_RETRY.
+
+    Claims (bot/store/posted.py) already make one process the claimer; the lock tells a claim being worked on
+    (claimed, not yet recorded as sent) from one whose process died, which is the only kind to take over.
+    """
+    locks = app.locks
+    mine = await asyncio.to_thread(locks.try_acquire, name)
+    if not mine and retry is not None:
+        log.info("%s is held by another process; %s tried again in %ss", name, retry[0], LOCKED_RETRY.seconds)
+        _add(app.scheduler, retry[0], retry[1], as_utc(app.clock.now()) + LOCKED_RETRY, retry[2])
+    try:
+        yield mine
+    finally:
+        if mine:
+            await asyncio.to_thread(locks.release, name)
 
 
 # --- campaign state -----------------------------------------------------------------------------------------------------
@@ -237,10 +291,11 @@ class DeadlineKeeper:
             _schedule_deadline(self.scheduler, d, now)
 
 
-def sync_deadlines(service: Any, now: datetime) -> None:
-    """Make the active player_turn deadlines match who is to act (repairs what a crash or an unobserved post left)."""
+def sync_deadlines(service: Any, now: datetime, names: list[str] | None = None) -> None:
+    """Make the active player_turn deadlines match who is to act (repairs what a crash or an unobserved post left);
+    ``names``: only these campaigns (a shard's), else all."""
     now = as_utc(now)
-    for name in service.campaign_names():
+    for name in service.campaign_names() if names is None else names:
         try:
             _sync_campaign(service, name, now)
         except Exception:  # one campaign's bad state must not keep the others' deadlines from the start-up
@@ -321,14 +376,23 @@ def reconcile(app: App, now: datetime | None = None) -> None:
     scheduler = app.scheduler
     assert scheduler is not None
     now = as_utc(now or app.clock.now())
+    ids = app.own_campaign_ids()
+
+    def mine(campaign_id: int | None) -> bool:
+        return ids is None or campaign_id in ids
+
     # No stored value may stop the start-up: bad settings and deadline times are repaired first, and the GM told.
-    for campaign_id, fixes in repair_rows(app.engine, now).items():
+    for campaign_id, fixes in repair_rows(app.engine, now, ids).items():
         log.warning("campaign %s: repaired at start-up: %s", campaign_id, "; ".join(fixes))
-        _add(scheduler, f"repaired-{campaign_id}", tell_gm, now, [campaign_id, _repaired_text(fixes)])
-    sync_deadlines(app.service, now)
+        if mine(campaign_id):
+            _add(scheduler, f"repaired-{campaign_id}", tell_gm, now, [campaign_id, _repaired_text(fixes)])
+    names = _own_names(app, ids)
+    sync_deadlines(app.service, now, names)
     wanted: dict[str, tuple[Callable[..., Any], datetime, list[Any]]] = {}
     with Session(app.engine) as session:
         for d in active_deadlines(session):
+            if not mine(d.campaign_id):
+                continue
             try:
                 func, when = _next_step(d, now)
             except Exception:  # whatever a row holds, the other campaigns' jobs still get scheduled
@@ -337,9 +401,9 @@ def reconcile(app: App, now: datetime | None = None) -> None:
             wanted[deadline_job_id(d.id)] = (func, when, [d.campaign_id, d.id])
         for row in unsent(session):
             job = _resume_job(row)
-            if job is not None:
+            if job is not None and mine(row.campaign_id):
                 wanted[job[0]] = (job[1], now, job[2])
-    for name in app.service.campaign_names():
+    for name in names:
         # The last closed turn's results, if a crash came between its close and their claim.
         turn = app.service.summary(name).closed_turn
         with Session(app.engine) as session:
@@ -354,6 +418,53 @@ def reconcile(app: App, now: datetime | None = None) -> None:
         _add(scheduler, job_id, func, when, args)
     if scheduler.get_job(LOTTO_JOB) is None:
         schedule_next_fetch(now)
+    if app.sweeps and scheduler.get_job(SWEEP_JOB) is None:
+        scheduler.add_job(sweep, trigger="interval", seconds=SWEEP_SECONDS, id=SWEEP_JOB, replace_existing=True,
+                          **JOB_DEFAULTS)
+
+
+def _own_names(app: App, ids: set[int] | None) -> list[str]:
+    """The names of this shard's campaigns (every campaign when unsharded)."""
+    if ids is None:
+        return list(app.service.campaign_names())
+    with Session(app.engine) as session:
+        return [c.name for c in list_campaigns(session) if c.id in ids]
+
+
+# Every SWEEP_SECONDS a running scheduler looks for work nobody is doing: a claim whose process died mid-send (its
+# lock is free), an active deadline with no job. It also wakes the scheduler, which learns of jobs another process
+# added to its table only when it wakes.
+SWEEP_JOB = "sweep"
+SWEEP_SECONDS = 60
+
+
+async def sweep() -> None:
+    app = current_app()
+    scheduler = app.scheduler
+    if scheduler is None:
+        return
+    now = as_utc(app.clock.now())
+    ids = app.own_campaign_ids()
+    with Session(app.engine) as session:
+        claims = [r for r in unsent(session) if ids is None or r.campaign_id in ids]
+        deadlines = [d for d in active_deadlines(session) if ids is None or d.campaign_id in ids]
+    scheduled = {job.id for job in scheduler.get_jobs()}
+    busy = app.locks.held()  # work this process is doing right now
+    for row in claims:
+        job = _resume_job(row)
+        lock = work_lock(row.key)
+        if job is None or job[0] in scheduled or lock in busy:
+            continue
+        # Free now: the process that claimed it is gone (a live one holds the lock until the claim is recorded).
+        if await asyncio.to_thread(app.locks.try_acquire, lock):
+            await asyncio.to_thread(app.locks.release, lock)
+            log.warning("%s was claimed by a process that stopped before sending it: taken over", row.key)
+            _add(scheduler, job[0], job[1], now, job[2])
+            scheduled.add(job[0])
+    for d in deadlines:
+        job_id = deadline_job_id(d.id)
+        if job_id not in scheduled and job_id not in busy:
+            _schedule_deadline(scheduler, d, now)
 
 
 def _resume_job(row: Any) -> tuple[str, Callable[..., Any], list[Any]] | None:
@@ -375,8 +486,10 @@ def resume_unsent(campaign_id: int | None = None, when: datetime | None = None) 
     if _app is None or _app.scheduler is None:
         return
     when = when or as_utc(_app.clock.now())
+    busy = _app.locks.held()  # claims this process is sending right now are not to be sent again
     with Session(_app.engine) as session:
-        jobs = [_resume_job(r) for r in unsent(session) if campaign_id is None or r.campaign_id == campaign_id]
+        jobs = [_resume_job(r) for r in unsent(session)
+                if (campaign_id is None or r.campaign_id == campaign_id) and work_lock(r.key) not in busy]
     # Added with the session closed: the job store writes through its own connection.
     for job in jobs:
         if job is not None:
@@ -444,6 +557,8 @@ async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: li
                     _add(app.scheduler, job[0], job[1], as_utc(app.clock.now()) + RESEND_AFTER, job[2])
             return
         _checkpoint("sent")
+        # Which process sent what: with shards, the log of each says it acted for its own campaigns only.
+        log.info("campaign %s: %s posted by %s", campaign_id, key, app.shard.describe())
     with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         mark_sent(session, key, message_id or NOTHING_SENT, campaign.channel_id if campaign else None)
@@ -480,9 +595,17 @@ def _turn_of(key: str) -> int:
 
 async def post_results(campaign_id: int, turn: int) -> None:
     app = current_app()
-    now = as_utc(app.clock.now())
     key = f"campaign-{campaign_id}:turn-{turn}:results"
-    with Session(app.engine) as session:
+    async with _exclusive(app, work_lock(key), (f"results-{campaign_id}-{turn}", post_results, [campaign_id, turn])) as mine:
+        if mine:
+            await _post_results(app, campaign_id, turn, key)
+
+
+async def _post_results(app: App, campaign_id: int, turn: int, key: str) -> None:
+    now = as_utc(app.clock.now())
+    # Claims are written under the write lock taken at BEGIN (``writer``): on SQLite a read transaction that turns
+    # into a write fails at once when another process wrote in between.
+    with Session(writer(app.engine)) as session:
         sent = _sent(session, key)
         if sent:
             return
@@ -507,7 +630,13 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 
     app = current_app()
     key = f"campaign-{campaign_id}:repaired:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-    with Session(app.engine) as session:
+    async with _exclusive(app, work_lock(key), (f"repaired-{campaign_id}", tell_gm, [campaign_id, text])) as mine:
+        if mine:
+            await _tell_gm(app, campaign_id, text, key)
+
+
+async def _tell_gm(app: App, campaign_id: int, text: str, key: str) -> None:
+    with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         if campaign is None or _sent(session, key) or not claim(session, key, campaign_id, "notice", at=as_utc(app.clock.now())):
             return
@@ -517,8 +646,31 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 
 async def remind(campaign_id: int, deadline_id: int) -> None:
     app = current_app()
+    job = deadline_job_id(deadline_id)
+    async with _exclusive(app, job, (job, remind, [campaign_id, deadline_id])) as mine:
+        if mine:
+            await _remind(app, campaign_id, deadline_id)
+
+
+Step = tuple[str, Callable[..., Any], datetime, list[Any]]  # a job to add: id, function, when, arguments
+
+
+def _step_of(d: DeadlineRow, now: datetime) -> Step:
+    func, when = _next_step(d, now)
+    return deadline_job_id(d.id), func, when, [d.campaign_id, d.id]
+
+
+def _add_step(app: App, step: Step | None) -> None:
+    """Add a job decided inside a write transaction, once it is over: the job store writes through a connection
+    of its own, which would wait for that transaction's lock (SQLite)."""
+    if step is not None:
+        _add(app.scheduler, *step)
+
+
+async def _remind(app: App, campaign_id: int, deadline_id: int) -> None:
     now = as_utc(app.clock.now())
-    with Session(app.engine) as session:
+    later: Step | None = None
+    with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
             return
@@ -526,19 +678,23 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
         sent = _sent(session, key)
         if sent:
             return
-        if sent is None:
-            if d.state != PENDING or d.remind_at is None or now >= d.due_at:
-                if d.state in ACTIVE:  # nothing to remind (any more): the deadline still needs its act job
-                    _schedule_deadline(app.scheduler, d, now)
+        if sent is None and (d.state != PENDING or d.remind_at is None or now >= d.due_at):
+            if d.state not in ACTIVE:
                 return
+            later = _step_of(d, now)  # nothing to remind (any more): the deadline still needs its act job
+        elif sent is None:
             d.state = REMINDED
             session.add(d)
             # The claim commits the deadline's new state with it: one transaction.
             if not claim(session, key, campaign_id, "reminder", at=now):
                 return
-        campaign, _ = _campaign_and_settings(session, campaign_id)
-        nation, due, still, turn = d.nation or "", d.due_at, d.state in ACTIVE, d.turn
-        name = campaign.name
+        if later is None:
+            campaign, _ = _campaign_and_settings(session, campaign_id)
+            nation, due, still, turn = d.nation or "", d.due_at, d.state in ACTIVE, d.turn
+            name = campaign.name
+    if later is not None:
+        _add_step(app, later)
+        return
     player = acting_of(app.service, name).players.get(nation) or nation
     text = f"{player} your turn ends {discord_when(due)}" if still else None
     await _send(app, key, campaign_id, text, [player], turn=turn)
@@ -550,8 +706,16 @@ async def remind(campaign_id: int, deadline_id: int) -> None:
 
 async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
     app = current_app()
+    job = deadline_job_id(deadline_id)
+    async with _exclusive(app, job, (job, act_on_deadline, [campaign_id, deadline_id])) as mine:
+        if mine:
+            await _act_on_deadline(app, campaign_id, deadline_id)
+
+
+async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None:
     now = as_utc(app.clock.now())
-    with Session(app.engine) as session:
+    later: Step | None = None
+    with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
             return
@@ -563,15 +727,19 @@ async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
             if d.state not in ACTIVE:
                 return
             if now < d.due_at:  # extended since this job was scheduled
-                _schedule_deadline(app.scheduler, d, now)
-                return
-            d.state = DONE
-            session.add(d)
-            if not claim(session, key, campaign_id, "deadline", at=now):
-                return
-        campaign, settings = _campaign_and_settings(session, campaign_id)
-        nation, turn, due = d.nation or "", d.turn, d.due_at
-        name, gm, on_timeout = campaign.name, campaign.gm, settings.on_timeout
+                later = _step_of(d, now)
+            else:
+                d.state = DONE
+                session.add(d)
+                if not claim(session, key, campaign_id, "deadline", at=now):
+                    return
+        if later is None:
+            campaign, settings = _campaign_and_settings(session, campaign_id)
+            nation, turn, due = d.nation or "", d.turn, d.due_at
+            name, gm, on_timeout = campaign.name, campaign.gm, settings.on_timeout
+    if later is not None:
+        _add_step(app, later)
+        return
     text: str | None
     ping: list[str] = []
     if on_timeout == "wait":
@@ -649,50 +817,130 @@ async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
     app = current_app()
     now = as_utc(app.clock.now())
     day = date.fromisoformat(day_iso)
-    outcome = await app.fetch(app.engine, day)
+    outcome = await _fetch_once(app, day)
     if outcome.status is Status.WAITING and attempt < len(LOTTO_RETRIES):
         _add(app.scheduler, f"lotto-retry-{day_iso}", fetch_lotto, now + timedelta(minutes=LOTTO_RETRIES[attempt]),
              [day_iso, attempt + 1])
         return
     with Session(app.engine) as session:
-        campaigns = [(c.id, c.name, c.gm) for c in list_campaigns(session)]
+        # Each shard tells its own campaigns (their channels are in its guilds).
+        campaigns = [(c.id, c.name, c.gm) for c in list_campaigns(session) if app.owns(c)]
+    busy = False
     for campaign_id, name, gm in campaigns:
         assert campaign_id is not None
         key = f"lotto:{day_iso}:{campaign_id}"
-        with Session(app.engine) as session:
-            sent = _sent(session, key)
-            if sent:
+        async with _exclusive(app, work_lock(key)) as mine:
+            if not mine:
+                busy = True  # another process is telling this campaign; looked at again below
                 continue
-            if sent is None:
-                claim(session, key, campaign_id, "lotto", at=now)
-                since = now
-            else:
-                row = find(session, key)
-                assert row is not None
-                since = row.posted_at
-        async with _campaign_locked(app, name):
-            before = acting_of(app.service, name)
-            messages = await asyncio.to_thread(app.service.pump, name)
-            after = acting_of(app.service, name)
-            if sent is False:
-                # Resumed: an earlier run may have pumped and died before posting; its messages are in the log.
-                messages = _draw_messages_since(app, campaign_id, since)
-                before = Acting(None, (), {}) if messages else after
-        alert = outcome.alert or outcome.status is Status.WAITING
-        lines = (outcome.lines() if alert else []) + list(messages)
-        ping = [gm] if alert else []
-        ping += [p for n in after.nations if n not in before.nations and (p := after.players.get(n))]
-        await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping)
+            await _tell_draw(app, key, campaign_id, name, gm, outcome, now)
+    if busy:
+        _add(app.scheduler, f"lotto-resume-{day_iso}", fetch_lotto, now + LOCKED_RETRY, [day_iso])
     if app.scheduler is not None and app.scheduler.get_job(LOTTO_JOB) is None:
         schedule_next_fetch(now)
+
+
+async def _fetch_once(app: App, day: date) -> Outcome:
+    """Fetch the draw, one process at a time: a process that waited finds it stored and asks no source again."""
+    from bot.lottery.reconcile import reconcile as reconcile_draw
+    from bot.store.draws import get_draw
+    from engine.lotto import missing_wheels
+
+    name = f"lotto-fetch:{day.isoformat()}"
+    while not await asyncio.to_thread(app.locks.try_acquire, name):
+        await asyncio.sleep(1)  # another process is fetching it: a few seconds of HTTP at most
+    try:
+        if not app.shard.whole:
+            with Session(app.engine) as session:
+                stored = get_draw(session, day)
+                if stored is not None and not missing_wheels(stored):
+                    known = reconcile_draw(session, day)
+                    if known.stored:
+                        return known
+        return await app.fetch(app.engine, day)
+    finally:
+        await asyncio.to_thread(app.locks.release, name)
+
+
+async def _tell_draw(app: App, key: str, campaign_id: int, name: str, gm: str, outcome: Outcome,
+                     now: datetime) -> None:
+    """Record the fetched draw in one campaign (``pump``) and post what it decided, under the claim ``key``."""
+    with Session(writer(app.engine)) as session:
+        sent = _sent(session, key)
+        if sent:
+            return
+        if sent is None:
+            if not claim(session, key, campaign_id, "lotto", at=now):
+                return  # another process claimed it first: it tells this campaign
+            since = now
+        else:
+            row = find(session, key)
+            assert row is not None
+            since = row.posted_at
+    async with _campaign_locked(app, name):
+        before = acting_of(app.service, name)
+        messages = await asyncio.to_thread(app.service.pump, name)
+        after = acting_of(app.service, name)
+        if sent is False:
+            # Resumed: an earlier run may have pumped and died before posting; its messages are in the log.
+            messages = _draw_messages_since(app, campaign_id, since)
+            before = Acting(None, (), {}) if messages else after
+    alert = outcome.alert or outcome.status is Status.WAITING
+    lines = (outcome.lines() if alert else []) + list(messages)
+    ping = [gm] if alert else []
+    ping += [p for n in after.nations if n not in before.nations and (p := after.players.get(n))]
+    await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping)
 
 
 # --- start-up -----------------------------------------------------------------------------------------------------------
 
 
-def make_scheduler(engine: Engine) -> AsyncIOScheduler:
-    store = SQLAlchemyJobStore(url=str(engine.url.render_as_string(hide_password=False)))
+def job_table(shard: Shard = ALL) -> str:
+    """apscheduler's table: one per shard, since apscheduler 3 cannot share a job store between processes (each
+    would run and remove the other's jobs). An unsharded bot keeps the original name."""
+    return "apscheduler_jobs" if shard.whole else f"apscheduler_jobs_shard_{shard.id}_of_{shard.count}"
+
+
+def lease_name(shard: Shard = ALL) -> str:
+    """The process lock held by the one process whose scheduler runs this shard's jobs."""
+    return f"scheduler:{shard.name}"
+
+
+# A process whose shard's scheduler runs elsewhere tries to take it over this often.
+STANDBY_POLL_SECONDS = 2.0
+
+
+def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
+    store = SQLAlchemyJobStore(url=str(engine.url.render_as_string(hide_password=False)), tablename=job_table(shard))
     return AsyncIOScheduler(jobstores={"default": store}, job_defaults=dict(JOB_DEFAULTS), timezone=UTC)
+
+
+def _take_lease(app: App) -> bool:
+    """This process runs the shard's scheduler if no other live process does (it may hold the lease already: a
+    scheduler restarted in the same process)."""
+    name = lease_name(app.shard)
+    return name in app.locks.held() or app.locks.try_acquire(name)
+
+
+def release_lease(shard: Shard = ALL) -> None:
+    """A clean stop lets a standby process take the shard over at once (a dead process releases it anyway)."""
+    if _app is not None:
+        _app.locks.release(lease_name(shard))
+
+
+async def _stand_by(app: App, run: bool) -> None:
+    """Wait for the shard's scheduler to be free, then take it over: reconcile (which resumes the claims the dead
+    process left unsent) and run."""
+    scheduler = app.scheduler
+    assert scheduler is not None
+    while scheduler.running:
+        if await asyncio.to_thread(_take_lease, app):
+            log.warning("%s: the scheduler is free again; this process takes it over", app.shard.describe())
+            reconcile(app)
+            if run:
+                scheduler.resume()
+            return
+        await asyncio.sleep(STANDBY_POLL_SECONDS)
 
 
 async def start_scheduler(
@@ -703,17 +951,20 @@ async def start_scheduler(
     fetch: FetchDraw | None = None,
     campaign_lock: Callable[[str], asyncio.Lock] | None = None,
     run: bool = True,
+    shard: Shard = ALL,
 ) -> AsyncIOScheduler:
     """Register the DeadlineKeeper, open the persistent job store, reconcile, schedule the next fetch, start.
 
     Must be called inside the running event loop (LegatusBot.setup_hook, or the console's own loop).
-    ``run=False`` leaves it paused: tests drive it with ``run_due``.
+    ``run=False`` leaves it paused: tests drive it with ``run_due``. ``shard``: only its campaigns are scheduled.
+    One process at a time runs a shard's scheduler (its lease, a process lock): another process of the same shard
+    (a second copy, the new one during a deploy) stands by, and takes over when the first stops or dies.
     """
     clock = clock or service.clock
     # The deadline tables need no creating here: open_engine brought the database to alembic's head.
-    scheduler = make_scheduler(service.engine)
+    scheduler = make_scheduler(service.engine, shard)
     app = App(service=service, poster=poster, clock=clock, scheduler=scheduler,
-              fetch=fetch or _default_fetch, campaign_lock=campaign_lock)
+              fetch=fetch or _default_fetch, campaign_lock=campaign_lock, shard=shard, sweeps=run)
     install(app)
     from bot.schedule.beacon_pump import BeaconWatcher
 
@@ -727,6 +978,11 @@ async def start_scheduler(
     service.observers.append(watcher)
     # Paused first: the store's jobs are only visible once started, and none may fire before reconcile.
     scheduler.start(paused=True)
+    if not await asyncio.to_thread(_take_lease, app):
+        # The deadlines this process's posts create still go into the shard's table; the running one acts on them.
+        log.warning("%s: another process runs this shard's scheduler; standing by to take over", shard.describe())
+        app.standby = asyncio.get_running_loop().create_task(_stand_by(app, run))
+        return scheduler
     reconcile(app)
     from bot.schedule.beacon_pump import resume_waiting
 

@@ -65,7 +65,8 @@ def include_object(object_: Any, name: str | None, type_: str, reflected: bool, 
     """Alembic's ``include_object`` hook (bot/store/migrations/env.py): leave out the tables in FOREIGN_TABLES."""
     # A column, index or constraint goes with its table.
     table = name if type_ == "table" else getattr(getattr(object_, "table", None), "name", None)
-    return table not in FOREIGN_TABLES
+    # A sharded bot's scheduler keeps one job table per shard (apscheduler_jobs_shard_0_of_2, ...).
+    return table not in FOREIGN_TABLES and not str(table).startswith("apscheduler_jobs_shard_")
 
 
 def alembic_config(connection: Connection | None = None) -> Any:

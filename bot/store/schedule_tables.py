@@ -181,8 +181,9 @@ def _stored_moment(value: Any) -> datetime | None:
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
-def repair_rows(engine: Engine, now: datetime) -> dict[int, list[str]]:
+def repair_rows(engine: Engine, now: datetime, campaign_ids: set[int] | None = None) -> dict[int, list[str]]:
     """Make every stored setting and active deadline usable, whatever wrote it; returns what was fixed, per campaign.
+    ``campaign_ids``: only those campaigns' rows (a shard's: the process that repairs is the one that tells the GM).
 
     Read with plain SQL, since a row the ORM cannot even load ('garbage' as a time) must be fixable too. A bad
     setting goes back to its default; an active deadline whose due time is not a time, or not between 2000 and a
@@ -195,6 +196,8 @@ def repair_rows(engine: Engine, now: datetime) -> dict[int, list[str]]:
     fixed: dict[int, list[str]] = {}
     with Session(engine) as session:
         for row in session.exec(select(CampaignSettingsRow)).all():
+            if campaign_ids is not None and row.campaign_id not in campaign_ids:
+                continue
             problems = settings_problems(row)
             if problems:
                 good = settings_for(session, row.campaign_id)
@@ -208,6 +211,8 @@ def repair_rows(engine: Engine, now: datetime) -> dict[int, list[str]]:
             text("SELECT id, campaign_id, nation, due_at, remind_at FROM deadline WHERE state IN ('pending', 'reminded')")
         ).all()
         for deadline_id, campaign_id, nation, due_raw, remind_raw in active:
+            if campaign_ids is not None and campaign_id not in campaign_ids:
+                continue
             due = _stored_moment(due_raw)
             if due is None or not OLDEST_DEADLINE <= due <= horizon:
                 connection.execute(text("UPDATE deadline SET state = :s WHERE id = :i"), {"s": CANCELLED, "i": deadline_id})
