@@ -55,9 +55,10 @@ class BeaconWatcher:
         schedule(self.scheduler, change.campaign_id, max(due, as_utc(self.clock.now())), 0)
 
 
-def resume_waiting(service: Any, scheduler: Any, clock: Any) -> None:
-    """At start-up: every campaign left waiting for a drand round (the bot was down when it came) gets its job."""
-    for name in service.campaign_names():
+def resume_waiting(service: Any, scheduler: Any, clock: Any, names: list[str] | None = None) -> None:
+    """At start-up: every campaign left waiting for a drand round (the bot was down when it came) gets its job;
+    ``names``: only these (a shard's campaigns), else all."""
+    for name in service.campaign_names() if names is None else names:
         try:
             ruleset, state = service.folded(name)
             rounds = sorted(int(n.key) for n in ruleset.needs(state) if n.source == "drand" and n.key.isdigit())
@@ -77,13 +78,23 @@ def schedule(scheduler: Any, campaign_id: int, when: datetime, attempt: int) -> 
 
 
 async def pump_beacons(campaign_id: int, attempt: int = 0) -> None:
-    """The job: record the beacons that are out, post what they caused, try again if a round is still missing."""
-    from bot.schedule.scheduler import _campaign_locked, _send, acting_of, claim, current_app
+    """The job: record the beacons that are out, post what they caused, try again if a round is still missing.
+    Worked under the campaign's beacon lock across processes (two shards' standby and runner never both pump)."""
+    from bot.schedule.scheduler import _exclusive, current_app
 
     app = current_app()
+    job = job_id(campaign_id)
+    async with _exclusive(app, job, (job, pump_beacons, [campaign_id, attempt])) as mine:
+        if mine:
+            await _pump(app, campaign_id, attempt)
+
+
+async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
+    from bot.schedule.scheduler import _campaign_locked, _send, acting_of, claim, writer
+
     with Session(app.engine) as session:
         row = session.get(CampaignRow, campaign_id)
-        if row is None:
+        if row is None or not app.owns(row):
             return
         name, gm = row.name, row.gm
     async with _campaign_locked(app, name):
@@ -102,7 +113,7 @@ async def pump_beacons(campaign_id: int, attempt: int = 0) -> None:
         return
     now = as_utc(app.clock.now())
     key = f"beacons:{campaign_id}:{now.isoformat(timespec='microseconds')}"
-    with Session(app.engine) as session:
+    with Session(writer(app.engine)) as session:  # claims are written under the write lock (see scheduler.py)
         if not claim(session, key, campaign_id, "beacons", at=now):
             return
     ping = [p for n in after.nations if n not in before.nations and (p := after.players.get(n)) and p != gm]

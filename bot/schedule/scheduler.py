@@ -937,6 +937,9 @@ async def _stand_by(app: App, run: bool) -> None:
         if await asyncio.to_thread(_take_lease, app):
             log.warning("%s: the scheduler is free again; this process takes it over", app.shard.describe())
             reconcile(app)
+            from bot.schedule.beacon_pump import resume_waiting
+
+            resume_waiting(app.service, scheduler, app.clock, _own_names(app, app.own_campaign_ids()))
             if run:
                 scheduler.resume()
             return
@@ -986,7 +989,7 @@ async def start_scheduler(
     reconcile(app)
     from bot.schedule.beacon_pump import resume_waiting
 
-    resume_waiting(service, scheduler, clock)
+    resume_waiting(service, scheduler, clock, _own_names(app, app.own_campaign_ids()))
     if run:
         scheduler.resume()
     return scheduler
