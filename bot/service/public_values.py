@@ -44,13 +44,18 @@ class PublicValues:
 
             chain = chain_from_dict(posting.folded.effective[0].data.get("drand_chain"))
             offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
-        floor = posting.ruleset.summary(posting.folded.state).draw
+        floor = posting.summary().draw
         if not floor:
             return offered
         if posting.campaign.clock == "live":
             moment = self.clock.now()
             return offered + [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
-        stored = draw_store.draw_dates_after(posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        # Read once per transaction and floor: every event of the posts applied together offers the same dates.
+        known = posting.batch.draw_dates.get(floor)
+        if known is None:
+            known = posting.batch.draw_dates[floor] = draw_store.draw_dates_after(
+                posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        stored = list(known)
         if len(stored) < OFFERED_DRAWS:
             # Past the end of the stored draws, a roll waits for the next draws by the schedule.
             last = stored[-1] if stored else date.fromisoformat(floor)
