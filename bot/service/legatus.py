@@ -157,6 +157,10 @@ class Legatus(PublicValues):
         # a query per post to find it again cost as much as the rules' own work.
         self._rows: dict[str, CampaignRow] = {}
         self._writer = writer(engine)
+        self._rulesets: dict[str, Ruleset] = {}
+        # The summary of each campaign's committed state, by campaign id: (state, summary). A post needs the summary
+        # of the state it starts from, which the post before it computed (a headline is dozens of lines to build).
+        self._summaries: dict[int, tuple[Any, Any]] = {}
         # Called after every committed change (deadlines, posting the map, ...). Errors are logged, never raised.
         self.observers: list[Callable[[Change], None]] = []
         # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
@@ -275,8 +279,15 @@ class Legatus(PublicValues):
             raise CampaignNotFound(f"this database holds several campaigns ({', '.join(names)}): name one with --campaign")
         return row
 
+    def _ruleset(self, ruleset_id: str) -> Ruleset:
+        """The loaded ruleset (engine/rulesets.py caches it too, but resolves the data folder's path per call)."""
+        known = self._rulesets.get(ruleset_id)
+        if known is None:
+            known = self._rulesets[ruleset_id] = load_ruleset(ruleset_id, self.data_dir)
+        return known
+
     def _fold(self, session: Session, campaign: CampaignRow, batch: _Batch | None = None) -> tuple[Ruleset, Folded]:
-        ruleset = load_ruleset(campaign.ruleset, self.data_dir)
+        ruleset = self._ruleset(campaign.ruleset)
         assert campaign.id is not None
         # This transaction's own posts first (not committed yet), else memory (a running bot), else the stored
         # snapshot (a fresh process), else the whole log.
@@ -387,6 +398,9 @@ class Legatus(PublicValues):
             log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
             return [Reply().note(INTERNAL_ERROR) for _ in requests]
         self._folds.update(batch.folds)  # committed now
+        for done in applied:
+            if done is not None and done[0].campaign.id is not None and done[0]._summary is not None:
+                self._summaries[done[0].campaign.id] = done[0]._summary
         for reply, done in zip(replies, applied):
             if done is not None:
                 posting = done[0]
@@ -428,7 +442,8 @@ class Legatus(PublicValues):
         assert row.id is not None
         ruleset, folded = self._fold(session, row, batch)
         gm = (author == row.gm) if request.is_gm is None else request.is_gm
-        posting = _Posting(session, row, ruleset, folded, author, is_gm=gm, batch=batch)
+        posting = _Posting(session, row, ruleset, folded, author, is_gm=gm, batch=batch,
+                           _summary=self._summaries.get(row.id))
         before = tuple(ruleset.to_act(folded.state))
         marks = self._anchor_marks(posting)
         # Public values that came in since the last post (a drand round now produced) are recorded first,
@@ -710,7 +725,7 @@ class Legatus(PublicValues):
             raise CommandError(f"'{command.args[0]}' is not a date: write YYYY-MM-DD") from None
         numbers = " ".join(command.args[1:])
         # In the post's own transaction: a post that fails later leaves no typed draw behind.
-        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now)
+        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now, commit=False)
         details = outcome.lines()
         if outcome.stored:
             posting.batch.draw_dates.clear()  # the stored draws changed: offered dates are read again
