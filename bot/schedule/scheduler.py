@@ -137,8 +137,9 @@ class App:
     clock: Clock
     scheduler: BaseScheduler | None = None
     fetch: FetchDraw = _default_fetch
-    # The transport's per-campaign lock (LegatusBot._locks): a timeout pass must not interleave with a post.
-    campaign_lock: Callable[[str], asyncio.Lock] | None = None
+    # The transport's per-campaign lock (LegatusBot.campaign_turn): a timeout pass must not interleave with a post;
+    # held, the campaign's posts sent before are applied and those sent after wait.
+    campaign_lock: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = None
 
     @property
     def engine(self) -> Engine:
@@ -684,7 +685,7 @@ async def start_scheduler(
     clock: Clock | None = None,
     *,
     fetch: FetchDraw | None = None,
-    campaign_lock: Callable[[str], asyncio.Lock] | None = None,
+    campaign_lock: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = None,
     run: bool = True,
 ) -> AsyncIOScheduler:
     """Register the DeadlineKeeper, open the persistent job store, reconcile, schedule the next fetch, start.

@@ -94,6 +94,9 @@ class _Batch:
     folds: dict[int, Folded] = field(default_factory=dict)
     last_seqs: dict[int, int] | None = None
     draw_dates: dict[str, list[date]] = field(default_factory=dict)
+    first_draws: dict[date, date | None] = field(default_factory=dict)  # /turn open: first stored draw on or after
+    found_draws: dict[str, tuple[Any, str]] = field(default_factory=dict)  # complete draws read (PublicValues)
+    no_draw: set[str] = field(default_factory=set)  # days without a complete draw in this transaction
     events: list[dict[str, Any]] = field(default_factory=list)
     posts: list[dict[str, Any]] = field(default_factory=list)
 
@@ -158,6 +161,7 @@ class Legatus(PublicValues):
         self._rows: dict[str, CampaignRow] = {}
         self._writer = writer(engine)
         self._rulesets: dict[str, Ruleset] = {}
+        self._draws: dict[str, tuple[Any, str]] = {}
         # The summary of each campaign's committed state, by campaign id: (state, summary). A post needs the summary
         # of the state it starts from, which the post before it computed (a headline is dozens of lines to build).
         self._summaries: dict[int, tuple[Any, Any]] = {}
@@ -398,6 +402,7 @@ class Legatus(PublicValues):
             log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
             return [Reply().note(INTERNAL_ERROR) for _ in requests]
         self._folds.update(batch.folds)  # committed now
+        self._draws.update(batch.found_draws)
         for done in applied:
             if done is not None and done[0].campaign.id is not None and done[0]._summary is not None:
                 self._summaries[done[0].campaign.id] = done[0]._summary
@@ -728,7 +733,10 @@ class Legatus(PublicValues):
         outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now, commit=False)
         details = outcome.lines()
         if outcome.stored:
-            posting.batch.draw_dates.clear()  # the stored draws changed: offered dates are read again
+            # The stored draws changed: what this transaction read of them is read again.
+            posting.batch.draw_dates.clear()
+            posting.batch.first_draws.clear()
+            posting.batch.no_draw.clear()
             details += self._record_draws(posting)
         return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
@@ -766,14 +774,16 @@ class Legatus(PublicValues):
             return day.isoformat(), (requested or day).isoformat()
         if requested is None:
             raise CommandError("this campaign plays on past draws: say which, e.g. /turn open 2023-01-03")
-        draw = draw_store.first_draw_on_or_after(posting.session, requested)
-        if draw is None:
+        if requested not in posting.batch.first_draws:
+            posting.batch.first_draws[requested] = draw_store.first_draw_day_on_or_after(posting.session, requested)
+        day = posting.batch.first_draws[requested]
+        if day is None:
             latest = draw_store.latest_draw_date(posting.session)
             raise Rejection(
                 f"no stored lottery draw on or after {requested.isoformat()} (the latest stored is "
                 f"{latest.isoformat() if latest else 'none'}): import the draws first (legatus lotto import)"
             )
-        return draw.date.isoformat(), requested.isoformat()
+        return day.isoformat(), requested.isoformat()
 
     def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         if len(command.args) < 2:

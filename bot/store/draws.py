@@ -125,8 +125,12 @@ def source_of(session: Session, day: dt.date) -> str:
 
 
 def first_draw_on_or_after(session: Session, day: dt.date) -> Draw | None:
-    first = session.exec(select(func.min(DrawRow.date)).where(DrawRow.date >= day)).one()
+    first = first_draw_day_on_or_after(session, day)
     return get_draw(session, first) if first is not None else None
+
+
+def first_draw_day_on_or_after(session: Session, day: dt.date) -> dt.date | None:
+    return session.exec(select(func.min(DrawRow.date)).where(DrawRow.date >= day)).one()
 
 
 def draw_dates_after(session: Session, day: dt.date, limit: int) -> list[dt.date]:
