@@ -45,7 +45,7 @@ from bot.schedule.clock import Clock, FixedClock
 from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
 from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
-from bot.store.db import writer
+from bot.store.db import open_engine_unmigrated, writer
 from bot.store.posted import claim, find, mark_sent
 from bot.store.schedule_tables import (
     ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
@@ -209,32 +209,46 @@ class DeadlineKeeper:
         self.scheduler: BaseScheduler | None = None
 
     def __call__(self, change: Any) -> None:
-        if any(e.kind == "turn.closed" for e in change.events):
-            # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
-            # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
-            when = min(as_utc(self.clock.now()), datetime.now(timezone.utc))
-            turn = change.summary.closed_turn
-            _add(self.scheduler, f"results-{change.campaign_id}-{turn}", post_results, when, [change.campaign_id, turn])
-        started = [n for n in change.to_act_after if n not in change.to_act_before]
-        stopped = [n for n in change.to_act_before if n not in change.to_act_after]
-        if not started and not stopped:
-            return
+        self.observe_many([change])
+
+    def observe_many(self, changes: Sequence[Any]) -> None:
+        """The changes of one transaction of posts (``Legatus.post_many``), in their order, as if observed one by
+        one, but in one transaction: a burst of passes would otherwise cost a transaction and two job-store writes
+        each. A deadline both made and ended within them is never scheduled."""
         now = as_utc(self.clock.now())
-        acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
+        for change in changes:
+            if any(e.kind == "turn.closed" for e in change.events):
+                # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
+                # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
+                when = min(now, datetime.now(timezone.utc))
+                turn = change.summary.closed_turn
+                _add(self.scheduler, f"results-{change.campaign_id}-{turn}", post_results, when, [change.campaign_id, turn])
+        moving = [c for c in changes if set(c.to_act_after) != set(c.to_act_before)]
+        if not moving:
+            return
+        ended: dict[int, DeadlineRow] = {}
+        created: dict[int, DeadlineRow] = {}
         with Session(writer(self.service.engine)) as session:
-            ended = [d for d in active_deadlines(session, change.campaign_id)
-                     if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
-            for d in ended:
-                d.state = CANCELLED
-                session.add(d)
-            created = [_new_deadline(session, change.campaign_id, n, acting.turn, now) for n in started]
+            for change in moving:
+                started = [n for n in change.to_act_after if n not in change.to_act_before]
+                stopped = [n for n in change.to_act_before if n not in change.to_act_after]
+                acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
+                for d in active_deadlines(session, change.campaign_id):  # sees the rows made above (autoflush)
+                    if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started):
+                        d.state = CANCELLED
+                        session.add(d)
+                        ended[id(d)] = d
+                for n in started:
+                    d = _new_deadline(session, change.campaign_id, n, acting.turn, now)
+                    created[id(d)] = d
             session.commit()
-            for d in created:
+            made = [d for key, d in created.items() if key not in ended]
+            for d in made:
                 session.refresh(d)
-            ended_ids = [d.id for d in ended]
+            ended_ids = [d.id for key, d in ended.items() if key not in created]
         for deadline_id in ended_ids:
             _unschedule(self.scheduler, deadline_id)
-        for d in created:
+        for d in made:
             _schedule_deadline(self.scheduler, d, now)
 
 
@@ -675,7 +689,11 @@ async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
 
 
 def make_scheduler(engine: Engine) -> AsyncIOScheduler:
-    store = SQLAlchemyJobStore(url=str(engine.url.render_as_string(hide_password=False)))
+    # An engine of its own (the job store disposes it at shutdown) with the store's connection settings: on SQLite
+    # WAL, synchronous=NORMAL and the busy timeout (bot/store/db.py). A job-store write per deadline moved used to
+    # sync the disk each time (SQLite's default, FULL). NORMAL may lose the last jobs on a power cut, never corrupt
+    # the file, and the jobs are rebuilt from the deadline table at every start (``reconcile``): safe.
+    store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)))
     return AsyncIOScheduler(jobstores={"default": store}, job_defaults=dict(JOB_DEFAULTS), timezone=UTC)
 
 

@@ -411,9 +411,7 @@ class Legatus(PublicValues):
                 posting = done[0]
                 reply.changed = bool(posting.new_events)
                 reply.ping = self._to_ping(posting) if posting.new_events else []
-        for done in applied:
-            if done is not None:
-                self._notify(*done)
+        self._notify_all([done for done in applied if done is not None])
         return replies
 
     def _post_in_savepoint(self, session: Session, request: PostRequest, row: CampaignRow,
@@ -477,19 +475,36 @@ class Legatus(PublicValues):
         return len(posting.ruleset.ledger(posting.folded.state)), posting.summary().turn
 
     def _notify(self, posting: _Posting, before: tuple[str, ...]) -> None:
-        if not posting.new_events:
+        self._notify_all([(posting, before)])
+
+    def _notify_all(self, done: Sequence[tuple[_Posting, tuple[str, ...]]]) -> None:
+        """Tell the observers what the committed posts changed, in their order. An observer with ``observe_many``
+        gets them all at once (the scheduler writes every deadline they move in one transaction)."""
+        changes = []
+        for posting, before in done:
+            if not posting.new_events:
+                continue
+            assert posting.campaign.id is not None
+            changes.append(Change(
+                campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
+                to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
+                state=posting.folded.state, ruleset=posting.ruleset, summary=posting.summary(),
+            ))
+        if not changes:
             return
-        assert posting.campaign.id is not None
-        change = Change(
-            campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
-            to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
-            state=posting.folded.state, ruleset=posting.ruleset, summary=posting.summary(),
-        )
-        for observer in self.observers:
+        for observer in list(self.observers):
+            many = getattr(observer, "observe_many", None)
             try:
-                observer(change)
+                if many is not None:
+                    many(changes)
+                    continue
+                for change in changes:
+                    try:
+                        observer(change)
+                    except Exception:  # one change's failure must not hide the next from this observer
+                        log.exception("observer %r failed on campaign %s", observer, change.campaign)
             except Exception:  # an observer's failure must not undo or hide a committed post
-                log.exception("observer %r failed on campaign %s", observer, change.campaign)
+                log.exception("observer %r failed on %d change(s)", observer, len(changes))
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []
