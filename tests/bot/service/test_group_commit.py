@@ -179,3 +179,48 @@ def test_a_deadline_moved_in_a_rolled_back_post_is_never_announced(three: Legatu
             after_outer_commit(session, lambda: told.append("outer rolled back"))
         session.rollback()
     assert told == ["kept"]
+
+
+def _deadlines_after_passes(db: Path, together: bool) -> tuple[list[tuple[Any, ...]], list[str]]:
+    """A live campaign at its first turn; the first three nations pass, in one transaction or one post each. The
+    deadline rows and the scheduler's deadline jobs afterwards."""
+    import asyncio
+    from datetime import datetime, timezone
+
+    from bot.schedule import scheduler as S
+    from bot.schedule.clock import FixedClock
+    from bot.store.db import open_engine
+    from bot.store.schedule_tables import DeadlineRow
+    from tests.bot.schedule.scheduler_drive import START, fake_fetch
+
+    async def main() -> tuple[list[tuple[Any, ...]], list[str]]:
+        clock = FixedClock(START)
+        service = Legatus(open_engine(db), clock=clock)
+        service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), clock="live")
+        scheduler = await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=fake_fetch, run=False)
+        try:
+            assert service.post("gm", "/turn open").ok
+            await S.run_due(scheduler, datetime(2026, 9, 1, 18, 15, tzinfo=timezone.utc), clock)
+            order = service.state()["order_of_play"]
+            requests = [PostRequest(PLAYERS[nation], "pass") for nation in order[:3]]
+            replies = service.post_many(requests) if together else [service.post(r.author, r.text) for r in requests]
+            assert all(r.ok and r.changed for r in replies), [r.render() for r in replies]
+            assert service.state()["to_play"] == order[3]
+            with Session(service.engine) as session:
+                rows = [(d.id, d.nation, d.turn, d.state, d.due_at, d.remind_at) for d in session.exec(select(DeadlineRow))]
+            jobs = sorted(j.id for j in scheduler.get_jobs() if j.id.startswith("deadline-"))  # type: ignore[attr-defined]
+            return rows, jobs
+        finally:
+            scheduler.shutdown(wait=False)  # type: ignore[attr-defined]
+            S.install(None)
+
+    return asyncio.run(main())
+
+
+def test_deadlines_moved_by_posts_together_are_those_moved_one_by_one(tmp_path: Path) -> None:
+    one_by_one = _deadlines_after_passes(tmp_path / "single.db", together=False)
+    together = _deadlines_after_passes(tmp_path / "together.db", together=True)
+    assert together == one_by_one
+    rows, jobs = together
+    live = [r for r in rows if r[3] not in ("cancelled", "done")]
+    assert len(live) == 1 and jobs == [f"deadline-{live[0][0]}"]  # only the nation now playing has a running one
