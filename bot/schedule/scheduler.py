@@ -188,8 +188,9 @@ async def _campaign_locked(app: App, name: str) -> AsyncIterator[None]:
 # --- campaign state -----------------------------------------------------------------------------------------------------
 
 
-def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime) -> DeadlineRow:
-    settings = settings_for(session, campaign_id)
+def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime,
+                  settings: Any = None) -> DeadlineRow:
+    settings = settings if settings is not None else settings_for(session, campaign_id)
     due = now + timedelta(hours=settings.player_hours)
     remind = due - timedelta(hours=settings.remind_hours_before) if settings.remind_hours_before > 0 else None
     row = DeadlineRow(
@@ -228,23 +229,30 @@ class DeadlineKeeper:
             return
         ended: dict[int, DeadlineRow] = {}
         created: dict[int, DeadlineRow] = {}
-        with Session(writer(self.service.engine)) as session:
+        # Each campaign's running deadlines and settings, read once and kept up to date below: a query per change
+        # made a burst's deadlines cost more than its posts.
+        running: dict[int, list[DeadlineRow]] = {}
+        settings: dict[int, Any] = {}
+        with Session(writer(self.service.engine), expire_on_commit=False) as session:
             for change in moving:
                 started = [n for n in change.to_act_after if n not in change.to_act_before]
                 stopped = [n for n in change.to_act_before if n not in change.to_act_after]
                 acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
-                for d in active_deadlines(session, change.campaign_id):  # sees the rows made above (autoflush)
-                    if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started):
-                        d.state = CANCELLED
-                        session.add(d)
-                        ended[id(d)] = d
+                if change.campaign_id not in running:
+                    running[change.campaign_id] = active_deadlines(session, change.campaign_id)
+                    settings[change.campaign_id] = settings_for(session, change.campaign_id)
+                active = running[change.campaign_id]
+                for d in [d for d in active if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]:
+                    d.state = CANCELLED
+                    session.add(d)
+                    ended[id(d)] = d
+                    active.remove(d)
                 for n in started:
-                    d = _new_deadline(session, change.campaign_id, n, acting.turn, now)
+                    d = _new_deadline(session, change.campaign_id, n, acting.turn, now, settings[change.campaign_id])
                     created[id(d)] = d
-            session.commit()
+                    active.append(d)
+            session.commit()  # the new rows' ids are known from their inserts: no refresh needed
             made = [d for key, d in created.items() if key not in ended]
-            for d in made:
-                session.refresh(d)
             ended_ids = [d.id for key, d in ended.items() if key not in created]
         for deadline_id in ended_ids:
             _unschedule(self.scheduler, deadline_id)
