@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,14 @@ from sqlmodel import Session, select
 from bot.service import legatus as service_module
 from bot.service.legatus import INTERNAL_ERROR, Legatus, PostRequest
 from bot.service.post_queue import PostQueue
+from bot.schedule.clock import FixedClock
 from bot.store.campaigns import EventRow, PostRow
-from bot.store.db import after_outer_commit, writer
+from bot.store.db import after_outer_commit, open_engine, writer
 from bot.store.schedule_tables import save_settings, settings_for
 from engine.events import Event
 from engine.log import replay
 from engine.rulesets import load_ruleset
+from tests.bot.store.databases import db_url  # noqa: F401  (the fixture: a SQLite file, and PostgreSQL when set)
 from tests.conftest import LOTTO, PLAYERS
 
 DATA = Path(__file__).resolve().parents[3] / "data"
@@ -30,8 +33,10 @@ ORDER = ["antiochus", "ptolemy", "philip", "scipio", "hanno", "brennus"]  # the 
 
 
 @pytest.fixture
-def three(service: Legatus) -> Legatus:
-    """Three campaigns at turn 1, the Seleucids (antiochus) to play in each."""
+def three(db_url: str) -> Legatus:
+    """Three campaigns at turn 1, the Seleucids (antiochus) to play in each: on a SQLite file, and on PostgreSQL
+    when a server is given (tests/bot/store/databases.py)."""
+    service = Legatus(open_engine(db_url), clock=FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)))
     service.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
     for name in ("a", "b", "c"):
         service.create_campaign(name, "mare-nostrum", "gm", dict(PLAYERS))
@@ -185,11 +190,8 @@ def _deadlines_after_passes(db: Path, together: bool) -> tuple[list[tuple[Any, .
     """A live campaign at its first turn; the first three nations pass, in one transaction or one post each. The
     deadline rows and the scheduler's deadline jobs afterwards."""
     import asyncio
-    from datetime import datetime, timezone
 
     from bot.schedule import scheduler as S
-    from bot.schedule.clock import FixedClock
-    from bot.store.db import open_engine
     from bot.store.schedule_tables import DeadlineRow
     from tests.bot.schedule.scheduler_drive import START, fake_fetch
 
