@@ -121,14 +121,14 @@ async def main(campaigns: int, channel_limit: bool) -> None:
                     print(f"fake Discord limits: global {GLOBAL_LIMIT[0]} requests/{GLOBAL_LIMIT[1]:g} s (lifted: Discord's "
                           f"is 50/s, interaction callbacks excepted); per channel: "
                           + ("5 messages/5 s (Discord's)" if channel_limit else "NONE (channel_message_limit=None)"))
-                    await measure(fake, arrivals, world, channels)
+                    await measure(fake, arrivals, world, channels, bot)
                 finally:
                     await bot.close()
                     runner.cancel()
                     await asyncio.gather(runner, return_exceptions=True)
 
 
-async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str]) -> None:
+async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str], bot: LegatusBot) -> None:
     records: list[Any] = []
     start = time.perf_counter()
     await asyncio.gather(*(set_up(fake, arrivals, records, world, channel, i) for i, channel in enumerate(channels)))
@@ -137,6 +137,7 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     print(f"set-up: {len(channels)} campaigns, {len(records)} slash commands at once in {took:.1f} s; "
           f"deadline misses (no acknowledgement within 3 s): {len(missed)}")
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rounds_before = bot.posts.rounds
     start = time.perf_counter()
     results = await asyncio.gather(*(post(fake, arrivals, channel, user) for channel in channels for user in SEATS.values()))
     took = time.perf_counter() - start
@@ -147,7 +148,9 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(f"burst: {len(results)} posts at once, {len(latencies)} answered ({len(results) - len(latencies)} not within "
           f"{ANSWER_TIMEOUT:.0f} s) in {took:.1f} s: p50 {statistics.median(latencies) * 1000:.0f} ms, "
-          f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {len(latencies) / took:.0f} posts/s")
+          f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {len(latencies) / took:.0f} posts/s; written "
+          f"in {bot.posts.rounds - rounds_before} transactions (group commit; the largest of the run: "
+          f"{bot.posts.largest} posts)")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"process peak RSS: {rss / 1024:.0f} MB (before the burst: {rss_before / 1024:.0f} MB); "
           "the fake Discord runs in the same process")
