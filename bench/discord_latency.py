@@ -7,15 +7,27 @@ Prints the set-up's deadline misses (target 0), the posts' latency from a player
 answer (p50, p99; target p99 <= 2 s), posts answered per second, and the fake's limits in force. Everything
 runs on 127.0.0.1 in one process (the fake Discord shares the bot's event loop and CPU); asserts nothing.
 
-Where the time goes (2026-11-23, 2 shared cores, load ~6): every post is one SQLite write transaction of ~8-11 ms
-(fold from cache, apply with deepcopy, events + post row + snapshot pickle), and SQLite takes one writer at a
-time, so one process answers at most ~100 posts/s; 1,200 posts at once then take >= 12 s, and p99 <= 2 s is out
-of reach without cheaper posts (a refusal that writes nothing, a snapshot every N posts: bot/service/legatus.py).
-Discord's per-channel limit (5 messages per 5 s) alone puts the 6th answer in a channel >= 5 s after the burst.
-Fixed on the way: concurrent /campaign create and the scheduler's read-then-write sessions failed with
-"database is locked" (now BEGIN IMMEDIATE), the channel -> campaign lookup per message (cached), the turn
-thread and board store reads on the event loop (moved off it). One post thread instead of the default pool
-was tried and measured no better (31-36 vs 35-50 posts/s at 60 campaigns).
+Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; before -> after group commit):
+- before, every post was one SQLite write transaction of its own (~3-10 ms: ORM rows, a commit, the write lock
+  taken anew), run by up to 6 pool threads that slept in SQLite's busy handler while another held the lock: under
+  load the set-up took 140 s with 59 deadline misses and the burst p99 17 s at 64 posts/s; on a quieter machine
+  set-up 21 s, burst p50 5.0-5.4 s, p99 10.9-13.4 s, 87-98 posts/s.
+- now one writer thread (bot/service/post_queue.py) applies every queued post in one transaction (each post in
+  its savepoint: Legatus.post_many), ~0.7-1 ms a post (bench/throughput.py), and the scheduler writes the
+  deadlines a transaction moves in one transaction of its own: set-up 12-15 s, 0 misses; burst p50 3.7-4.6 s,
+  p99 9.9-10.1 s, 115 posts/s, in 5-6 transactions.
+- without Discord's per-channel limit (--no-channel-limit) the same burst is answered with p99 5.4 s, 198 posts/s:
+  the limit (5 messages per 5 s per channel) alone holds a channel's 6th answer >= 5 s after the burst, so the
+  target p99 <= 2 s cannot be met with one answer message per post; answering a channel's queued posts in one
+  message would be needed.
+- of the rest, the writer spends about half of a burst's ~3 s in the scheduler's job store (apscheduler writes
+  one row per job added or removed: ~1.3 ms and ~0.7 ms, one of each per campaign per transaction), and the
+  event loop, which the fake Discord shares with the bot, takes the remainder (ingesting 1,200 messages through
+  the fake's REST and gateway, sending 1,200 answers, pings and board edits). Deadline jobs kept in memory and
+  rebuilt from the deadline table at start (``reconcile`` does already) would remove the job store's share.
+Fixed before: concurrent /campaign create and the scheduler's read-then-write sessions failed with "database is
+locked" (now BEGIN IMMEDIATE), the channel -> campaign lookup per message (cached), the turn thread and board
+store reads on the event loop (moved off it).
 
 Answers are timed by the fake's request listener (the moment the bot's reply reaches it), not by polling the
 fake's world: a poll per waiter after every request would make the harness itself quadratic.
@@ -121,14 +133,14 @@ async def main(campaigns: int, channel_limit: bool) -> None:
                     print(f"fake Discord limits: global {GLOBAL_LIMIT[0]} requests/{GLOBAL_LIMIT[1]:g} s (lifted: Discord's "
                           f"is 50/s, interaction callbacks excepted); per channel: "
                           + ("5 messages/5 s (Discord's)" if channel_limit else "NONE (channel_message_limit=None)"))
-                    await measure(fake, arrivals, world, channels)
+                    await measure(fake, arrivals, world, channels, bot)
                 finally:
                     await bot.close()
                     runner.cancel()
                     await asyncio.gather(runner, return_exceptions=True)
 
 
-async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str]) -> None:
+async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str], bot: LegatusBot) -> None:
     records: list[Any] = []
     start = time.perf_counter()
     await asyncio.gather(*(set_up(fake, arrivals, records, world, channel, i) for i, channel in enumerate(channels)))
@@ -137,6 +149,7 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     print(f"set-up: {len(channels)} campaigns, {len(records)} slash commands at once in {took:.1f} s; "
           f"deadline misses (no acknowledgement within 3 s): {len(missed)}")
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rounds_before = bot.posts.rounds
     start = time.perf_counter()
     results = await asyncio.gather(*(post(fake, arrivals, channel, user) for channel in channels for user in SEATS.values()))
     took = time.perf_counter() - start
@@ -147,7 +160,9 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(f"burst: {len(results)} posts at once, {len(latencies)} answered ({len(results) - len(latencies)} not within "
           f"{ANSWER_TIMEOUT:.0f} s) in {took:.1f} s: p50 {statistics.median(latencies) * 1000:.0f} ms, "
-          f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {len(latencies) / took:.0f} posts/s")
+          f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {len(latencies) / took:.0f} posts/s; written "
+          f"in {bot.posts.rounds - rounds_before} transactions (group commit; the largest of the run: "
+          f"{bot.posts.largest} posts)")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"process peak RSS: {rss / 1024:.0f} MB (before the burst: {rss_before / 1024:.0f} MB); "
           "the fake Discord runs in the same process")

@@ -8,11 +8,13 @@ and opted in per message, for the player whose turn comes and nobody else.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import os
 from pathlib import Path
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -30,6 +32,7 @@ from bot.schedule.scheduler import NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
 from bot.store.shards import ALL, Shard
+from bot.service.post_queue import PostQueue
 
 log = logging.getLogger("legatus.discord")
 
@@ -95,8 +98,14 @@ class LegatusBot(discord.Client):
         self.shard = shard
         self.tree = app_commands.CommandTree(self)
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
-        # One post at a time per campaign: the fold and the log move in order.
+        # Every post goes to one writer thread, which applies those queued together in one transaction (group
+        # commit): a burst across campaigns is not a burst of threads fighting for SQLite's write lock.
+        self.posts = PostQueue(service)
+        # Per campaign: held by the scheduler while it checks then acts (a timeout pass); a post waits for it only
+        # to enter the queue, so the posts of unrelated campaigns, or of one, never wait for each other here.
         self._locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # The posts of each campaign queued and not yet answered (what the scheduler waits for before it acts).
+        self._pending: dict[str, set[asyncio.Future[Reply]]] = defaultdict(set)
         # Each turn's thread (or forum post), opened when the turn first becomes playing and stored.
         from bot.discord.turn_threads import TurnThreads
 
@@ -123,7 +132,7 @@ class LegatusBot(discord.Client):
 
         # Deadlines, reminders and lottery fetches: the database is the truth, the scheduler is reconciled to it.
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
-                                               campaign_lock=self._locks.__getitem__, shard=self.shard)
+                                               campaign_lock=self.campaign_turn, shard=self.shard)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
         mine = (self.turn_places, self.boards, self.heads_ups)
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
@@ -137,6 +146,7 @@ class LegatusBot(discord.Client):
 
             scheduler.shutdown(wait=False)
             release_lease(self.shard)  # a standby process of this shard takes its jobs over at once
+        await asyncio.to_thread(self.posts.close)  # what is queued is applied first
         await super().close()
 
     def own_campaigns(self) -> int:
@@ -195,9 +205,25 @@ class LegatusBot(discord.Client):
 
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
+        # Queued in arrival order (the lock is free unless the scheduler holds it, and then waiters enter in
+        # order): the writer applies a campaign's posts in that order. A turn that becomes playing gets its thread
+        # from the observer (bot/discord/turn_threads.py).
         async with self._locks[campaign]:
-            # A turn that becomes playing gets its thread from the observer (bot/discord/turn_threads.py).
-            return await asyncio.to_thread(self.service.post, identity(user), text, campaign, is_gm=is_gm)
+            answer = asyncio.wrap_future(self.posts.submit(identity(user), text, campaign, is_gm=is_gm))
+            pending = self._pending[campaign]
+            pending.add(answer)
+            answer.add_done_callback(pending.discard)
+        return await answer
+
+    @contextlib.asynccontextmanager
+    async def campaign_turn(self, campaign: str) -> AsyncIterator[None]:
+        """The scheduler's hold on a campaign while it checks then acts: the posts queued before are applied
+        first, the posts sent meanwhile wait."""
+        async with self._locks[campaign]:
+            pending = list(self._pending[campaign])
+            if pending:
+                await asyncio.wait(pending)
+            yield
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None,
                          view: discord.ui.View | None = None) -> None:
@@ -414,12 +440,14 @@ def register_commands(bot: LegatusBot) -> None:
             await say(interaction, EVERYONE_GM, private=True)
             return
         channel_id = campaign_channel_id(interaction.channel)
-        reply = await asyncio.to_thread(
+        # On the posts' writer thread: a campaign's creation takes the write lock too, and would otherwise wait
+        # in SQLite's busy handler while a round of posts is written.
+        reply = await asyncio.wrap_future(bot.posts.call(
             bot.service.create_campaign, name, (ruleset or DEFAULT_RULESET).strip(), f"<@&{gm_role.id}>", {},
             clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
             randomness.value if randomness else None,
             [o for o in (options or "").replace(",", " ").split() if o],
-        )
+        ))
         await respond(interaction, reply, bot)
 
     @campaign.command(name="assign", description="Give a seat (a nation, a side) to a player, or substitute one")

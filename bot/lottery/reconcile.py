@@ -93,10 +93,11 @@ def reconcile(session: Session, day: dt.date) -> Outcome:
 
 def confirm_by_gm(
     session: Session, day: dt.date, numbers_text: str, gm: str,
-    now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc),
+    now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc), *, commit: bool = True,
 ) -> Outcome:
     """A GM types the draw of ``day`` by hand (one ``WHEEL n1 n2 n3 n4 n5`` per line or ``;``-separated);
-    it is stored with the GM's name in its source, and what the sources said is reported beside it."""
+    it is stored with the GM's name in its source, and what the sources said is reported beside it. With
+    ``commit=False`` (inside a post) it is only flushed: stored with the post, or not at all."""
     gm = gm.strip()
     if not gm:
         return Outcome(day, Status.REFUSED, "a confirmation by hand must name the GM who gives it")
@@ -125,13 +126,13 @@ def confirm_by_gm(
             return Outcome(day, Status.ALREADY_STORED,
                            f"the draw of {iso(day)} is already stored with these numbers "
                            f"(from {_stored_from(session, day)})")
-    record_fetch(session, FetchedDraw(f"gm:{gm}", GM_URL, parsed, numbers_text.encode("utf-8"), now()))
+    record_fetch(session, FetchedDraw(f"gm:{gm}", GM_URL, parsed, numbers_text.encode("utf-8"), now()), commit=commit)
     latest = {name: row.draw for name, row in _ordered(latest_fetches(session, day)).items()}
     agreeing = [name for name, draw in latest.items() if not _differences(draw, parsed)]
     differing = {name: draw for name, draw in latest.items() if name not in agreeing}
     # "gm:<name>" first: verify lists every draw whose source starts with "gm" as typed by a GM.
     label = f"gm:{gm}" + (f"; {', '.join(agreeing)} agreed" if agreeing else "")
-    report = import_archive(session, "\n".join(parsed.archive_lines()), label)
+    report = import_archive(session, "\n".join(parsed.archive_lines()), label, commit=commit)
     if report.conflicts:
         return Outcome(day, Status.CONTRADICTS_STORED, f"the draw of {iso(day)}: {report.conflicts[0]}")
     notes = [f"{_join(agreeing)} agreed"] if agreeing else []

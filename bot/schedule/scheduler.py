@@ -45,7 +45,7 @@ from bot.schedule.clock import Clock, FixedClock
 from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
 from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
-from bot.store.db import writer
+from bot.store.db import open_engine_unmigrated, writer
 from bot.store.posted import claim, find, mark_sent
 from bot.store.process_locks import ProcessLocks, process_locks
 from bot.store.shards import ALL, Shard
@@ -139,8 +139,9 @@ class App:
     clock: Clock
     scheduler: BaseScheduler | None = None
     fetch: FetchDraw = _default_fetch
-    # The transport's per-campaign lock (LegatusBot._locks): a timeout pass must not interleave with a post.
-    campaign_lock: Callable[[str], asyncio.Lock] | None = None
+    # The transport's per-campaign lock (LegatusBot.campaign_turn): a timeout pass must not interleave with a post;
+    # held, the campaign's posts sent before are applied and those sent after wait.
+    campaign_lock: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = None
     # The guilds this process serves (bot/store/shards.py): it schedules and acts only for their campaigns.
     shard: Shard = ALL
     # A running scheduler sweeps for orphaned work every SWEEP_SECONDS (tests driving jobs by hand do not).
@@ -241,8 +242,9 @@ async def _exclusive(app: App, name: str,
 # --- campaign state -----------------------------------------------------------------------------------------------------
 
 
-def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime) -> DeadlineRow:
-    settings = settings_for(session, campaign_id)
+def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime,
+                  settings: Any = None) -> DeadlineRow:
+    settings = settings if settings is not None else settings_for(session, campaign_id)
     due = now + timedelta(hours=settings.player_hours)
     remind = due - timedelta(hours=settings.remind_hours_before) if settings.remind_hours_before > 0 else None
     row = DeadlineRow(
@@ -262,32 +264,53 @@ class DeadlineKeeper:
         self.scheduler: BaseScheduler | None = None
 
     def __call__(self, change: Any) -> None:
-        if any(e.kind == "turn.closed" for e in change.events):
-            # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
-            # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
-            when = min(as_utc(self.clock.now()), datetime.now(timezone.utc))
-            turn = change.summary.closed_turn
-            _add(self.scheduler, f"results-{change.campaign_id}-{turn}", post_results, when, [change.campaign_id, turn])
-        started = [n for n in change.to_act_after if n not in change.to_act_before]
-        stopped = [n for n in change.to_act_before if n not in change.to_act_after]
-        if not started and not stopped:
-            return
+        self.observe_many([change])
+
+    def observe_many(self, changes: Sequence[Any]) -> None:
+        """The changes of one transaction of posts (``Legatus.post_many``), in their order, as if observed one by
+        one, but in one transaction: a burst of passes would otherwise cost a transaction and two job-store writes
+        each. A deadline both made and ended within them is never scheduled."""
         now = as_utc(self.clock.now())
-        acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
-        with Session(writer(self.service.engine)) as session:
-            ended = [d for d in active_deadlines(session, change.campaign_id)
-                     if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]
-            for d in ended:
-                d.state = CANCELLED
-                session.add(d)
-            created = [_new_deadline(session, change.campaign_id, n, acting.turn, now) for n in started]
-            session.commit()
-            for d in created:
-                session.refresh(d)
-            ended_ids = [d.id for d in ended]
+        for change in changes:
+            if any(e.kind == "turn.closed" for e in change.events):
+                # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
+                # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
+                when = min(now, datetime.now(timezone.utc))
+                turn = change.summary.closed_turn
+                _add(self.scheduler, f"results-{change.campaign_id}-{turn}", post_results, when, [change.campaign_id, turn])
+        moving = [c for c in changes if set(c.to_act_after) != set(c.to_act_before)]
+        if not moving:
+            return
+        ended: dict[int, DeadlineRow] = {}
+        created: dict[int, DeadlineRow] = {}
+        # Each campaign's running deadlines and settings, read once and kept up to date below: a query per change
+        # made a burst's deadlines cost more than its posts.
+        running: dict[int, list[DeadlineRow]] = {}
+        settings: dict[int, Any] = {}
+        with Session(writer(self.service.engine), expire_on_commit=False) as session:
+            for change in moving:
+                started = [n for n in change.to_act_after if n not in change.to_act_before]
+                stopped = [n for n in change.to_act_before if n not in change.to_act_after]
+                acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
+                if change.campaign_id not in running:
+                    running[change.campaign_id] = active_deadlines(session, change.campaign_id)
+                    settings[change.campaign_id] = settings_for(session, change.campaign_id)
+                active = running[change.campaign_id]
+                for d in [d for d in active if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]:
+                    d.state = CANCELLED
+                    session.add(d)
+                    ended[id(d)] = d
+                    active.remove(d)
+                for n in started:
+                    d = _new_deadline(session, change.campaign_id, n, acting.turn, now, settings[change.campaign_id])
+                    created[id(d)] = d
+                    active.append(d)
+            session.commit()  # the new rows' ids are known from their inserts: no refresh needed
+            made = [d for key, d in created.items() if key not in ended]
+            ended_ids = [d.id for key, d in ended.items() if key not in created]
         for deadline_id in ended_ids:
             _unschedule(self.scheduler, deadline_id)
-        for d in created:
+        for d in made:
             _schedule_deadline(self.scheduler, d, now)
 
 
@@ -911,7 +934,12 @@ STANDBY_POLL_SECONDS = 2.0
 
 
 def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
-    store = SQLAlchemyJobStore(url=str(engine.url.render_as_string(hide_password=False)), tablename=job_table(shard))
+    # An engine of its own (the job store disposes it at shutdown) with the store's connection settings: on SQLite
+    # WAL, synchronous=NORMAL and the busy timeout (bot/store/db.py). A job-store write per deadline moved used to
+    # sync the disk each time (SQLite's default, FULL). NORMAL may lose the last jobs on a power cut, never corrupt
+    # the file, and the jobs are rebuilt from the deadline table at every start (``reconcile``): safe.
+    store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
+                               tablename=job_table(shard))
     return AsyncIOScheduler(jobstores={"default": store}, job_defaults=dict(JOB_DEFAULTS), timezone=UTC)
 
 
@@ -952,7 +980,7 @@ async def start_scheduler(
     clock: Clock | None = None,
     *,
     fetch: FetchDraw | None = None,
-    campaign_lock: Callable[[str], asyncio.Lock] | None = None,
+    campaign_lock: Callable[[str], contextlib.AbstractAsyncContextManager[Any]] | None = None,
     run: bool = True,
     shard: Shard = ALL,
 ) -> AsyncIOScheduler:

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import event as sa_event
+from bot.store.db import after_outer_commit
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
@@ -165,7 +165,7 @@ def _announce_moved(session: Session, d: DeadlineRow, now: datetime, *, committe
     if committed:
         tell()
     else:
-        sa_event.listen(session, "after_commit", tell, once=True)
+        after_outer_commit(session, tell)
 
 
 def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,

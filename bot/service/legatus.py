@@ -4,6 +4,11 @@ A post is read line by line: each order or command becomes an event, which the r
 refuses with its reason. Accepted events of one post are written in one transaction, after the draws
 they wait for (if the store has them) are recorded too. Nothing is half-applied: a line the rules refuse
 changes nothing, and an unexpected failure rolls the whole post back and says so without a traceback.
+
+Posts that arrive together are applied in one transaction (``post_many``, fed by ``bot/service/post_queue.py``):
+each inside its own SAVEPOINT, so a post that fails is rolled back alone and the others are kept, and one commit
+covers them all. A post costs about a millisecond this way; a commit of its own per post, with the write lock
+taken anew each time, made one SQLite writer the limit of the whole bot (bench/discord_latency.py).
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from datetime import date, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -30,7 +35,8 @@ from bot.store import snapshots
 from bot.store.campaign_names import CampaignNotFound, pick
 from bot.store.db import lock_campaign, writer
 from bot.store.campaigns import (
-    CampaignRow, PostRow, append_event, export_log, find_campaign, find_campaign_by_channel, list_campaigns, load_events,
+    CampaignRow, append_event, event_values, events_after, export_log, find_campaign, find_campaign_by_channel,
+    insert_rows, last_seqs, list_campaigns, load_events, utcnow,
 )
 from engine import canonical, commit_reveal
 from engine.events import Event, Rejection
@@ -65,7 +71,40 @@ POST_ATTEMPTS = 10
 
 def _is_conflict(exc: Exception) -> bool:
     said = str(getattr(exc, "orig", exc))
-    return "uq_event_campaign_seq" in said or "event.campaign_id, event.seq" in said or "locked" in said or "busy" in said
+    return ("uq_event_campaign_seq" in said or "event.campaign_id, event.seq" in said or "locked" in said
+            or "busy" in said or "deadlock" in said)
+
+
+INTERNAL_ERROR = ("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in "
+                  "the log.")
+
+
+@dataclass(frozen=True)
+class PostRequest:
+    """One post to apply: who wrote what, in which campaign (None: the only one), and whether the transport
+    found them a GM (None: only the campaign's GM identity is)."""
+
+    author: str
+    text: str
+    campaign: str | None = None
+    is_gm: bool | None = None
+
+
+@dataclass
+class _Batch:
+    """What the posts of one transaction share: the folds they made (not committed yet, so not in the service's
+    cache), the last event number of each campaign when the transaction began (read once for all its posts), the
+    stored draw dates read (the draw table changes within a transaction only by ``/lotto confirm``, which clears
+    them), and the rows of the posts kept so far, inserted together before the commit."""
+
+    folds: dict[int, Folded] = field(default_factory=dict)
+    last_seqs: dict[int, int] | None = None
+    draw_dates: dict[str, list[date]] = field(default_factory=dict)
+    first_draws: dict[date, date | None] = field(default_factory=dict)  # /turn open: first stored draw on or after
+    found_draws: dict[str, tuple[Any, str]] = field(default_factory=dict)  # complete draws read (PublicValues)
+    no_draw: set[str] = field(default_factory=set)  # days without a complete draw in this transaction
+    events: list[dict[str, Any]] = field(default_factory=list)
+    posts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -98,11 +137,20 @@ class _Posting:
     author: str
     is_gm: bool = False  # the transport's check said so (the campaign's GM, or a member of its GM role)
     new_events: list[Event] = field(default_factory=list)
+    batch: _Batch = field(default_factory=_Batch)
+    _summary: tuple[Any, Any] | None = None  # (state, its summary): asked for several times per event
 
     @property
     def gm_actor(self) -> str:
         """Who GM decisions are recorded as: the campaign's GM identity, whoever of the GMs typed them."""
         return self.campaign.gm if self.is_gm else self.author
+
+    def summary(self) -> Any:
+        """``ruleset.summary`` of the current state, computed once per state (a headline is dozens of lines)."""
+        state = self.folded.state
+        if self._summary is None or self._summary[0] is not state:
+            self._summary = (state, self.ruleset.summary(state))
+        return self._summary[1]
 
 
 class Legatus(PublicValues):
@@ -113,7 +161,16 @@ class Legatus(PublicValues):
         self.engine = engine
         self.data_dir = data_dir
         self.clock = clock or Clock()
-        self._folds: dict[int, Folded] = {}
+        self._folds: dict[int, Folded] = {}  # committed folds only: a rolled-back post never lands here
+        # Campaign rows by name, detached from their session: a row is never changed after its creation, and
+        # a query per post to find it again cost as much as the rules' own work.
+        self._rows: dict[str, CampaignRow] = {}
+        self._writer = writer(engine)
+        self._rulesets: dict[str, Ruleset] = {}
+        self._draws: dict[str, tuple[Any, str]] = {}
+        # The summary of each campaign's committed state, by campaign id: (state, summary). A post needs the summary
+        # of the state it starts from, which the post before it computed (a headline is dozens of lines to build).
+        self._summaries: dict[int, tuple[Any, Any]] = {}
         # Called after every committed change (deadlines, posting the map, ...). Errors are logged, never raised.
         self.observers: list[Callable[[Change], None]] = []
         # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
@@ -151,7 +208,7 @@ class Legatus(PublicValues):
         options = [o.strip() for o in options or [] if o.strip()]
         if options and not getattr(ruleset, "options", None):
             return reply.note(f"{ruleset.title} has no campaign options; '{options[0][:40]}' cannot be chosen")
-        with Session(writer(self.engine)) as session:  # read-then-write: the write lock first, or SQLite is busy
+        with Session(self._writer) as session:  # read-then-write: the write lock first, or SQLite is busy
             if find_campaign(session, name) is not None:
                 return reply.note(f"a campaign called '{name}' already exists in this database")
             digest = getattr(getattr(ruleset, "rules", None), "digest", "")
@@ -228,25 +285,46 @@ class Legatus(PublicValues):
             return [c.name for c in list_campaigns(session)]
 
     def _campaign(self, session: Session, name: str | None) -> CampaignRow:
+        if name is not None and name in self._rows:
+            return self._rows[name]
         row = find_campaign(session, name)
+        if row is not None:
+            session.expunge(row)  # read only from here on, by any thread, whatever becomes of this session
+            self._rows[row.name] = row
         if row is None:
             pick(name, [c.name for c in list_campaigns(session)])  # raises CampaignNotFound saying why
             raise CampaignNotFound(f"no campaign called '{name}'")  # a campaign made between the two reads
         return row
 
-    def _fold(self, session: Session, campaign: CampaignRow) -> tuple[Ruleset, Folded]:
-        ruleset = load_ruleset(campaign.ruleset, self.data_dir)
+    def _ruleset(self, ruleset_id: str) -> Ruleset:
+        """The loaded ruleset (engine/rulesets.py caches it too, but resolves the data folder's path per call)."""
+        known = self._rulesets.get(ruleset_id)
+        if known is None:
+            known = self._rulesets[ruleset_id] = load_ruleset(ruleset_id, self.data_dir)
+        return known
+
+    def _fold(self, session: Session, campaign: CampaignRow, batch: _Batch | None = None) -> tuple[Ruleset, Folded]:
+        ruleset = self._ruleset(campaign.ruleset)
         assert campaign.id is not None
-        # In memory (a running bot), else the stored snapshot (a fresh process), else the whole log.
+        # This transaction's own posts first (not committed yet), else memory (a running bot), else the stored
+        # snapshot (a fresh process), else the whole log.
+        if batch is not None and campaign.id in batch.folds:
+            # An earlier post of this transaction, which holds the write lock (SQLite) or the campaign's lock
+            # (PostgreSQL) since before it read the log: nothing can have come in between. Its events wait in the
+            # batch, not in the table yet.
+            return ruleset, batch.folds[campaign.id]
         cached = self._folds.get(campaign.id) or snapshots.load(session, campaign.id, self._snapshot_key(ruleset))
         if cached is None:
             folded = replay(ruleset, self._with_secrets(session, campaign.id, load_events(session, campaign.id)))
         else:
             folded = cached
-            new = load_events(session, campaign.id, after_seq=cached.last_seq)
-            for event in self._with_secrets(session, campaign.id, new, cached.last_seq):
+            # Another process sharing the store may have written since: the batch read every campaign's last event
+            # number at its start (one query); otherwise one indexed read. Nothing new, usually.
+            last = batch.last_seqs.get(campaign.id) if batch is not None and batch.last_seqs is not None else None
+            new = events_after(session, campaign.id, cached.last_seq) if last is None or last > cached.last_seq else []
+            for event in self._with_secrets(session, campaign.id, new, cached.last_seq) if new else ():
                 folded, _ = step(ruleset, folded, event)
-        self._folds[campaign.id] = folded
+        self._folds[campaign.id] = folded  # committed events only: this transaction wrote none for this campaign
         return ruleset, folded
 
     @staticmethod
@@ -303,78 +381,150 @@ class Legatus(PublicValues):
 
     # --- posting --------------------------------------------------------------------------------------------------------
 
-    def _post_once(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Reply:
-        """One attempt at a post (``post`` retries it); raises ``_Conflict`` when another writer came first."""
-        reply = Reply()
+    def _post_batch(self, requests: Sequence[PostRequest]) -> list[Reply]:
+        """One attempt at ``requests`` in one transaction (``post_many`` retries it); raises ``_Conflict`` when
+        another writer came first, and then nothing was written."""
+        batch = _Batch()
+        replies: list[Reply] = []
+        applied: list[tuple[_Posting, tuple[str, ...]] | None] = []
         try:
-            # expire_on_commit=False: touching a row after the commit must not start another (write-locked) transaction,
-            # which could time out after the post was committed and make the retry apply the post twice.
-            with Session(writer(self.engine), expire_on_commit=False) as session:
-                row = self._campaign(session, campaign)
-                assert row.id is not None
-                lock_campaign(session, row.id)
-                ruleset, folded = self._fold(session, row)
-                gm = (author == row.gm) if is_gm is None else is_gm
-                posting = _Posting(session, row, ruleset, folded, author, is_gm=gm)
-                before = tuple(ruleset.to_act(folded.state))
-                marks = self._anchor_marks(ruleset, folded)
-                # Public values that came in since the last post (a drand round now produced) are recorded first,
-                # so the post is read against the state everyone can now know.
-                reply.notes.extend(self._record_draws(posting))
-                self._read(posting, text, reply)
-                if posting.new_events and self._anchor_marks(ruleset, posting.folded) != marks:
-                    # A post that bound a roll or opened a turn publishes the head: a public anchor that
-                    # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
-                    reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
-                assert row.id is not None
-                for event in posting.new_events:
-                    append_event(session, row.id, event)
-                    if event.secret is not None:
-                        sealed_store.put(session, row.id, event.seq, event.secret)
-                session.add(
-                    PostRow(
-                        campaign_id=row.id, author=author, text=text, answer=reply.render(),
-                        first_seq=posting.new_events[0].seq if posting.new_events else None,
-                        last_seq=posting.new_events[-1].seq if posting.new_events else None,
-                    )
-                )
-                snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
+            # expire_on_commit=False: touching a row after the commit must not start another (write-locked)
+            # transaction, which could time out after the posts were committed and make a retry apply them twice.
+            with Session(self._writer, expire_on_commit=False) as session:
+                rows: list[CampaignRow | CampaignNotFound] = []
+                for request in requests:
+                    try:
+                        rows.append(self._campaign(session, request.campaign))
+                    except CampaignNotFound as exc:
+                        rows.append(exc)
+                # Every campaign's lock in one order (PostgreSQL; SQLite holds the database's): two processes
+                # writing batches over the same campaigns then queue instead of deadlocking.
+                ids = sorted({r.id for r in rows if isinstance(r, CampaignRow) and r.id is not None})
+                for campaign_id in ids:
+                    lock_campaign(session, campaign_id)
+                batch.last_seqs = last_seqs(session, ids)
+                for request, row in zip(requests, rows):
+                    if isinstance(row, CampaignNotFound):
+                        replies.append(Reply().note(str(row)))
+                        applied.append(None)
+                        continue
+                    reply, done = self._post_in_savepoint(session, request, row, batch)
+                    replies.append(reply)
+                    applied.append(done)
+                insert_rows(session, batch.events, batch.posts)
                 session.commit()
-                self._folds[row.id] = posting.folded
+        except (IntegrityError, OperationalError) as exc:
+            if _is_conflict(exc):  # nothing was committed: ``post_many`` folds again and re-applies the posts
+                raise _Conflict(str(exc)) from exc
+            log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
+            return [Reply().note(INTERNAL_ERROR) for _ in requests]
+        except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
+            log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
+            return [Reply().note(INTERNAL_ERROR) for _ in requests]
+        self._folds.update(batch.folds)  # committed now
+        self._draws.update(batch.found_draws)
+        for done in applied:
+            if done is not None and done[0].campaign.id is not None and done[0]._summary is not None:
+                self._summaries[done[0].campaign.id] = done[0]._summary
+        for reply, done in zip(replies, applied):
+            if done is not None:
+                posting = done[0]
                 reply.changed = bool(posting.new_events)
                 reply.ping = self._to_ping(posting) if posting.new_events else []
-            self._notify(posting, before)
-        except CampaignNotFound as exc:
-            return Reply().note(str(exc))
+        self._notify_all([done for done in applied if done is not None])
+        return replies
+
+    def _post_in_savepoint(self, session: Session, request: PostRequest, row: CampaignRow,
+                           batch: _Batch) -> tuple[Reply, tuple[_Posting, tuple[str, ...]] | None]:
+        """Apply one post of a batch inside its own SAVEPOINT: on any failure it is rolled back alone (an error
+        answer, nothing of it written) and the batch goes on; a conflict with another writer aborts the batch."""
+        reply = Reply()
+        try:
+            with session.begin_nested():
+                posting, before, post_row = self._apply_post(session, request, row, batch, reply)
         except (IntegrityError, OperationalError) as exc:
-            if _is_conflict(exc):  # nothing was committed: ``post`` folds again and re-applies the post
-                raise _Conflict(str(exc)) from exc
-            log.exception("post by %s failed; nothing was changed", author)
-            return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
+            if _is_conflict(exc):
+                raise
+            log.exception("post by %s failed; nothing was changed", request.author)
+            return Reply().note(INTERNAL_ERROR), None
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
-            log.exception("post by %s failed; nothing was changed", author)
-            return Reply().note("Legatus hit an internal error reading this post; nothing was changed. The GM has the details in the log.")
-        return reply
+            log.exception("post by %s failed; nothing was changed", request.author)
+            return Reply().note(INTERNAL_ERROR), None
+        assert row.id is not None
+        batch.folds[row.id] = posting.folded
+        batch.events += [event_values(row.id, event) for event in posting.new_events]
+        batch.posts.append(post_row)
+        return reply, (posting, before)
+
+    def _apply_post(self, session: Session, request: PostRequest, row: CampaignRow, batch: _Batch,
+                    reply: Reply) -> tuple[_Posting, tuple[str, ...], dict[str, Any]]:
+        """Read the post against the campaign's state; returns it, who was to act before, and the post's record.
+        What the post writes besides its events and record (sealed contents, deadlines, settings, a typed draw,
+        the snapshot) goes into the session, inside the post's savepoint."""
+        author, text = request.author, request.text
+        assert row.id is not None
+        ruleset, folded = self._fold(session, row, batch)
+        gm = (author == row.gm) if request.is_gm is None else request.is_gm
+        posting = _Posting(session, row, ruleset, folded, author, is_gm=gm, batch=batch,
+                           _summary=self._summaries.get(row.id))
+        before = tuple(ruleset.to_act(folded.state))
+        marks = self._anchor_marks(posting)
+        # Public values that came in since the last post (a drand round now produced) are recorded first,
+        # so the post is read against the state everyone can now know.
+        reply.notes.extend(self._record_draws(posting))
+        self._read(posting, text, reply)
+        if posting.new_events and self._anchor_marks(posting) != marks:
+            # A post that bound a roll or opened a turn publishes the head: a public anchor that
+            # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
+            reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
+        for event in posting.new_events:
+            if event.secret is not None:
+                sealed_store.put(session, row.id, event.seq, event.secret)
+        post_row = {
+            "campaign_id": row.id, "author": author, "text": text, "answer": reply.render(),
+            "first_seq": posting.new_events[0].seq if posting.new_events else None,
+            "last_seq": posting.new_events[-1].seq if posting.new_events else None, "at": utcnow(),
+        }
+        snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
+        session.flush()  # inside the savepoint: a row the database refuses fails this post, not the batch
+        return posting, before, post_row
 
     @staticmethod
-    def _anchor_marks(ruleset: Ruleset, folded: Folded) -> tuple[int, Any]:
+    def _anchor_marks(posting: _Posting) -> tuple[int, Any]:
         """What a post that must publish the head changes: the number of bound rolls, or the turn."""
-        return len(ruleset.ledger(folded.state)), ruleset.summary(folded.state).turn
+        return len(posting.ruleset.ledger(posting.folded.state)), posting.summary().turn
 
     def _notify(self, posting: _Posting, before: tuple[str, ...]) -> None:
-        if not posting.new_events:
+        self._notify_all([(posting, before)])
+
+    def _notify_all(self, done: Sequence[tuple[_Posting, tuple[str, ...]]]) -> None:
+        """Tell the observers what the committed posts changed, in their order. An observer with ``observe_many``
+        gets them all at once (the scheduler writes every deadline they move in one transaction)."""
+        changes = []
+        for posting, before in done:
+            if not posting.new_events:
+                continue
+            assert posting.campaign.id is not None
+            changes.append(Change(
+                campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
+                to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
+                state=posting.folded.state, ruleset=posting.ruleset, summary=posting.summary(),
+            ))
+        if not changes:
             return
-        assert posting.campaign.id is not None
-        change = Change(
-            campaign=posting.campaign.name, campaign_id=posting.campaign.id, events=tuple(posting.new_events),
-            to_act_before=before, to_act_after=tuple(posting.ruleset.to_act(posting.folded.state)),
-            state=posting.folded.state, ruleset=posting.ruleset, summary=posting.ruleset.summary(posting.folded.state),
-        )
-        for observer in self.observers:
+        for observer in list(self.observers):
+            many = getattr(observer, "observe_many", None)
             try:
-                observer(change)
+                if many is not None:
+                    many(changes)
+                    continue
+                for change in changes:
+                    try:
+                        observer(change)
+                    except Exception:  # one change's failure must not hide the next from this observer
+                        log.exception("observer %r failed on campaign %s", observer, change.campaign)
             except Exception:  # an observer's failure must not undo or hide a committed post
-                log.exception("observer %r failed on campaign %s", observer, change.campaign)
+                log.exception("observer %r failed on %d change(s)", observer, len(changes))
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []
@@ -670,9 +820,13 @@ class Legatus(PublicValues):
             raise CommandError(f"'{command.args[0]}' is not a date: write YYYY-MM-DD") from None
         numbers = " ".join(command.args[1:])
         # In the post's own transaction: a post that fails later leaves no typed draw behind.
-        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now)
+        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now, commit=False)
         details = outcome.lines()
         if outcome.stored:
+            # The stored draws changed: what this transaction read of them is read again.
+            posting.batch.draw_dates.clear()
+            posting.batch.first_draws.clear()
+            posting.batch.no_draw.clear()
             details += self._record_draws(posting)
         return LineAnswer(line_no, command.text, outcome.stored, f"the draw of {day.isoformat()}: {outcome.status.value}", details)
 
@@ -744,14 +898,16 @@ class Legatus(PublicValues):
             return day.isoformat(), (requested or day).isoformat()
         if requested is None:
             raise CommandError("this campaign plays on past draws: say which, e.g. /turn open 2023-01-03")
-        draw = draw_store.first_draw_on_or_after(posting.session, requested)
-        if draw is None:
+        if requested not in posting.batch.first_draws:
+            posting.batch.first_draws[requested] = draw_store.first_draw_day_on_or_after(posting.session, requested)
+        day = posting.batch.first_draws[requested]
+        if day is None:
             latest = draw_store.latest_draw_date(posting.session)
             raise Rejection(
                 f"no stored lottery draw on or after {requested.isoformat()} (the latest stored is "
                 f"{latest.isoformat() if latest else 'none'}): import the draws first (legatus lotto import)"
             )
-        return draw.date.isoformat(), requested.isoformat()
+        return day.isoformat(), requested.isoformat()
 
     def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         if len(command.args) < 2:
@@ -812,7 +968,7 @@ class Legatus(PublicValues):
         return report, progress
 
     def pump(self, campaign: str | None = None) -> list[str]:
-        with Session(writer(self.engine)) as session:
+        with Session(self._writer) as session:
             row = self._campaign(session, campaign)
             ruleset, folded = self._fold(session, row)
             posting = _Posting(session, row, ruleset, folded, BOT)
@@ -830,25 +986,45 @@ class Legatus(PublicValues):
 
     def post(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Reply:
         """Read a post as ``author``. ``is_gm`` comes from the transport's own permission check (Discord: the
-        campaign's GM role); left out, only the campaign's GM identity itself is a GM.
+        campaign's GM role); left out, only the campaign's GM identity itself is a GM."""
+        return self.post_many([PostRequest(author, text, campaign, is_gm)])[0]
 
-        A post is applied in one transaction that takes the write lock at its start (``bot.store.db.writer``), so
-        on SQLite two posts never interleave. Should another writer still come first (the lock held past SQLite's
-        busy timeout, or, on other databases, the same next event number), nothing was written: the post is read
-        again on the newer log, a few times, before the player is told to post again."""
-        for who, value in (("post", text), ("author's name", author)):
+    def post_many(self, requests: Sequence[PostRequest]) -> list[Reply]:
+        """Apply posts in their order, in one transaction (one commit for them all), each answered as if posted
+        alone: a post that fails is rolled back alone, inside its SAVEPOINT, and the others are kept.
+
+        The transaction takes the write lock at its start (``bot.store.db.writer``), so on SQLite two writers
+        never interleave. Should another writer still come first (the lock held past SQLite's busy timeout, or,
+        on other databases, the same next event number), nothing was written: the posts are read again on the
+        newer log, a few times, before their authors are told to post again."""
+        replies: list[Reply | None] = [self._not_text(r) for r in requests]
+        todo = [i for i, reply in enumerate(replies) if reply is None]
+        for attempt in range(1, POST_ATTEMPTS + 1):
+            if not todo:
+                break
+            try:
+                done = self._post_batch([requests[i] for i in todo])
+            except _Conflict as exc:
+                self._folds.clear()  # the cached folds may miss the other writer's events
+                log.info("%d post(s) met another writer (attempt %d): %s", len(todo), attempt, exc)
+                continue
+            for i, reply in zip(todo, done):
+                replies[i] = reply
+            todo = []
+        for i in todo:
+            log.warning("post by %s gave up after %d attempts: the database stayed busy", requests[i].author,
+                        POST_ATTEMPTS)
+            replies[i] = Reply().note(f"The campaign was too busy to take this post after {POST_ATTEMPTS} tries; "
+                                      "nothing was changed: please post it again.")
+        return [r for r in replies if r is not None]
+
+    @staticmethod
+    def _not_text(request: PostRequest) -> Reply | None:
+        for who, value in (("post", request.text), ("author's name", request.author)):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
                 # Only a broken transport or a non-UTF-8 command line can send this; say where, store nothing.
                 return Reply().note(f"The {who} is not valid text: character {exc.start + 1} is not Unicode (it came "
                                     "from bytes that are not UTF-8); nothing was changed. Send it as UTF-8 text.")
-        for attempt in range(1, POST_ATTEMPTS + 1):
-            try:
-                return self._post_once(author, text, campaign, is_gm=is_gm)
-            except _Conflict as exc:
-                self._folds.clear()  # the cached folds may miss the other writer's events
-                log.info("post by %s met another writer (attempt %d): %s", author, attempt, exc)
-        log.warning("post by %s gave up after %d attempts: the database stayed busy", author, POST_ATTEMPTS)
-        return Reply().note(f"The campaign was too busy to take this post after {POST_ATTEMPTS} tries; nothing was "
-                            "changed: please post it again.")
+        return None

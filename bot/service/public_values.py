@@ -33,6 +33,7 @@ class PublicValues:
 
     clock: Any
     beacons: Any
+    _draws: dict[str, tuple[Any, str]]  # complete stored draws by day, committed: see ``_complete_draw``
 
     def _offered_draws(self, posting: _Posting) -> list[str]:
         """The future public values an event may bind rolls to: coming lottery draws after the one the game stands
@@ -45,13 +46,18 @@ class PublicValues:
 
             chain = chain_from_dict(posting.folded.effective[0].data.get("drand_chain"))
             offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
-        floor = posting.ruleset.summary(posting.folded.state).draw
+        floor = posting.summary().draw
         if not floor:
             return offered
         if posting.campaign.clock == "live":
             moment = self.clock.now()
             return offered + [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]
-        stored = draw_store.draw_dates_after(posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        # Read once per transaction and floor: every event of the posts applied together offers the same dates.
+        known = posting.batch.draw_dates.get(floor)
+        if known is None:
+            known = posting.batch.draw_dates[floor] = draw_store.draw_dates_after(
+                posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+        stored = list(known)
         if len(stored) < OFFERED_DRAWS:
             # Past the end of the stored draws, a roll waits for the next draws by the schedule.
             last = stored[-1] if stored else date.fromisoformat(floor)
@@ -164,6 +170,23 @@ class PublicValues:
             messages.extend(new)
         return messages
 
+    def _complete_draw(self, posting: _Posting, day: str) -> tuple[Any, str] | None:
+        """The stored draw of ``day`` with its source, if it has every wheel. A complete draw never changes (an
+        import keeps the stored numbers, no wheel can be added), so it is kept for the process's life, once
+        committed (``_Batch.found_draws``: a draw typed by a GM in a post that is then rolled back is not);
+        a missing or incomplete one is read again by the next transaction."""
+        known = self._draws.get(day) or posting.batch.found_draws.get(day)
+        if known is not None:
+            return known
+        if day in posting.batch.no_draw:
+            return None
+        draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
+        if draw is None or missing_wheels(draw):
+            posting.batch.no_draw.add(day)
+            return None
+        found = posting.batch.found_draws[day] = (draw, draw_store.source_of(posting.session, draw.date))
+        return found
+
     def _record_lottery(self, posting: _Posting) -> list[str]:
         messages: list[str] = []
         recorded: set[str] = set()
@@ -173,11 +196,12 @@ class PublicValues:
                 return messages
             day = pending[0]
             recorded.add(day)
-            draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
-            if draw is None or missing_wheels(draw):
+            found = self._complete_draw(posting, day)
+            if found is None:
                 continue
+            draw, source = found
             # The source goes into the log too: verify lists every GM-typed, imported or single-source draw.
-            data = {**draw.to_dict(), "source": draw_store.source_of(posting.session, draw.date)}
+            data = {**draw.to_dict(), "source": source}
             new = self._record_fact(posting, "draw.recorded", data)
             if isinstance(new, Rejection):
                 messages.append(f"The draw of {day} could not be used: {new.reason}. The GM must look into it.")

@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from sqlalchemy import UniqueConstraint
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import UniqueConstraint, and_, bindparam, func, insert
+from sqlalchemy import select as core_select
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from engine.events import Event
@@ -82,6 +86,50 @@ def load_events(session: Session, campaign_id: int, after_seq: int = 0) -> list[
 
 def append_event(session: Session, campaign_id: int, event: Event) -> None:
     session.add(EventRow(campaign_id=campaign_id, seq=event.seq, kind=event.kind, actor=event.actor, body=event.to_line()))
+
+
+# The hot path of a post (bot/service/legatus.py) speaks SQLAlchemy Core through statements built once: building,
+# tracking and flushing an ORM object per row, or compiling a statement per call, cost more than the rules' own work
+# (bench/throughput.py, 2026-11-23: ~200 us per ORM query, ~70 us per prebuilt Core statement).
+_EVENTS = EventRow.__table__  # type: ignore[attr-defined]
+_POSTS = PostRow.__table__  # type: ignore[attr-defined]
+_EVENTS_AFTER = (core_select(_EVENTS.c.body)
+                 .where(and_(_EVENTS.c.campaign_id == bindparam("c"), _EVENTS.c.seq > bindparam("s")))
+                 .order_by(_EVENTS.c.seq))
+_LAST_SEQS = (core_select(_EVENTS.c.campaign_id, func.max(_EVENTS.c.seq))
+              .where(_EVENTS.c.campaign_id.in_(bindparam("ids", expanding=True)))
+              .group_by(_EVENTS.c.campaign_id))
+_INSERT_EVENT = insert(_EVENTS)
+_INSERT_POST = insert(_POSTS)
+
+
+def events_after(session: Session, campaign_id: int, after_seq: int) -> list[Event]:
+    """The campaign's events after ``after_seq``: those another process wrote since this one folded the log."""
+    rows = session.connection().execute(_EVENTS_AFTER, {"c": campaign_id, "s": after_seq}).scalars()
+    return [Event.from_dict(json.loads(body)) for body in rows]
+
+
+def last_seqs(session: Session, campaign_ids: Iterable[int]) -> dict[int, int]:
+    """The number of the last event of each campaign (one query for many: a batch of posts asks once)."""
+    ids = sorted(set(campaign_ids))
+    if not ids:
+        return {}
+    return {int(c): int(s) for c, s in session.connection().execute(_LAST_SEQS, {"ids": ids})}
+
+
+def event_values(campaign_id: int, event: Event) -> dict[str, Any]:
+    return {"campaign_id": campaign_id, "seq": event.seq, "kind": event.kind, "actor": event.actor,
+            "body": event.to_line()}
+
+
+def insert_rows(session: Session, events: list[dict[str, Any]], posts: list[dict[str, Any]]) -> None:
+    """Append events (``event_values``) and post records (``PostRow``'s columns) in one statement each. The
+    unique (campaign, seq) constraint refuses an event whose number another writer took meanwhile."""
+    connection = session.connection()
+    if events:
+        connection.execute(_INSERT_EVENT, events)
+    if posts:
+        connection.execute(_INSERT_POST, posts)
 
 
 def export_log(session: Session, campaign_id: int) -> str:

@@ -134,6 +134,32 @@ def writer(engine: Engine) -> Engine:
     return engine.execution_options(**{IMMEDIATE: True})
 
 
+def after_outer_commit(session: Any, callback: Any) -> None:
+    """Call ``callback()`` once the session's outermost transaction commits, and never if the transaction (or
+    SAVEPOINT) open now is rolled back first. SQLAlchemy's own ``after_commit`` fires at every SAVEPOINT's release
+    too: a post applied inside its savepoint (``Legatus.post_many``) is not committed then, and may never be."""
+    opened = session.get_nested_transaction() or session.get_transaction()
+    chain = []  # the transactions themselves, not their ids: an id is reused once its object is gone
+    while opened is not None:
+        chain.append(opened)
+        opened = opened.parent
+
+    live = [True]  # listeners cannot be removed while SQLAlchemy runs them: they fall silent instead
+
+    def committed(done: Any) -> None:
+        if not live[0] or done.get_nested_transaction() is not None:
+            return  # told already, or a savepoint released: the outer transaction may still roll back
+        live[0] = False
+        callback()
+
+    def rolled_back(_session: Any, transaction: Any) -> None:
+        if any(transaction is t for t in chain):
+            live[0] = False
+
+    event.listen(session, "after_commit", committed)
+    event.listen(session, "after_soft_rollback", rolled_back)
+
+
 def lock_campaign(session: Any, campaign_id: int) -> None:
     """Serialise writers of one campaign for the rest of the transaction. SQLite already holds the database's write
     lock (``writer``); on PostgreSQL an advisory transaction lock per campaign makes concurrent posts queue instead
@@ -181,7 +207,7 @@ def table_names(engine: Engine) -> set[str]:
 
 
 __all__ = [
-    "DEFAULT_DB", "FOREIGN_TABLES", "HEAD_REVISION", "IMMEDIATE", "alembic_config", "check_writable",
+    "DEFAULT_DB", "FOREIGN_TABLES", "HEAD_REVISION", "IMMEDIATE", "after_outer_commit", "alembic_config", "check_writable",
     "current_revision", "database_url", "head_revision", "include_object", "lock_campaign", "open_engine", "open_engine_unmigrated",
     "register_tables", "stored_revisions", "table_names", "upgrade", "writer",
 ]

@@ -56,11 +56,12 @@ class ImportReport:
         )
 
 
-def import_archive(session: Session, text: str, source: str) -> ImportReport:
+def import_archive(session: Session, text: str, source: str, *, commit: bool = True) -> ImportReport:
     """Store every new wheel result of an archive text, in one transaction.
 
     Commits on success. On any unexpected failure rolls the session back and re-raises, so nothing is
-    half-applied; hence the session should not hold unrelated pending changes when this is called.
+    half-applied; hence the session should not hold unrelated pending changes when this is called. With
+    ``commit=False`` (a post's transaction, which its owner commits or rolls back) it only flushes.
     """
     parsed = parse_archive(text, source)
     report = ImportReport(errors=[str(e) for e in parsed.errors])
@@ -79,9 +80,10 @@ def import_archive(session: Session, text: str, source: str) -> ImportReport:
                 report.unchanged += 1
             else:
                 report.conflicts.append(_conflict_message(entry, source, *known))
-        session.commit()
+        session.commit() if commit else session.flush()
     except BaseException:
-        session.rollback()
+        if commit:
+            session.rollback()
         raise
     report.dates = sorted(added_dates)
     report.incomplete = incomplete_draws(session, sorted({entry.date for entry in parsed.entries}))
@@ -108,10 +110,12 @@ def incomplete_draws(session: Session, days: list[dt.date]) -> list[str]:
 
 def get_draw(session: Session, day: dt.date) -> Draw | None:
     """All the stored wheels of ``day``; possibly fewer than a full draw (see ``engine.lotto.missing_wheels``)."""
-    rows = session.exec(select(DrawRow).where(DrawRow.date == day)).all()
+    # Columns, not ORM objects: a post that opens a turn or records its draw reads one (10 or 11 wheels).
+    rows = session.exec(select(DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3, DrawRow.n4, DrawRow.n5)
+                        .where(DrawRow.date == day)).all()
     if not rows:
         return None
-    return Draw(day, {row.wheel: row.numbers for row in rows})
+    return Draw(day, {wheel: (n1, n2, n3, n4, n5) for wheel, n1, n2, n3, n4, n5 in rows})
 
 
 def source_of(session: Session, day: dt.date) -> str:
@@ -121,8 +125,12 @@ def source_of(session: Session, day: dt.date) -> str:
 
 
 def first_draw_on_or_after(session: Session, day: dt.date) -> Draw | None:
-    first = session.exec(select(func.min(DrawRow.date)).where(DrawRow.date >= day)).one()
+    first = first_draw_day_on_or_after(session, day)
     return get_draw(session, first) if first is not None else None
+
+
+def first_draw_day_on_or_after(session: Session, day: dt.date) -> dt.date | None:
+    return session.exec(select(func.min(DrawRow.date)).where(DrawRow.date >= day)).one()
 
 
 def draw_dates_after(session: Session, day: dt.date, limit: int) -> list[dt.date]:

@@ -68,7 +68,7 @@ class FetchedDraw:
         return hashlib.sha256(self.raw).hexdigest()
 
 
-def record_fetch(session: Session, fetched: FetchedDraw) -> bool:
+def record_fetch(session: Session, fetched: FetchedDraw, *, commit: bool = True) -> bool:
     """Keep a source's answer; False when it is the same bytes as that source's latest for the day.
 
     Compared with the latest only, not all earlier rows: a source that changes its mind and changes it
@@ -81,7 +81,7 @@ def record_fetch(session: Session, fetched: FetchedDraw) -> bool:
         date=fetched.draw.date, source=fetched.source, url=fetched.url, fetched_at=fetched.fetched_at,
         sha256=fetched.sha256, raw=fetched.raw, numbers=canonical.dumps(fetched.draw.to_dict()["numbers"]),
     ))
-    session.commit()
+    session.commit() if commit else session.flush()  # commit=False: a post's transaction, committed by its owner
     return True
 
 

@@ -6,7 +6,7 @@ Everything it does next is derived from the database (who is to act, since when,
 a run killed anywhere and started again carries on where it was. The clock is the one thing kept outside:
 the time being played is written to ``DB.clock`` before anything happens at that time, so a restart
 replays that moment. ``LEGATUS_KILL=what:N`` kills the process with SIGKILL at the Nth ``what`` of this
-run: ``append`` (an event appended, before its commit), ``commit`` (a post committed, before the
+run: ``append`` (events appended, before their commit), ``commit`` (a post committed, before the
 observers), ``claimed``/``sent``/``recorded`` (around a scheduler post).
 """
 from __future__ import annotations
@@ -139,6 +139,15 @@ async def main(db: Path, posts: Path) -> None:
         maybe_die("append")
 
     service_module.append_event = counting_append  # type: ignore[assignment]
+    original_insert = service_module.insert_rows
+
+    def counting_insert(session: Any, events: list[Any], posts: list[Any]) -> None:
+        # Posts write their events in one statement per transaction: a kill after it is one before the commit.
+        original_insert(session, events, posts)
+        if events:
+            maybe_die("append")
+
+    service_module.insert_rows = counting_insert  # type: ignore[assignment]
     S.crash_hook = maybe_die
     if not service.campaign_names():
         write_clock(clock_file, START)

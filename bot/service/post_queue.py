@@ -1,0 +1,135 @@
+"""One writer thread that applies every queued post, across campaigns, in one transaction per round (group commit).
+
+A burst of posts from many campaigns used to be as many threads, each taking SQLite's write lock in turn: the
+losers slept in SQLite's busy handler (1, 2, 5, 10 ... 100 ms) while the lock was free again, and every post paid a
+transaction of its own (~0.5 ms of SQLAlchemy before any work). Here the posts waiting when the writer comes round
+are applied together by ``Legatus.post_many``: in their order of arrival (so a campaign's posts keep theirs), each
+in its own SAVEPOINT (a post that fails is rolled back alone), under one commit. A post arriving while a round is
+being written waits for the next round: with a quiet bot a round is one post, and nothing waits for a timer.
+
+Other writes of the process that must not contend with the posts for the lock (a campaign created from Discord)
+go through the same thread with ``call``.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, InvalidStateError
+from typing import Any, TypeVar
+
+from bot.service.legatus import Legatus, PostRequest
+from bot.service.replies import Reply
+
+log = logging.getLogger("legatus.posts")
+
+T = TypeVar("T")
+# The most posts in one transaction: a round of a few hundred posts is written in well under a second, and a
+# post that arrives meanwhile never waits behind more than one such round.
+MAX_ROUND = 256
+
+
+class PostQueue:
+    def __init__(self, service: Legatus, max_round: int = MAX_ROUND) -> None:
+        self.service = service
+        self.max_round = max_round
+        self._queue: queue.SimpleQueue[tuple[Any, Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self.rounds = 0  # transactions written, for benchmarks and tests
+        self.largest = 0  # the most posts one of them held
+
+    def submit(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Future[Reply]:
+        """Queue a post; the future gets its reply once it is committed (or refused, or failed alone)."""
+        return self._put(PostRequest(author, text, campaign, is_gm))
+
+    def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``function`` on the writer thread, between two rounds of posts."""
+        return self._put(lambda: function(*args, **kwargs))
+
+    def _put(self, item: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the post queue is closed")
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="legatus-posts", daemon=True)
+                self._thread.start()
+            self._queue.put((item, future))
+        return future
+
+    def close(self, timeout: float | None = 10.0) -> None:
+        """Apply what is queued, then stop the thread."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+            if thread is not None:
+                self._queue.put(None)
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            items = [first]
+            stop = False
+            while len(items) < self.max_round:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                items.append(item)
+            self._write(items)
+            if stop:
+                return
+
+    def _write(self, items: list[tuple[Any, Future[Any]]]) -> None:
+        """Posts in arrival order, one ``post_many`` per run of posts; a call ends a run and runs alone."""
+        run: list[tuple[PostRequest, Future[Any]]] = []
+        for item, future in items:
+            if isinstance(item, PostRequest):
+                run.append((item, future))
+                continue
+            self._post(run)
+            run = []
+            try:
+                result = item()
+            except BaseException as exc:  # the caller gets the error, the writer goes on
+                _settle(future, exception=exc)
+            else:
+                _settle(future, result)
+        self._post(run)
+
+    def _post(self, run: list[tuple[PostRequest, Future[Any]]]) -> None:
+        if not run:
+            return
+        self.rounds += 1
+        self.largest = max(self.largest, len(run))
+        try:
+            replies = self.service.post_many([request for request, _ in run])
+        except BaseException as exc:  # post_many answers every post itself; this is a bug, told to every waiter
+            log.exception("a round of %d posts failed", len(run))
+            for _, future in run:
+                _settle(future, exception=exc)
+            return
+        for (_, future), reply in zip(run, replies):
+            _settle(future, reply)
+
+
+def _settle(future: Future[Any], result: Any = None, exception: BaseException | None = None) -> None:
+    """Give the waiter its answer, unless it stopped waiting (the post itself is applied all the same: it was
+    sent)."""
+    try:
+        if exception is not None:
+            future.set_exception(exception)
+        else:
+            future.set_result(result)
+    except InvalidStateError:
+        pass
