@@ -23,8 +23,8 @@ UNDO = "gm.undo"
 VOID = "gm.void"
 TAKE_BACK = (UNDO, VOID)
 # Events that record facts from outside (the lottery, a drand beacon, numbers from the commit-reveal seed, its
-# reveal, a sealed content revealed), not decisions: an undo never takes them back, nor a decision before them.
-FACTS = {"draw.recorded", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed"}
+# reveal, a sealed content revealed, a content the bot sealed), not decisions: an undo never takes them back, nor a decision before them.
+FACTS = {"draw.recorded", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed", "secret.sealed"}
 
 
 @dataclass(frozen=True)

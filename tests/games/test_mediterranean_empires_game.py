@@ -31,7 +31,7 @@ def test_seven_game_turns_end_in_the_victory_count_with_no_line_refused(played: 
     summary = t.service.summary()
     assert summary.over and summary.turn == 7
     end = t.transcript[-1][2]
-    assert "The game ends: Player A 0 VP, Player B 2 VP: Player B wins." in end, end
+    assert "The game ends: Player A 2 VP, Player B 2 VP: Player B wins." in end, end
     assert summary.winner == "Player B"
     said = "\n".join(a for _, _, a in t.transcript)
     # The game went through its parts: draws, politics, recruitment, operations with battles, deaths of Kings.
@@ -62,7 +62,8 @@ def test_initiative_bids_are_sealed_until_both_are_in_then_revealed_and_checked(
     t = played
     log = [json.loads(line) for line in t.service.export().splitlines()]
     bids = [e for e in log if e["kind"] == "order" and "sealed_answer" in e["data"]]
-    reveals = [e for e in log if e["kind"] == "secret.revealed"]
+    bid_seqs = {e["seq"] for e in bids}
+    reveals = [e for e in log if e["kind"] == "secret.revealed" and e["data"]["seq"] in bid_seqs]
     assert bids and len(reveals) == len(bids)
     assert all(set(e["data"]) == {"seat", "sealed_answer", "sealed"} for e in bids), "no bid content in the log"
     by_seq = {e["seq"]: e for e in log}
@@ -110,7 +111,7 @@ def _both_bid(state, seat: str) -> bool:  # type: ignore[no-untyped-def]
     side = seat[-1]
     other = "B" if side == "A" else "A"
     return (state.force is not None and state.force["side"] == side
-            and any(m in ("Military Advantage", "Ambush") for m in state.sides[other].markers))
+            and any(e["marker"] in ("Military Advantage", "Ambush") for e in state.sides[other].hand))
 
 
 def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) -> None:

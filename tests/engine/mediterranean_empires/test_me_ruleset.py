@@ -1,11 +1,15 @@
 """The Ruleset adapter: orders in words, parked rolls bound to the chance book, reactions, standing orders."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from engine import secrets
 from engine.events import Event, Rejection
+from engine.mediterranean_empires import hand
+from engine.mediterranean_empires.hand import PICK_KEY_CONTENT
 from engine.mediterranean_empires.ruleset import MediterraneanEmpires
 from engine.rulesets import load_ruleset
 
@@ -40,17 +44,50 @@ class Play:
         self.event("random.recorded", {"numbers": {pending.label: list(values)}})
 
 
-def test_a_draw_waits_for_its_roll_then_takes_the_marker(game) -> None:
+SALT = "5a" * 16
+
+
+def sealed_event(seq: int, kind: str, data: dict, content: dict, salt: str = SALT) -> Event:
+    """An event as the shell appends a sealed one: the digest in the data, the content in ``secret``."""
+    return Event(seq, kind, "x", {**data, "sealed": secrets.digest(content, salt)},
+                 secret={"content": content, "salt": salt})
+
+
+def test_a_draw_waits_for_its_roll_then_for_the_bots_seal_of_the_marker(game) -> None:
     p = Play(game)
     assert game.to_act(p.state) == ["Player A"]
-    p.order("Player A", "draw")
-    assert p.state.action is not None
+    props = game.read_post(p.state, "ann", "draw")
+    assert props[0].secret == PICK_KEY_CONTENT  # the first draw carries the bot's pick key under seal
+    with pytest.raises(Rejection, match="sealed pick key"):
+        game.apply(p.state, Event(2, "order", "x", {"seat": "Player A", "text": "draw"}))
+    p.seq += 1
+    p.state = game.apply(p.state, sealed_event(p.seq, "order", {"seat": "Player A", "text": "draw"}, PICK_KEY_CONTENT)).state
+    assert p.state.action is not None and p.state.pick_key["salt"] == SALT
     need = game.needs(p.state)
     assert need and need[0].source == "commit-reveal"
-    pool = list(p.state.pool)
-    p.roll(1)
+    pool = hand.pool(p.state)
+    label = p.state.action.pending.label.removesuffix(".pick")
+    # A public value whose pick is a marker kept in hand (the Plague, the Pope, the Crusade are shown and act).
+    value = next(v for v in range(1, 200) if pool[hand.pick_index(SALT, label, [v], len(pool))] not in hand.IMMEDIATE)
+    p.roll(value)
+    # The public value is in; the bot's fold knows the pick key and derives the marker it must seal.
+    seal = [n for n in game.needs(p.state) if n.source == "seal"]
+    assert len(seal) == 1 and p.state.action.pending.kind == "seal"
+    spec = json.loads(seal[0].content)
+    assert seal[0].key == label and spec["public"] == {}
+    index = hand.pick_index(SALT, label, [value], len(pool))
+    assert spec["content"] == {"marker": pool[index], "pick": label}
+    wrong = next(m for m in pool if m != pool[index] and m not in hand.IMMEDIATE)
+    with pytest.raises(Rejection, match="not the one the pick key"):
+        game.apply(p.state, sealed_event(p.seq + 1, "secret.sealed", {"key": label}, {"marker": wrong, "pick": label}))
+    p.seq += 1
+    t = game.apply(p.state, sealed_event(p.seq, "secret.sealed", {"key": label, **spec["public"]}, spec["content"],
+                                         "6b" * 16))
+    p.state = t.state
     assert p.state.action is None
-    assert p.state.sides["A"].markers == [pool[0]] or pool[0] in ("Plague", "The Pope", "Crusade")
+    assert game.private_view(p.state, "Player A")["markers"] == [pool[index]]
+    assert t.private == {"Player A": (f"You draw {pool[index]} (sealed as {t.state.sides['A'].hand[0]['digest'][:12]}…).",)}
+    assert game.public_view(p.state)["pool"] == len(pool) - 1
     assert game.to_act(p.state) == ["Player B"]
     with pytest.raises(Rejection, match="not your pick"):
         game.apply(p.state, Event(99, "order", "x", {"seat": "Player A", "text": "draw"}))
