@@ -252,12 +252,13 @@ class MediterraneanEmpires:
             marker = str(content.get("marker", ""))
             if content.get("pick") != key or (shown is not None and shown != marker):
                 raise Rejection(f"the sealed content is not the marker of the pick {key}")
-            expected = action.pending.content
-            public = {"marker": shown} if shown is not None else {}
-            if expected is not None and (content != expected["content"] or public != expected["public"]):
-                raise Rejection(f"the pick {key} gives {expected['content']['marker']}"
-                                f"{' (shown)' if expected['public'] else ''}, not {marker}{' (shown)' if shown else ''}: "
-                                "the sealed marker is not the one the pick key and the public value derive")
+        expected = action.pending.content  # where this fold knows the pick key and the pool: the bot's, verify's
+        public = {"marker": shown} if shown is not None else {}
+        if expected is not None and (public != expected["public"] or (marker is not None and marker != expected["content"]["marker"])):
+            raise Rejection(f"the pick {key} gives {expected['content']['marker']}"
+                            f"{' (shown)' if expected['public'] else ''}, not {marker or 'a sealed marker'}"
+                            f"{' (shown)' if shown else ''}: the marker sealed is not the one the pick key and the "
+                            "public value derive")
         action.picks[key] = {"seq": event.seq, "digest": sealed, "pick": key, "marker": marker, "shown": shown is not None}
         seat = action.pending.seat
         done = self._run(st, event, action)

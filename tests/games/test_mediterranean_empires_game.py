@@ -8,10 +8,15 @@ go under seal: only their digest is in the public log until both are in.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engine import secrets
+from engine.events import Event
+from engine.ledger import GENESIS, event_hash
 from engine.log import replay
 from engine.rulesets import load_ruleset
 from engine.verify import verify
@@ -128,3 +133,71 @@ def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) 
     beacons = [e for e in events if e.kind == "beacon.recorded"]
     assert len(beacons) > 100
     assert all(e.draws and e.draws[0].startswith("drand:") for e in events if e.kind == "order")
+
+
+def _rechained(events: list[Event]) -> list[Event]:
+    """The log as a dishonest operator would publish it after editing it: a whole new hash chain."""
+    out, head = [], GENESIS
+    for e in events:
+        e = replace(e, hash="")
+        head = event_hash(head, e)
+        out.append(replace(e, hash=head))
+    return out
+
+
+def _with(events: list[Event], seq: int, data: dict[str, Any]) -> list[Event]:
+    return [replace(e, data=data) if e.seq == seq else e for e in events]
+
+
+def test_at_the_end_every_marker_and_the_pick_key_are_revealed_and_verify_derives_every_pick_again(played: Table) -> None:
+    t = played
+    ruleset = load_ruleset("mediterranean-empires", t.service.data_dir)
+    events = t.events()
+    sealed = [e for e in events if e.kind == "secret.sealed"]
+    revealed = {e.data["seq"]: e for e in events if e.kind == "secret.revealed"}
+    first_draw = next(e for e in events if e.kind == "order" and "sealed" in e.data and "sealed_answer" not in e.data)
+    # The Plague, the Pope and the Crusade are shown in their sealing event; every other marker is revealed.
+    assert first_draw.seq in revealed and all(e.seq in revealed for e in sealed if "marker" not in e.data)
+    # Anyone can redo each pick from the export alone: the key, the public value, the pool sorted by name.
+    key = revealed[first_draw.seq].data["salt"]
+    folded = replay(ruleset, events)
+    assert folded.state.pick_key["revealed"] and folded.state.pick_key["salt"] == key
+    result = verify(ruleset, events, {})
+    assert result.ok, [str(f) for f in result.findings]
+    assert any(f"of the {len(sealed)} the bot sealed itself" in n for n in result.notes), result.notes
+
+
+def test_verify_catches_a_bot_that_sealed_another_marker_than_the_pick_gives(played: Table) -> None:
+    """The operator rewrites a marker the pick gave (and its digest, and the chain): the reveal matches the digest,
+    so the export replays; but the pick key and the public value give another marker, and verify says so."""
+    ruleset = load_ruleset("mediterranean-empires", played.service.data_dir)
+    events = played.events()
+    end = [e for e in events if e.kind == "secret.revealed" and "marker" in e.data["content"]
+           and e.seq > next(x.seq for x in events if x.kind == "secret.revealed" and "stratagem pick key" in str(x.data))]
+    reveal = end[0]
+    was = reveal.data["content"]["marker"]
+    now = "Gold" if was != "Gold" else "Piracy"
+    content = {**reveal.data["content"], "marker": now}
+    target = next(e for e in events if e.seq == reveal.data["seq"])
+    forged = _with(events, reveal.seq, {**reveal.data, "content": content})
+    forged = _with(forged, target.seq, {**target.data, "sealed": secrets.digest(content, reveal.data["salt"])})
+    forged = _rechained(forged)
+    assert verify(ruleset, forged, {}).findings, "the forged log must not verify"
+    found = [str(f) for f in verify(ruleset, forged, {}).findings]
+    assert any(f"gives {was}" in f and f"not {now}" in f for f in found), found
+    replay(ruleset, forged)  # the public fold alone cannot tell: only the revealed key can
+
+
+def test_verify_catches_a_tampered_reveal_and_a_changed_pick_key(played: Table) -> None:
+    ruleset = load_ruleset("mediterranean-empires", played.service.data_dir)
+    events = played.events()
+    marker_reveal = next(e for e in events if e.kind == "secret.revealed" and "marker" in e.data["content"])
+    other = "Gold" if marker_reveal.data["content"]["marker"] != "Gold" else "Piracy"
+    tampered = _rechained(_with(events, marker_reveal.seq, {**marker_reveal.data,
+                                                            "content": {**marker_reveal.data["content"], "marker": other}}))
+    found = [str(f) for f in verify(ruleset, tampered, {}).findings]
+    assert any("does not match the digest sealed earlier" in f for f in found), found
+    key_reveal = next(e for e in events if e.kind == "secret.revealed" and "stratagem pick key" in str(e.data))
+    rekeyed = _rechained(_with(events, key_reveal.seq, {**key_reveal.data, "salt": "0" * 32}))
+    found = [str(f) for f in verify(ruleset, rekeyed, {}).findings]
+    assert any("does not match the digest sealed earlier" in f for f in found), found
