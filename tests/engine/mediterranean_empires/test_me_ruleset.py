@@ -135,3 +135,52 @@ def test_the_seats_command_their_powers(game) -> None:
     pic = game.picture(p.state)
     assert len(pic.spaces) == 60 and all(s.at for s in pic.spaces) and pic.links
     assert game.private_view(p.state, "Player B")["attempts_left"] == ["alliance", "vassalage", "rebellion"]
+
+
+def _sealed_marker(p: Play, side: str, seq: int, marker: str, *, known: bool) -> dict:
+    """A marker in ``side``'s hand as a secret.sealed event left it: the export's fold knows only its digest."""
+    content = {"marker": marker, "pick": f"p{seq}"}
+    p.state.unseen.remove(marker)  # it came from the pool: the pool no longer holds it...
+    hand.to_pool(p.state, marker)  # ...but it is still unseen (a sealed hand's marker), so it stays in ``unseen``
+    hand.seal(p.state, side, seq, secrets.digest(content, SALT), f"p{seq}", marker if known else None)
+    return {"seq": seq, "content": content, "salt": SALT}
+
+
+def test_a_claimed_marker_waits_for_its_reveal_which_must_match_the_digest_and_the_claim(game) -> None:
+    p = Play(game)
+    p.state.phase, p.state.to_move = "political", "A"
+    diplomacy = _sealed_marker(p, "A", 50, "Diplomacy", known=False)
+    gold = _sealed_marker(p, "A", 51, "Gold", known=False)
+    pool = hand.pool_size(p.state)
+    p.order("Player A", "attempt alliance with Genoa")
+    assert p.state.action.pending.kind == "marker" and p.state.action.pending.choices == ("Diplomacy",)
+    assert game.needs(p.state) == [], "only the bot's fold knows which sealed marker is the Diplomacy"
+    with pytest.raises(Rejection, match="Gold, is not the Diplomacy claimed"):
+        game.apply(p.state, Event(90, "secret.revealed", "x", gold))
+    with pytest.raises(Rejection, match="does not match the digest"):
+        game.apply(p.state, Event(90, "secret.revealed", "x", {**diplomacy, "content": {"marker": "Diplomacy", "pick": "p51"}}))
+    p.event("secret.revealed", diplomacy)
+    assert "Player A reveals Diplomacy" in " ".join(p.messages)
+    assert p.state.action.pending.kind == "roll", "the attempt goes on: Player B holds nothing, no thwart is asked"
+    p.roll(6)
+    assert p.state.action is None and p.state.status["Genoa"] == "ally"
+    assert [e["seq"] for e in p.state.sides["A"].hand] == [51] and hand.pool_size(p.state) == pool + 1
+
+
+def test_the_bots_fold_refuses_a_claim_of_a_marker_not_held_and_names_the_one_to_reveal(game) -> None:
+    p = Play(game)
+    p.state.phase, p.state.to_move = "political", "A"
+    _sealed_marker(p, "A", 50, "Gold", known=True)
+    with pytest.raises(Rejection, match="Player A holds no Diplomacy stratagem marker to play"):
+        game.apply(p.state, Event(2, "order", "x", {"seat": "Player A", "text": "attempt alliance with Genoa"}))
+    _sealed_marker(p, "A", 52, "Diplomacy", known=True)
+    p.order("Player A", "attempt alliance with Genoa")
+    assert [(n.source, n.key) for n in game.needs(p.state)] == [("secret", "52")]
+    # Player B may hold a Diplomacy (public knowledge: it holds a sealed marker, and Diplomacy markers are unseen).
+    p2 = Play(game)
+    p2.state.phase, p2.state.to_move = "political", "A"
+    _sealed_marker(p2, "A", 50, "Diplomacy", known=True)
+    _sealed_marker(p2, "B", 51, "Gold", known=False)
+    p2.order("Player A", "attempt alliance with Genoa")
+    p2.event("secret.revealed", {"seq": 50, "content": {"marker": "Diplomacy", "pick": "p50"}, "salt": SALT})
+    assert game.prompts(p2.state)[0].seat == "Player B" and "Thwart" in game.prompts(p2.state)[0].what
