@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import canonical
 from engine.chance import derive
+from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx, Refused
 from engine.mediterranean_empires.oracle import NeedMarker
 from engine.mediterranean_empires.state import State
@@ -72,6 +73,8 @@ def pool(st: State) -> list[str] | None:
         return None
     left = list(st.unseen)
     for e in _sealed(st):
+        if e["marker"] not in left:  # a forged log: more sealed markers of a kind than there are
+            raise Rejection(f"the {e['marker']} sealed for the pick {e['pick']} is not among the markers unseen")
         left.remove(e["marker"])
     return sorted(left)
 
@@ -108,6 +111,8 @@ def take(st: State, side: str, entry: dict[str, Any]) -> str:
     gone = hand.pop(i)
     marker = str(entry["marker"])  # the export's fold learns it from the reveal, not from its own entry
     if gone["seq"] is not None and not gone.get("revealed"):
+        if marker not in st.unseen:
+            raise Refused(f"the {marker} revealed is not among the markers unseen: it cannot have been held")
         st.unseen.remove(marker)
     return marker
 

@@ -205,6 +205,8 @@ class MediterraneanEmpires:
             raise Rejection(f"the revealed content of event #{seq} is not the marker of the pick {entry['pick']}")
         if marker not in pending.choices:
             raise Rejection(f"the marker revealed, {marker}, is not the {' or '.join(pending.choices)} claimed")
+        if marker not in st.unseen:
+            raise Rejection(f"the marker revealed, {marker}, is not among the markers unseen: it cannot have been held")
         action.revealed.append({"seq": seq, "side": side, "marker": marker})
         said = (f"{pending.seat} reveals {marker} (drawn as {entry['pick']}; it matches digest {entry['digest'][:12]}…).",)
         return self._run(st, event, action, said)
@@ -244,14 +246,14 @@ class MediterraneanEmpires:
         if len(sealed) != 64 or any(c not in "0123456789abcdef" for c in sealed):
             raise Rejection("a sealed pick carries the digest of its content (64 lowercase hex digits)")
         shown = event.data.get("marker")
-        if shown is not None and shown not in hand.IMMEDIATE:
-            raise Rejection(f"only {', '.join(hand.IMMEDIATE)} are shown when drawn, not {shown!r}")
+        if shown is not None and (shown not in hand.IMMEDIATE or shown not in st.unseen):
+            raise Rejection(f"only {', '.join(hand.IMMEDIATE)} still in the pool are shown when drawn, not {shown!r}")
         marker = shown
         if event.secret is not None:
             content = secrets.check(event.secret.get("content"), event.secret.get("salt"), sealed)
             marker = str(content.get("marker", ""))
-            if content.get("pick") != key or (shown is not None and shown != marker):
-                raise Rejection(f"the sealed content is not the marker of the pick {key}")
+            if content.get("pick") != key or (shown is not None and shown != marker) or marker not in st.unseen:
+                raise Rejection(f"the sealed content is not a marker of the pool for the pick {key}")
         expected = action.pending.content  # where this fold knows the pick key and the pool: the bot's, verify's
         public = {"marker": shown} if shown is not None else {}
         if expected is not None and (public != expected["public"] or (marker is not None and marker != expected["content"]["marker"])):
