@@ -241,7 +241,8 @@ class MediterraneanEmpires:
         pick key and the public value give; ``legatus verify`` does the same once the key is revealed."""
         action, key = st.action, str(event.data.get("key", ""))
         if action is None or action.pending.kind != "seal" or action.pending.label != key:
-            raise Rejection(f"no stratagem pick '{key}' waits for its seal")
+            raise Rejection(f"no stratagem pick '{key}' waits for its seal (a pick once sealed stays: the draw that "
+                            "made it cannot be voided)")
         sealed = str(event.data.get("sealed", ""))
         if len(sealed) != 64 or any(c not in "0123456789abcdef" for c in sealed):
             raise Rejection("a sealed pick carries the digest of its content (64 lowercase hex digits)")
