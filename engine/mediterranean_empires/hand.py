@@ -122,6 +122,16 @@ def candidates(st: State, side: str, kinds: tuple[str, ...], skip: set[int]) -> 
     return [e for e in st.sides[side].hand if e["seq"] is not None and e["seq"] not in skip and e["marker"] in kinds]
 
 
+def choose_reveal(st: State, found: list[dict[str, Any]], label: str) -> dict[str, Any]:
+    """Which of the seat's markers of the kind claimed the bot opens. Opening the first one drawn would tell the
+    other player that the markers drawn before it are of other kinds; a choice keyed by the pick key (unknown to the
+    players) tells nothing definite of them (any marker of that kind held is a valid reveal: no one re-checks it)."""
+    key = st.pick_key.get("salt") if st.pick_key else None
+    if key is None or len(found) == 1:
+        return found[0]
+    return found[pick_index(str(key), label, [len(found)], len(found))]
+
+
 def pick_index(key_hex: str, label: str, values: list[int], n: int) -> int:
     """0-based index in the sorted pool of ``n`` markers: derive(HMAC-SHA256(pick key, public value), label)."""
     message = canonical.dumps({"label": label, "values": list(values)}).encode()

@@ -529,10 +529,12 @@ class MediterraneanEmpires:
         if a is not None and a.pending.kind == "reveal":
             wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
         if a is not None and a.pending.kind == "marker" and a.pending.seat:
-            # Only the bot's fold knows which sealed marker backs the claim: the first of the kinds claimed.
+            # Only the bot's fold knows which sealed markers back the claim; which one it opens is keyed by the pick
+            # key (hand.choose_reveal), so that the one opened says nothing definite of the seat's other markers.
             side = self.rules.seats[a.pending.seat]
             found = hand.candidates(state, side, a.pending.choices, {r["seq"] for r in a.revealed})
-            wanted += [Need("secret", str(found[0]["seq"]))] if found else []
+            label = f"t{state.turn}.o{state.actions_done}.claim{len(a.revealed) + 1}"
+            wanted += [Need("secret", str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
         if a is not None and a.pending.kind == "seal" and a.pending.content is not None:
             wanted.append(Need("seal", a.pending.label, content=canonical.dumps(a.pending.content)))
         if state.phase == "over":
