@@ -8,7 +8,7 @@ knows every marker. ``seq`` None is an *open* entry (a marker held face up: the 
 
 ``unseen`` is the multiset of markers nobody has shown: the pool and every sealed marker of both hands. Both
 folds keep it alike, so every question about holdings is asked from public knowledge only (``might_hold``), and a
-marker is used only once it is revealed (``spend``/``take``): the claim is checked against the digest sealed when
+marker is used only once it is revealed (``claim``, ``spend``): the claim is checked against the digest sealed when
 it was drawn.
 
 A pick (``pick_index``): the bot's pick key (the salt of the seal on the game's first draw order, sealed before

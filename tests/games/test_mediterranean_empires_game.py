@@ -17,7 +17,7 @@ import pytest
 from engine import secrets
 from engine.events import Event
 from engine.ledger import GENESIS, event_hash
-from engine.log import replay
+from engine.log import replay, start, step
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.games.mediterranean_empires_players import STANDING, USERS, Table, play_game, table
@@ -201,3 +201,22 @@ def test_verify_catches_a_tampered_reveal_and_a_changed_pick_key(played: Table) 
     rekeyed = _rechained(_with(events, key_reveal.seq, {**key_reveal.data, "salt": "0" * 32}))
     found = [str(f) for f in verify(ruleset, rekeyed, {}).findings]
     assert any("does not match the digest sealed earlier" in f for f in found), found
+
+
+def test_the_bots_fold_and_the_exports_fold_take_the_same_public_steps(played: Table) -> None:
+    """The rules never read a sealed marker: folded with the markers known (the bot's fold: every content revealed
+    by the end given back to its event) or without (the export's), every event says the same, asks the same and
+    leaves the same public view."""
+    ruleset = load_ruleset("mediterranean-empires", played.service.data_dir)
+    events = played.events()
+    contents = {e.data["seq"]: {"content": e.data["content"], "salt": e.data["salt"]}
+                for e in events if e.kind == "secret.revealed"}
+    public, _ = start(ruleset, events[0])
+    private, _ = start(ruleset, events[0])
+    for event in events[1:]:
+        public, said = step(ruleset, public, event, in_place=True)
+        private, said_too = step(ruleset, private, replace(event, secret=contents.get(event.seq)), in_place=True)
+        assert said == said_too, event
+        assert ruleset.prompts(public.state) == ruleset.prompts(private.state), event
+        assert ruleset.public_view(public.state) == ruleset.public_view(private.state), event
+    assert private.state.sides["A"].hand and all(e["marker"] for e in private.state.sides["A"].hand)
