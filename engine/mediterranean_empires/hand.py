@@ -154,6 +154,16 @@ def claim(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:
     return take(st, side, entry)
 
 
+def check_held(ctx: Ctx, side: str, kinds: tuple[str, ...], wanted: int) -> None:
+    """Before claiming ``wanted`` markers in one order: where this fold knows the hand, refuse at once if it holds
+    fewer (the order is the player's; a refusal after the first reveal would fall on the bot's reveal)."""
+    st = ctx.state
+    if wanted > 0 and knows_hand(st, side):
+        held = sum(1 for e in st.sides[side].hand if e["marker"] in kinds)
+        if held < wanted:
+            raise Refused(f"Player {side} holds {held} {' or '.join(kinds)} stratagem marker(s), not {wanted}")
+
+
 def spend(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:
     """A claimed marker that goes back to the pool at once."""
     marker = claim(ctx, side, kinds)

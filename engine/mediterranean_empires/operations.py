@@ -1,7 +1,7 @@
 """Operations (10.0-10.3, 11.0-11.4): forces, OPs, movement, interception, avoiding combat, naval transport."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat
+from engine.mediterranean_empires import combat, hand
 from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
@@ -35,7 +35,9 @@ def ops_roll(ctx: Ctx, side: str, king: int, markers: int, label: str) -> int:
     """10.0: 2d6 + the King's military value + one or two Military Advantage markers, at most 15."""
     if markers not in (0, 1, 2):
         raise Refused("a force's OP roll takes at most two Military Advantage markers")
-    # Each marker is revealed before the dice (combat.claim_marker): the bot's fold refuses one not held.
+    # Each marker is revealed before the dice (hand.claim); the bot's fold refuses the order at once when the hand
+    # holds fewer than that, not after the first marker's reveal.
+    hand.check_held(ctx, side, (MILITARY_ADVANTAGE,), markers)
     for _ in range(markers):
         combat.spend_marker(ctx, side, MILITARY_ADVANTAGE)
     dice = ctx.dice(f"{label}.ops", 2, 6)

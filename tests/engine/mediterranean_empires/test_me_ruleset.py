@@ -184,3 +184,20 @@ def test_the_bots_fold_refuses_a_claim_of_a_marker_not_held_and_names_the_one_to
     p2.order("Player A", "attempt alliance with Genoa")
     p2.event("secret.revealed", {"seq": 50, "content": {"marker": "Diplomacy", "pick": "p50"}, "salt": SALT})
     assert game.prompts(p2.state)[0].seat == "Player B" and "Thwart" in game.prompts(p2.state)[0].what
+
+
+def test_markers_for_the_op_roll_are_checked_at_once_then_revealed_one_by_one(game) -> None:
+    p = Play(game)
+    _to_operations(p)
+    ma = [_sealed_marker(p, "A", 60, "Military Advantage", known=True)]
+    with pytest.raises(Rejection, match="holds 1 Military Advantage stratagem marker\\(s\\), not 2"):
+        game.apply(p.state, Event(2, "order", "x", {"seat": "Player A",
+                                                    "text": "activate France in Montpellier with two Military Advantage"}))
+    ma.append(_sealed_marker(p, "A", 61, "Military Advantage", known=True))
+    p.order("Player A", "activate France in Montpellier with two Military Advantage")
+    for _ in range(2):
+        need = game.needs(p.state)
+        assert [n.source for n in need] == ["secret"], need
+        p.event("secret.revealed", next(m for m in ma if str(m["seq"]) == need[0].key))
+    p.roll(3, 4)
+    assert p.state.force["ops"] == 9 and p.state.sides["A"].hand == []
