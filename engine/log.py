@@ -23,8 +23,10 @@ UNDO = "gm.undo"
 VOID = "gm.void"
 TAKE_BACK = (UNDO, VOID)
 # Events that record facts from outside (the lottery, a drand beacon, numbers from the commit-reveal seed, its
-# reveal, a sealed content revealed), not decisions: an undo never takes them back, nor a decision before them.
-FACTS = {"draw.recorded", "draw.cancelled", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed"}
+# reveal, a sealed content revealed, a content the bot sealed, a draw ruled not held), not decisions: an undo never
+# takes them back, nor a decision before them.
+FACTS = {"draw.recorded", "draw.cancelled", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed",
+         "secret.sealed"}
 
 
 @dataclass(frozen=True)
