@@ -98,11 +98,17 @@ def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
         yield t
 
 
-def play_game(t: Table) -> None:
-    """Standing orders first, then one line at a time until the game is over."""
+def post_standing_orders(t: Table) -> None:
+    """Each player's standing orders, one post a rule."""
     for seat, rules in STANDING.items():
         for rule in rules:
-            t.say(USERS[seat], rule)
+            answer = t.say(USERS[seat], rule)
+            assert "✓" in answer, answer
+
+
+def play_game(t: Table) -> None:
+    """Standing orders first, then one line at a time until the game is over."""
+    post_standing_orders(t)
     ruleset = t.service.ruleset_of(None)
     for _ in range(MAX_POSTS):
         st = t.state

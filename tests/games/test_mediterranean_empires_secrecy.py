@@ -18,7 +18,7 @@ from engine.log import replay
 from engine.mediterranean_empires import hand
 from engine.rulesets import load_ruleset
 from engine.verify import verify
-from tests.games.mediterranean_empires_players import STANDING, USERS, Table, decide, table
+from tests.games.mediterranean_empires_players import USERS, Table, decide, post_standing_orders, table
 
 
 def _stratagem_phase(t: Table, seed: str, until: str = "political") -> None:
@@ -26,8 +26,7 @@ def _stratagem_phase(t: Table, seed: str, until: str = "political") -> None:
     phase ``until``."""
     salts = itertools.count(1)
     t.service.salt = lambda: hashlib.sha256(f"{seed} {next(salts)}".encode()).hexdigest()[:32]
-    for seat, rule in STANDING.items():
-        t.say(USERS[seat], rule)
+    post_standing_orders(t)
     ruleset = t.service.ruleset_of(None)
     for _ in range(300):
         if t.state.phase == until:
@@ -52,7 +51,9 @@ def _blind(value: Any) -> Any:
 
 def test_the_export_and_the_ledger_tell_nothing_of_the_hands(tmp_path: Path) -> None:
     runs = []
-    for seed in ("first table", "second table"):
+    # Two pick keys whose draws show neither the Plague, the Pope nor the Crusade (a marker shown is public: such a
+    # game's export differs, rightly); "second table" draws the Plague and the Pope on these beacons.
+    for seed in ("first table", "third table"):
         with table(tmp_path / f"{seed.split()[0]}.db") as t:
             _stratagem_phase(t, seed)
             ruleset = t.service.ruleset_of(None)
