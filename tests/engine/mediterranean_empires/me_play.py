@@ -4,6 +4,7 @@ every stratagem marker drawn, and reveals a marker claimed, from its private sto
 (bot/service/public_values.py). Shared by the tests of the rules that ask the players questions."""
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import json
@@ -39,6 +40,8 @@ class Play:
         # The bot's private store: seq of a sealed event -> {"content", "salt"}; repeatable salts (a test's game).
         self.store: dict[int, dict[str, Any]] = {}
         self._salts = itertools.count(1)
+        # The export's fold, while ``twin`` is on: the same events without the private store.
+        self.public: Any = None
 
     def salt(self) -> str:
         return hashlib.sha256(f"me_play salt {next(self._salts)}".encode()).hexdigest()[:32]
@@ -55,6 +58,28 @@ class Play:
         self.messages.extend(t.messages)
         if sealed is not None:
             self.store[self.seq] = sealed
+        if self.public is not None:
+            seen = self.game.apply(self.public, Event(self.seq, kind, "x", data))
+            self.public = seen.state
+            assert seen.messages == t.messages, (seen.messages, t.messages)
+            assert self.game.public_view(seen.state) == self.game.public_view(t.state), data
+            assert self.game.prompts(seen.state) == self.game.prompts(t.state), data
+
+    def twin(self, on: bool = True) -> None:
+        """From now on (until ``twin(False)``), fold every event a second time as the export's fold does, knowing
+        no sealed marker nor the pick key, and assert that both folds say, ask and show the same: the rules read no
+        sealed content. Turn it off before changing the state by hand."""
+        if not on:
+            self.public = None
+            return
+        public = copy.deepcopy(self.state)
+        for s in public.sides.values():
+            for entry in s.hand:
+                if entry["seq"] is not None and not entry["revealed"]:
+                    entry["marker"] = None
+        if public.pick_key is not None and not public.pick_key["revealed"]:
+            public.pick_key["salt"] = None
+        self.public = public
 
     def order(self, side: str, text: str) -> None:
         """An order line, with what the shell seals with it (the pick key on the game's first draw: read_post)."""

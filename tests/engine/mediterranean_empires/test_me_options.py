@@ -100,6 +100,7 @@ def concession(options: list[str], line: str, dice: list[int]) -> Play:
     st = p.state
     st.phase, st.to_move, st.political_round = "political", "B", 1
     p.hold("B", "Diplomacy")  # drawn under seal in the Stratagem Phase; the attempt reveals it
+    p.twin()
     p.order("B", line)
     p.drive(dice)
     return p
