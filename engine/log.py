@@ -25,8 +25,10 @@ VOID = "gm.void"
 PLAYER_UNDO = "player.undo"
 TAKE_BACK = (UNDO, VOID, PLAYER_UNDO)
 # Events that record facts from outside (the lottery, a drand beacon, numbers from the commit-reveal seed, its
-# reveal, a sealed content revealed), not decisions: an undo never takes them back, nor a decision before them.
-FACTS = {"draw.recorded", "draw.cancelled", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed"}
+# reveal, a sealed content revealed, a content the bot sealed, a draw ruled not held), not decisions: an undo never
+# takes them back, nor a decision before them.
+FACTS = {"draw.recorded", "draw.cancelled", "random.recorded", "seed.revealed", "beacon.recorded", "secret.revealed",
+         "secret.sealed"}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from engine import canonical
 from engine.events import Rejection
 
 REVEALED = "secret.revealed"
+# The bot seals content of its own (a stratagem marker drawn): data {"key", "sealed": digest, ...public part}.
+SEALED = "secret.sealed"
 MIN_SALT_HEX = 32  # 128 bits: a digest of a small content cannot be searched
 
 

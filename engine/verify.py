@@ -11,6 +11,10 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   ``awaiting_reveal``;
 * the campaign replayed on the public values alone gives every roll the same values and outcome, and the same
   public state;
+* sealed contents: once revealed (``secret.revealed``), each is given back to the event that sealed it and the
+  campaign is replayed as the bot's own fold ran it, with its private knowledge: the game's own checks run again
+  (a stratagem marker the bot sealed must be the one its revealed pick key and the public value derive), and the
+  public state must be the same;
 * time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
   bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance;
 * the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
@@ -201,6 +205,9 @@ def verify(
         public_numbers = {w: list(official[w]) for w in logged if w in official}
         substituted.append(replace(event, data={**event.data, "numbers": public_numbers}, hash=""))
     findings.extend(_rederive(ruleset, substituted, trace.state))
+    sealed_findings, sealed_notes = _refold_with_secrets(ruleset, events, trace.state)
+    findings.extend(sealed_findings)
+    notes.extend(sealed_notes)
     named = events[0].data.get("drand_chain") if events else None
     timing, more_notes = _check_times(trace, clock, _round_clock(named))
     findings.extend(timing)
@@ -322,6 +329,32 @@ def _rederive(ruleset: Ruleset, events: list[Event], original: Any) -> list[Find
     if not findings and canonical.dumps(ruleset.public_view(folded.state)) != canonical.dumps(ruleset.public_view(original)):
         findings.append(Finding(None, None, "state", "the campaign rebuilt on the public values differs from the log's"))
     return findings
+
+
+def _refold_with_secrets(ruleset: Ruleset, events: list[Event], original: Any) -> tuple[list[Finding], list[str]]:
+    """Replay with every revealed sealed content put back on the event that sealed it (what the bot's fold had)."""
+    from engine.secrets import REVEALED, SEALED
+
+    revealed: dict[int, dict[str, Any]] = {}
+    for event in events:
+        if event.kind == REVEALED and isinstance(event.data.get("seq"), int):
+            revealed[int(event.data["seq"])] = {"content": event.data.get("content"), "salt": event.data.get("salt")}
+    if not revealed:
+        return [], []
+    own = [e.seq for e in events if e.kind == SEALED]
+    notes = [f"{len(revealed)} sealed content(s) revealed and replayed as the bot's fold ran them"
+             + (f"; {sum(1 for s in own if s in revealed)} of the {len(own)} the bot sealed itself (stratagem markers "
+                "drawn) are among them" if own else "")]
+    with_secrets = [replace(e, hash="", secret=revealed.get(e.seq)) for e in events]
+    try:
+        folded = replay(ruleset, with_secrets)
+    except Rejection as exc:
+        return [Finding(None, None, "sealed contents", f"the log with its revealed sealed contents does not replay: "
+                                                       f"{exc.reason}")], notes
+    if canonical.dumps(ruleset.public_view(folded.state)) != canonical.dumps(ruleset.public_view(original)):
+        return [Finding(None, None, "sealed contents", "the campaign replayed with its revealed sealed contents ends "
+                                                       "in another public state than the log's")], notes
+    return [], notes
 
 
 def _shown(values: Any) -> str:

@@ -13,6 +13,7 @@ taken anew each time, made one SQLite writer the limit of the whole bot (bench/d
 from __future__ import annotations
 
 import logging
+import secrets as secrets_module
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from functools import cached_property
@@ -175,6 +176,9 @@ class Legatus(PublicValues):
         self.observers: list[Callable[[Change], None]] = []
         # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
         self.beacons: Callable[[int], Any] | None = None
+        # The salt of each content sealed (a bid, the stratagem pick key, a marker drawn): 128 random bits from the
+        # OS. A test may put a repeatable source here; a live bot never should (the pick key keys every pick).
+        self.salt: Callable[[], str] = lambda: secrets_module.token_hex(16)
 
     # --- campaigns ---------------------------------------------------------------------------------------------------
 
@@ -586,9 +590,7 @@ class Legatus(PublicValues):
         carries only the digest of its content in the public log; the content goes to the private store."""
         sealed = None
         if secret is not None:
-            import secrets as token
-
-            sealed = {"content": secret, "salt": token.token_hex(16)}
+            sealed = {"content": secret, "salt": self.salt()}
             data = {**data, "sealed": seal_digest(secret, sealed["salt"])}
         event = self._event(posting, kind, data, actor or posting.author)
         if sealed is not None:

@@ -5,6 +5,8 @@ now due). ``Legatus`` takes these methods from ``PublicValues``; the engine deci
 """
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,8 @@ from engine.events import Rejection
 from engine.log import step
 from engine.lotto import missing_wheels
 from engine.ruleset import Need
-from engine.secrets import REVEALED
+from engine.secrets import REVEALED, SEALED
+from engine.secrets import digest as seal_digest
 
 if TYPE_CHECKING:
     from bot.service.legatus import _Posting
@@ -34,6 +37,7 @@ class PublicValues:
     clock: Any
     beacons: Any
     _draws: dict[str, tuple[Any, str]]  # complete stored draws by day, committed: see ``_complete_draw``
+    salt: Any
 
     def _offered_draws(self, posting: _Posting) -> list[str]:
         """The future public values an event may bind rolls to: coming lottery draws after the one the game stands
@@ -79,13 +83,18 @@ class PublicValues:
             messages += self._record_random(posting)
             messages += self._record_beacons(posting)
             messages += self._reveal_secrets(posting)
+            messages += self._seal_secrets(posting)
             if len(posting.new_events) == before:
                 return messages
 
-    def _record_fact(self, posting: _Posting, kind: str, data: dict[str, Any]) -> tuple[str, ...] | Rejection:
-        """Apply a public value the bot records (a draw, a beacon, seed numbers, a reveal): its announcements, or the
-        game's refusal, which the caller turns into a word for the GM (a fact refused never stops the post)."""
+    def _record_fact(self, posting: _Posting, kind: str, data: dict[str, Any],
+                     secret: dict[str, Any] | None = None) -> tuple[str, ...] | Rejection:
+        """Apply a public value the bot records (a draw, a beacon, seed numbers, a reveal, a seal of its own): its
+        announcements, or the game's refusal, which the caller turns into a word for the GM (a fact refused never
+        stops the post). ``secret``: the sealed content ({"content", "salt"}) the private store keeps."""
         event = self._event(posting, kind, data, BOT)
+        if secret is not None:
+            event = replace(event, secret=secret)
         try:
             posting.folded, new = step(posting.ruleset, posting.folded, event)
         except Rejection as exc:
@@ -186,6 +195,22 @@ class PublicValues:
             return None
         found = posting.batch.found_draws[day] = (draw, draw_store.source_of(posting.session, draw.date))
         return found
+
+    def _seal_secrets(self, posting: _Posting) -> list[str]:
+        """Seal each content of the bot's own the game says is due (a stratagem marker drawn): the public log gets a
+        ``secret.sealed`` event with its digest and public part, the private store its content and a fresh salt."""
+        messages: list[str] = []
+        for need in self._needs(posting, "seal"):
+            spec = json.loads(need.content)
+            content = spec["content"]
+            salt = self.salt()
+            data = {"key": need.key, **spec.get("public", {}), "sealed": seal_digest(content, salt)}
+            new = self._record_fact(posting, SEALED, data, {"content": content, "salt": salt})
+            if isinstance(new, Rejection):
+                messages.append(f"The bot could not seal '{need.key}': {new.reason}. The GM must look into it.")
+                continue
+            messages.extend(new)
+        return messages
 
     def _record_lottery(self, posting: _Posting) -> list[str]:
         messages: list[str] = []

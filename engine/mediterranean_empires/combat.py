@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.mediterranean_empires import hand
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.oracle import SEALED, NeedReveal
 from engine.mediterranean_empires.control import side_of_power, settle_control
@@ -16,6 +17,7 @@ AMBUSH = "Ambush"
 SIEGE_TRAIN = "Siege Train"
 COUP_DE_MAIN = "Coup de Main"
 NO_MARKER = "no marker"
+INITIATIVE_MARKERS = (MILITARY_ADVANTAGE, AMBUSH)
 
 
 @dataclass
@@ -74,14 +76,16 @@ def marker_value(marker: str, table: str, *, attacking: bool, city: bool) -> int
 
 
 def usable_markers(ctx: Ctx, side: str, b: Battle, attacking: bool) -> list[str]:
-    held = ctx.state.sides[side].markers
+    """The kinds of marker that would count in this battle and that ``side`` may hold, from public knowledge only
+    (hand.might_hold): the question is asked alike whatever the hand holds; a marker named is then revealed."""
     city = bool(ctx.rules.map.lands.get(b.area) and ctx.rules.map.lands[b.area].city)
-    return sorted({m for m in held if marker_value(m, b.table, attacking=attacking, city=city)})
+    kinds = sorted(m for m in ctx.rules.markers if marker_value(m, b.table, attacking=attacking, city=city))
+    return [m for m in kinds if hand.might_hold(ctx.state, side, (m,))]
 
 
-def spend_marker(ctx: Ctx, side: str, marker: str) -> None:
-    ctx.state.sides[side].markers.remove(marker)
-    ctx.state.pool.append(marker)
+def spend_marker(ctx: Ctx, side: str, marker: str | tuple[str, ...]) -> str:
+    """Play a marker that returns to the pool at once (9.0 "return to the pool when expended"): hand.spend."""
+    return hand.spend(ctx, side, (marker,) if isinstance(marker, str) else marker)
 
 
 def eliminate(ctx: Ctx, ids: list[int], needed: int, table: str) -> int:
@@ -196,16 +200,31 @@ def _choose_marker(ctx: Ctx, b: Battle, side: str, *, attacking: bool) -> str:
     return NO_MARKER
 
 
-def draw_marker(ctx: Ctx, side: str, label: str) -> str | None:
-    """A random pick from the pool (DV+S, 9.0): a die with as many faces as markers left."""
+def draw_marker(ctx: Ctx, side: str, label: str, *, shows: bool = False) -> str | None:
+    """A random pick from the pool (DV+S, 9.0), drawn under seal (hand.py): the marker when it is shown at once
+    (``shows``: the Plague, the Pope and the Crusade in the Stratagem Phase), else None, even where this fold knows
+    it, so that both folds go on alike."""
     st = ctx.state
-    if not st.pool:
+    n = hand.pool_size(st)
+    if n <= 0:
         return None
-    index = ctx.dice(label, 1, len(st.pool))[0] - 1
-    marker = st.pool.pop(index)
-    st.sides[side].markers.append(marker)
-    ctx.say(f"Player {side} draws a stratagem marker.")
-    return marker
+    sides = hand.LOTTERY_PICK_SIDES if getattr(st.book, "source", "") == "lottery" else hand.PICK_SIDES
+    got = ctx.oracle.pick(side, label, shows, sides, n)
+    if "index" in got:  # examples of play: the pool is known, the marker is held openly
+        marker = (hand.pool(st) or [])[got["index"]]
+        if shows and marker in hand.IMMEDIATE:
+            st.unseen.remove(marker)
+            ctx.say(f"Player {side} draws a stratagem marker.")
+            return marker
+        hand.give(st, side, marker)
+        ctx.say(f"Player {side} draws a stratagem marker.")
+        return None
+    ctx.say(f"Player {side} draws a stratagem marker (sealed: {got['digest'][:12]}…).")
+    if got["shown"]:
+        st.unseen.remove(got["marker"])
+        return str(got["marker"])
+    hand.seal(st, side, got["seq"], got["digest"], got["pick"], got["marker"])
+    return None
 
 
 def kill_kings(ctx: Ctx, area: str) -> None:
@@ -228,25 +247,26 @@ def initiative(ctx: Ctx, area: str, attacker: str, defender: str, label: str) ->
     # Both bids are asked before either is used: a bid answered under seal stays unknown (SEALED) until both are in,
     # then the order waits for their reveal (the other side never sees a bid before making its own).
     for side in (attacker, defender):
-        held = [m for m in st.sides[side].markers if m in (MILITARY_ADVANTAGE, AMBUSH)]
-        if not held:
+        # Asked whenever the side may hold such a marker (public knowledge: hand.might_hold), up to its hand's size;
+        # the bot's fold refuses a bid above what the hand holds, and each marker bid is revealed when spent.
+        most = hand.count(st, side) if hand.might_hold(st, side, INITIATIVE_MARKERS) else 0
+        if not most:
             bids[side] = 0
             continue
         key = f"{label}.bid.{side}"
         answer = ctx.oracle.ask(ctx.seat(side), key,
-                                f"Initiative in {area}: how many Military Advantage/Ambush markers do you spend (0-{len(held)})?",
-                                tuple(str(n) for n in range(len(held) + 1)), "0", {"area": area}, mode="bid")
+                                f"Initiative in {area}: how many Military Advantage/Ambush markers do you spend (0-{most})?",
+                                tuple(str(n) for n in range(most + 1)), "0", {"area": area}, mode="bid")
         if answer == SEALED:
             sealed.append(f"{ctx.oracle.prefix}{key}")
             continue
-        bids[side] = max(0, min(len(held), int(answer)))
+        bids[side] = max(0, min(most, int(answer)))
     if sealed:
         raise NeedReveal(sealed)
     totals: dict[str, int] = {}
     for side in (attacker, defender):
-        held = [m for m in st.sides[side].markers if m in (MILITARY_ADVANTAGE, AMBUSH)]
-        for m in held[: bids[side]]:
-            spend_marker(ctx, side, m)
+        for _ in range(bids[side]):
+            spend_marker(ctx, side, INITIATIVE_MARKERS)
         totals[side] = ctx.die(f"{label}.initiative.{side}") + king_with(st, side, area) + bids[side]
     winner = attacker if totals[attacker] > totals[defender] else defender
     ctx.say(f"Initiative in {area}: Player {attacker} {totals[attacker]}, Player {defender} {totals[defender]}: "

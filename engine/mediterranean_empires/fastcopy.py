@@ -20,7 +20,7 @@ _ATOMIC_STATE = {"turn", "phase", "next_unit", "pope", "pope_holder", "plague", 
                  "actions_done", "winner"}
 _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_this_phase", "vp"}  # of atoms
 _LIST_DICTS = {"standing", "rolls"}  # {key: [atoms]}
-_FLAT_LISTS = {"pool", "log", "options"}
+_FLAT_LISTS = {"unseen", "log", "options"}
 _BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "next_id"}
 _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "seat", "meaning", "values"}
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},

@@ -1,7 +1,7 @@
 """Operations (10.0-10.3, 11.0-11.4): forces, OPs, movement, interception, avoiding combat, naval transport."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat, options
+from engine.mediterranean_empires import combat, hand, options
 from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
@@ -35,9 +35,9 @@ def ops_roll(ctx: Ctx, side: str, king: int, markers: int, label: str) -> int:
     """10.0: 2d6 + the King's military value + one or two Military Advantage markers, at most 15."""
     if markers not in (0, 1, 2):
         raise Refused("a force's OP roll takes at most two Military Advantage markers")
-    held = ctx.state.sides[side].markers.count(MILITARY_ADVANTAGE)
-    if held < markers:
-        raise Refused(f"you hold {held} Military Advantage marker(s), not {markers}")
+    # Each marker is revealed before the dice (hand.claim); the bot's fold refuses the order at once when the hand
+    # holds fewer than that, not after the first marker's reveal.
+    hand.check_held(ctx, side, (MILITARY_ADVANTAGE,), markers)
     for _ in range(markers):
         combat.spend_marker(ctx, side, MILITARY_ADVANTAGE)
     dice = ctx.dice(f"{label}.ops", 2, 6)
@@ -164,12 +164,14 @@ def _intercept(ctx: Ctx, area: str, *, exiting: bool, label: str) -> bool:
                             {"area": area, "units": len(f["ids"])})
     if answer == "do not intercept":
         return True
+    # The marker is revealed before the die (a claim the bot's fold refuses when it is not held).
+    advantage = answer == "intercept with Military Advantage"
+    if advantage:
+        combat.spend_marker(ctx, opp, MILITARY_ADVANTAGE)
     roll = ctx.die(f"{label}.intercept")
     mod = (1 if exiting else 0) - (1 if len({u.power for u in blockers}) > 1 else 0)
     mod -= 1 if all(st.units[i].kind == "raider" for i in f["ids"]) else 0
-    if answer == "intercept with Military Advantage" and MILITARY_ADVANTAGE in st.sides[opp].markers:
-        combat.spend_marker(ctx, opp, MILITARY_ADVANTAGE)
-        mod += 1
+    mod += 1 if advantage else 0
     if roll + mod < 4:
         ctx.say(f"Player {opp} tries to intercept in {area}: {roll}{mod:+d}, it fails.")
         return True

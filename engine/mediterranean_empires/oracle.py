@@ -26,6 +26,23 @@ class NeedReveal(Exception):
         self.labels = labels
 
 
+class NeedMarker(Exception):
+    """A marker is claimed (played, spent, bid): the order waits for the reveal of one of ``kinds`` that ``side``
+    holds under seal (engine/mediterranean_empires/hand.py)."""
+
+    def __init__(self, side: str, kinds: tuple[str, ...]) -> None:
+        super().__init__(f"reveal a {'/'.join(kinds)} marker of Player {side}")
+        self.side, self.kinds = side, kinds
+
+
+class NeedSeal(Exception):
+    """A stratagem pick's public value is known: the order waits for the bot to seal the marker it derives."""
+
+    def __init__(self, label: str, side: str, values: list[int], shows: bool) -> None:
+        super().__init__(f"seal the pick {label}")
+        self.label, self.side, self.values, self.shows = label, side, values, shows
+
+
 # What ``ask`` returns for a question answered sealed and not revealed yet: the rule must not use it.
 SEALED = "(sealed)"
 
@@ -46,6 +63,33 @@ class Oracle:
     standing: Callable[[str, str, dict[str, Any]], str | None] | None = None
     used: list[str] = field(default_factory=list)
     sealed: frozenset[str] = frozenset()  # labels answered under seal, content not revealed yet
+    # Markers revealed for the order's claims, in the order claimed ({"seq", "side", "marker"}), and picks sealed.
+    revealed: list[dict[str, Any]] = field(default_factory=list)
+    picks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cursor: int = 0  # how many of ``revealed`` this run has used
+
+    def claim(self, hand: list[dict[str, Any]], side: str, kinds: tuple[str, ...]) -> dict[str, Any]:
+        """The hand entry that backs a claim of one of ``kinds``: an open one, else the next marker revealed for this
+        order; else ``NeedMarker`` (the order waits for the reveal)."""
+        for entry in hand:
+            if entry["seq"] is None and entry["marker"] in kinds:
+                return entry
+        while self.cursor < len(self.revealed):
+            shown = self.revealed[self.cursor]
+            self.cursor += 1
+            if shown["side"] == side and shown["marker"] in kinds:
+                entry = next((e for e in hand if e["seq"] == shown["seq"]), None)
+                if entry is not None:
+                    return {**entry, "marker": shown["marker"]}
+        raise NeedMarker(side, kinds)
+
+    def pick(self, side: str, label: str, shows: bool, sides: int, pool: int) -> dict[str, Any]:
+        """A stratagem pick: its public value (a roll under ``label``.pick), then the bot's seal of the marker."""
+        values = self.dice(f"{label}.pick", 1, sides)
+        key = f"{self.prefix}{label}"
+        if key in self.picks:
+            return self.picks[key]
+        raise NeedSeal(key, side, values, shows)
 
     def dice(self, label: str, count: int = 1, sides: int = 6) -> list[int]:
         key = f"{self.prefix}{label}"
@@ -88,6 +132,17 @@ class Scripted(Oracle):
             raise NeedRoll(label, count, sides)
         out, self.queue = self.queue[:count], self.queue[count:]
         return out
+
+    def claim(self, hand: list[dict[str, Any]], side: str, kinds: tuple[str, ...]) -> dict[str, Any]:
+        """Examples of play hold their markers openly: the first one of ``kinds``."""
+        for entry in hand:
+            if entry["marker"] in kinds:
+                return entry
+        raise NeedMarker(side, kinds)
+
+    def pick(self, side: str, label: str, shows: bool, sides: int, pool: int) -> dict[str, Any]:
+        """The next die is the 1-based place of the marker in the sorted pool of ``pool`` markers."""
+        return {"index": self.dice(label, 1, pool)[0] - 1}
 
     def ask(self, seat: str, label: str, question: str, choices: Iterable[str], default: str,
             context: dict[str, Any] | None = None, mode: str = "reaction") -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mediterranean_empires import crusaders, operations, politics, turn
+from engine.mediterranean_empires import crusaders, hand, operations, politics, turn
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
 from engine.mediterranean_empires.parse import kind_word
@@ -108,15 +108,20 @@ def _pick(ctx: Ctx, side: str, power: str, area: str, kind: str | None, count: i
 
 
 def _play_marker(ctx: Ctx, side: str, marker: str) -> None:
+    """Piracy, Gold and Trade Concession, played in the Joint Recruitment Phase (12.0): the marker is revealed
+    (hand.claim, refused where it is not held) and stays face up until the End of Turn Phase."""
     st = ctx.state
-    if marker not in st.sides[side].markers:
-        raise Refused(f"you do not hold a {marker} marker")
+    if marker not in (turn.PIRACY, turn.GOLD, turn.TRADE):
+        raise Refused(f"{marker} is not played by itself: it is used when its moment comes (12.0)")
+    if st.phase != "recruitment":
+        raise Refused(f"{marker} is played in the Joint Recruitment Phase, after treasury points are collected")
+    hand.claim(ctx, side, (marker,))
+    st.played.append([side, marker])
     if marker == turn.PIRACY:
-        if st.phase != "recruitment":
-            raise Refused("Piracy is played in the Joint Recruitment Phase, after treasury points are collected")
-        st.sides[side].markers.remove(marker)
-        st.played.append([side, marker])
         lost = -add_treasury(ctx.rules, st, other(side), -2)
         ctx.say(f"Player {side} plays Piracy: Player {other(side)} loses {lost} TP.")
         return
-    raise Refused(f"{marker} is not played by itself: it is used when its moment comes (12.0)")
+    extra = 1 if marker == turn.GOLD else 2
+    gained = add_treasury(ctx.rules, st, side, extra)
+    ctx.say(f"Player {side} plays {marker}: {gained} TP" + (f" ({extra - gained} forfeit over the cap)" if gained < extra else "")
+            + f", treasury {st.sides[side].treasury}.")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.mediterranean_empires import options
+from engine.mediterranean_empires import hand, options
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import controller, partial
 from engine.mediterranean_empires.state import State, Unit
@@ -33,8 +33,6 @@ def check_attempt(ctx: Ctx, side: str, kind: str, power: str) -> None:
         raise Refused(f"politics cannot change the status of France, Anjou or Aragon (7.0); {power} is one of them")
     if kind not in st.sides[side].attempts_left:
         raise Refused(f"you have no {kind} attempt left this game turn (one of each per turn, and a pass forfeits one)")
-    if DIPLOMACY not in st.sides[side].markers:
-        raise Refused("a political attempt costs a Diplomacy stratagem marker, and you hold none")
     status, owner = st.status[power], st.side_of.get(power)
     if kind == "alliance":
         if status == "ally" and owner == side:
@@ -117,17 +115,17 @@ def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: s
     if cede is not None:
         check_concession(ctx, side, kind, power, cede)
     st = ctx.state
-    st.sides[side].markers.remove(DIPLOMACY)
-    st.pool.append(DIPLOMACY)
+    # The Diplomacy marker is revealed (hand.claim): the bot's fold refuses the attempt if none is held.
+    hand.spend(ctx, side, (DIPLOMACY,))
     st.sides[side].attempts_left.remove(kind)
     opp = other(side)
     ctx.say(f"Player {side} attempts {kind} with {power}.")
-    if DIPLOMACY in st.sides[opp].markers:
+    # Asked whenever the opponent may hold a Diplomacy marker (public knowledge only); a thwart reveals one.
+    if hand.might_hold(st, opp, (DIPLOMACY,)):
         answer = ctx.oracle.ask(ctx.seat(opp), "thwart", f"Thwart Player {side}'s {kind} attempt with {power}?",
                                 THWART_CHOICES, "let it pass", {"kind": kind, "power": power})
         if answer != "let it pass":
-            st.sides[opp].markers.remove(DIPLOMACY)
-            st.pool.append(DIPLOMACY)
+            hand.spend(ctx, opp, (DIPLOMACY,))
             opp_mods = best_modifiers(ctx, opp) if answer == "thwart with everything" else Modifiers()
             opp_roll = ctx.die(f"thwart.{opp}") + modifier(ctx, opp, opp_mods)
             att_roll = ctx.die(f"thwart.{side}") + modifier(ctx, side, mods)

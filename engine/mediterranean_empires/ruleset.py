@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from engine import secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mediterranean_empires import control, options
+from engine import canonical
+from engine.mediterranean_empires import combat, control, hand, options
 from engine.mediterranean_empires.context import Ctx, Refused
-from engine.mediterranean_empires.oracle import NeedAnswer, NeedReveal, NeedRoll, Oracle
+from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
@@ -82,6 +84,8 @@ class MediterraneanEmpires:
             return self._chance(st, event)
         if event.kind == secrets.REVEALED:
             return self._revealed(st, event)
+        if event.kind == secrets.SEALED:
+            return self._pick_sealed(st, event)
         if event.kind != "order":
             raise Rejection(f"Mediterranean Empires does not know the event '{event.kind}'")
         seat = str(event.data.get("seat", ""))
@@ -95,7 +99,23 @@ class MediterraneanEmpires:
                 order = read_line(self.rules, str(event.data.get("text", "")))
             except Unclear as exc:
                 raise Rejection(str(exc)) from exc
+        if order.get("order") == "draw" and st.pick_key is None:
+            self._pick_key(st, event)
         return self._order(st, event, seat, order)
+
+    def _pick_key(self, st: State, event: Event) -> None:
+        """The game's first draw order carries the bot's pick key under seal (hand.py): sealed before the public
+        value of any pick exists, so no one, the bot included, can choose a pick with it."""
+        sealed = str(event.data.get("sealed", ""))
+        if len(sealed) != 64 or any(c not in "0123456789abcdef" for c in sealed):
+            raise Rejection("the game's first stratagem draw carries the bot's sealed pick key: post 'draw' to Legatus")
+        salt = None
+        if event.secret is not None:
+            content = secrets.check(event.secret.get("content"), event.secret.get("salt"), sealed)
+            if content != hand.PICK_KEY_CONTENT:
+                raise Rejection("the sealed content of the first draw is not the stratagem pick key")
+            salt = str(event.secret["salt"])
+        st.pick_key = {"seq": event.seq, "digest": sealed, "salt": salt, "revealed": False}
 
     def _order(self, st: State, event: Event, seat: str, order: dict[str, Any]) -> Transition:
         side = self.rules.seats[seat]
@@ -111,6 +131,8 @@ class MediterraneanEmpires:
             if order["order"] != "answer" or pending.kind != "answer" or pending.seat != seat:
                 waiting = (f"{pending.seat} to answer: {pending.question}" if pending.kind == "answer"
                            else "the reveal of the sealed initiative bids" if pending.kind == "reveal"
+                           else f"the reveal of a {' or '.join(pending.choices)} marker of {pending.seat}"
+                           if pending.kind == "marker" else "the seal of a stratagem pick" if pending.kind == "seal"
                            else f"the roll '{pending.label}'")
                 raise Rejection(f"the game is waiting for {waiting}")
             answer = order["answer"]
@@ -142,6 +164,13 @@ class MediterraneanEmpires:
             answer = str(content.get("answer", ""))
             if answer not in entry["choices"]:
                 raise Rejection(f"'{answer}' is not a bid here: bid " + " or ".join(f"'{c}'" for c in entry["choices"]))
+            side = self.rules.seats[seat]
+            if hand.knows_hand(st, side):  # the bot's fold: a bid above the markers held is refused at once
+                skip = {r["seq"] for r in action.revealed}
+                held = len(hand.candidates(st, side, combat.INITIATIVE_MARKERS, skip)) + sum(
+                    1 for e in st.sides[side].hand if e["seq"] is None and e["marker"] in combat.INITIATIVE_MARKERS)
+                if int(answer) > held:
+                    raise Rejection(f"you hold {held} Military Advantage/Ambush marker(s): bid 0 to {held}")
             entry["answer"] = answer
         action.sealed[label] = entry
         return self._run(st, event, action, (f"{seat} seals an initiative bid (digest {sealed[:12]}…).",))
@@ -150,6 +179,10 @@ class MediterraneanEmpires:
         seq = event.data.get("seq")
         action = st.action
         found = None if action is None else next((k for k, v in action.sealed.items() if v["seq"] == seq), None)
+        if action is not None and action.pending.kind == "marker":
+            return self._marker_revealed(st, event, action)
+        if st.phase == "over" and found is None:
+            return self._revealed_at_end(st, event)
         if action is None or found is None:
             raise Rejection(f"event #{seq} holds no sealed bid still to reveal")
         if action.pending.kind != "reveal":
@@ -165,12 +198,89 @@ class MediterraneanEmpires:
             return Transition(st, said)
         return self._run(st, event, action, said)
 
+    def _marker_revealed(self, st: State, event: Event, action: Action) -> Transition:
+        """A claimed marker shown: it must be one the seat drew under seal (its digest), of a kind claimed."""
+        seq, pending = event.data.get("seq"), action.pending
+        side = self.rules.seats[str(pending.seat)]
+        entry = next((e for e in st.sides[side].hand if e["seq"] == seq and e["seq"] is not None), None)
+        if entry is None or any(r["seq"] == seq for r in action.revealed):
+            raise Rejection(f"event #{seq} holds no stratagem marker of {pending.seat} still in hand")
+        content = secrets.check(event.data.get("content"), event.data.get("salt"), str(entry["digest"]))
+        marker = str(content.get("marker", ""))
+        if content.get("pick") != entry["pick"]:
+            raise Rejection(f"the revealed content of event #{seq} is not the marker of the pick {entry['pick']}")
+        if marker not in pending.choices:
+            raise Rejection(f"the marker revealed, {marker}, is not the {' or '.join(pending.choices)} claimed")
+        if marker not in st.unseen:
+            raise Rejection(f"the marker revealed, {marker}, is not among the markers unseen: it cannot have been held")
+        action.revealed.append({"seq": seq, "side": side, "marker": marker})
+        said = (f"{pending.seat} reveals {marker} (drawn as {entry['pick']}; it matches digest {entry['digest'][:12]}…).",)
+        return self._run(st, event, action, said)
+
+    def _revealed_at_end(self, st: State, event: Event) -> Transition:
+        """The game is over: the pick key and every marker still sealed are revealed, so that anyone can re-derive
+        every pick from the export (``legatus verify``)."""
+        seq = event.data.get("seq")
+        key = st.pick_key
+        if key is not None and key["seq"] == seq and not key["revealed"]:
+            content = secrets.check(event.data.get("content"), event.data.get("salt"), key["digest"])
+            if content != hand.PICK_KEY_CONTENT:
+                raise Rejection(f"the content revealed for event #{seq} is not the stratagem pick key")
+            key["salt"], key["revealed"] = str(event.data["salt"]), True
+            return Transition(st, (f"The stratagem pick key is revealed (it matches digest {key['digest'][:12]}…): "
+                                   "every pick of the game can now be derived again.",))
+        for side, s in st.sides.items():
+            for entry in s.hand:
+                if entry["seq"] == seq and entry["seq"] is not None and not entry["revealed"]:
+                    content = secrets.check(event.data.get("content"), event.data.get("salt"), str(entry["digest"]))
+                    marker = str(content.get("marker", ""))
+                    if content.get("pick") != entry["pick"] or marker not in st.unseen:
+                        raise Rejection(f"the content revealed for event #{seq} is not a marker of the pick {entry['pick']}")
+                    entry["marker"], entry["revealed"] = marker, True
+                    st.unseen.remove(marker)
+                    return Transition(st, (f"Player {side} held {marker} (drawn as {entry['pick']}).",))
+        raise Rejection(f"event #{seq} holds nothing sealed still to reveal")
+
+    def _pick_sealed(self, st: State, event: Event) -> Transition:
+        """The bot seals the marker a pick gives (``secret.sealed``): the export sees its digest, and the marker only
+        when it is shown at once (the Plague, the Pope, the Crusade). The bot's fold checks it is the marker that the
+        pick key and the public value give; ``legatus verify`` does the same once the key is revealed."""
+        action, key = st.action, str(event.data.get("key", ""))
+        if action is None or action.pending.kind != "seal" or action.pending.label != key:
+            raise Rejection(f"no stratagem pick '{key}' waits for its seal (a pick once sealed stays: the draw that "
+                            "made it cannot be voided)")
+        sealed = str(event.data.get("sealed", ""))
+        if len(sealed) != 64 or any(c not in "0123456789abcdef" for c in sealed):
+            raise Rejection("a sealed pick carries the digest of its content (64 lowercase hex digits)")
+        shown = event.data.get("marker")
+        if shown is not None and (shown not in hand.IMMEDIATE or shown not in st.unseen):
+            raise Rejection(f"only {', '.join(hand.IMMEDIATE)} still in the pool are shown when drawn, not {shown!r}")
+        marker = shown
+        if event.secret is not None:
+            content = secrets.check(event.secret.get("content"), event.secret.get("salt"), sealed)
+            marker = str(content.get("marker", ""))
+            if content.get("pick") != key or (shown is not None and shown != marker) or marker not in st.unseen:
+                raise Rejection(f"the sealed content is not a marker of the pool for the pick {key}")
+        expected = action.pending.content  # where this fold knows the pick key and the pool: the bot's, verify's
+        public = {"marker": shown} if shown is not None else {}
+        if expected is not None and (public != expected["public"] or (marker is not None and marker != expected["content"]["marker"])):
+            raise Rejection(f"the pick {key} gives {expected['content']['marker']}"
+                            f"{' (shown)' if expected['public'] else ''}, not {marker or 'a sealed marker'}"
+                            f"{' (shown)' if shown else ''}: the marker sealed is not the one the pick key and the "
+                            "public value derive")
+        action.picks[key] = {"seq": event.seq, "digest": sealed, "pick": key, "marker": marker, "shown": shown is not None}
+        seat = action.pending.seat
+        done = self._run(st, event, action)
+        if marker is not None and shown is None and seat:
+            return replace(done, private={seat: (f"You draw {marker} (sealed as {sealed[:12]}…).",)})
+        return done
+
     def _run(self, current: State, event: Event, action: Action, said: tuple[str, ...] = ()) -> Transition:
         """Plays the order from its starting state with every die and answer known so far."""
         work = _detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
                               standing=current.standing)
         oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
-                        sealed=frozenset(action.sealed),
+                        sealed=frozenset(action.sealed), revealed=action.revealed, picks=action.picks,
                         standing=lambda seat, kind, ctx: self._standing(work, seat, kind, ctx))
         ctx = Ctx(self.rules, work, oracle)
         try:
@@ -187,6 +297,17 @@ class MediterraneanEmpires:
                            purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
             return Transition(current, said + self._news(ctx, action) +
                               (f"Waiting for the roll '{need.label}' ({need.count}d{need.sides}).",))
+        except NeedMarker as need:
+            current.action = action
+            seat = self.rules.seat_of_side(need.side)
+            action.pending = Pending("marker", "", seat, choices=need.kinds)
+            return Transition(current, said + self._news(ctx, action) +
+                              (f"{seat} plays a {' or '.join(need.kinds)} marker: it is revealed.",))
+        except NeedSeal as need:
+            current.action = action
+            seat = self.rules.seat_of_side(need.side)
+            action.pending = Pending("seal", need.label, seat, content=self._pick_content(work, need))
+            return Transition(current, said + self._news(ctx, action))
         except NeedReveal as need:
             current.action = action
             action.pending = Pending("reveal", need.labels[0])
@@ -218,6 +339,17 @@ class MediterraneanEmpires:
         if st.action is not None and st.action.pending.kind == "roll" and st.action.pending.label in st.rolls:
             return self._run(st, event, st.action)
         return Transition(st)
+
+    @staticmethod
+    def _pick_content(work: State, need: NeedSeal) -> dict[str, Any] | None:
+        """The marker a pick gives, where the fold knows the pick key and the pool (the bot's own fold): the
+        ``index``-th of the pool sorted by name, index = hand.pick_index(key, label, public value)."""
+        key, pool = work.pick_key, hand.pool(work)
+        if key is None or key.get("salt") is None or not pool:
+            return None
+        marker = pool[hand.pick_index(str(key["salt"]), need.label, need.values, len(pool))]
+        shown = need.shows and marker in hand.IMMEDIATE
+        return {"content": {"marker": marker, "pick": need.label}, "public": {"marker": marker} if shown else {}}
 
     def _standing(self, st: State, seat: str, kind: str, context: dict[str, Any]) -> str | None:
         for rule in st.standing.get(seat, []):
@@ -254,6 +386,12 @@ class MediterraneanEmpires:
                 label = state.action.pending.label  # type: ignore[union-attr]
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
                                     understood=f"a sealed initiative bid for {seat}", secret={"answer": order["answer"]}))
+                continue
+            if order["order"] == "draw" and state.pick_key is None:
+                # The game's first draw carries the bot's pick key under seal: the shell's salt of this seal (hand.py).
+                out.append(Proposal(n, line, "order", {"seat": seat, "order": order},
+                                    understood="draw (with the bot's sealed stratagem pick key)",
+                                    secret=dict(hand.PICK_KEY_CONTENT)))
                 continue
             out.append(Proposal(n, line, "order", {"seat": seat, "order": order}, understood=_words(order)))
         return out
@@ -334,8 +472,8 @@ class MediterraneanEmpires:
         return {
             "turn": st.turn, "years": options.years(self.rules, st), "phase": st.phase, "to_move": st.to_move,
             "treasury": {s: v.treasury for s, v in st.sides.items()},
-            "markers_held": {s: len(v.markers) for s, v in st.sides.items()},
-            "pool": len(st.pool), "pope": st.pope, "plague": st.plague,
+            "markers_held": {s: len(v.hand) for s, v in st.sides.items()},
+            "pool": hand.pool_size(st), "pope": st.pope, "plague": st.plague,
             "powers": {p: {"status": st.status[p], "side": st.side_of.get(p)} for p in self.rules.powers},
             "control": {a: control.controller(st, a) for a in self.rules.map.lands},
             "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
@@ -350,7 +488,7 @@ class MediterraneanEmpires:
         if side is None:
             return {}
         s = state.sides[side]
-        view: dict[str, Any] = {"markers": sorted(s.markers), "attempts_left": list(s.attempts_left),
+        view: dict[str, Any] = {"markers": sorted(hand.known(state, side)), "attempts_left": list(s.attempts_left),
                                 "standing_orders": list(state.standing.get(seat, []))}
         if state.action is not None:
             bids = {k: v.get("answer", "sealed") for k, v in state.action.sealed.items() if v["seat"] == seat}
@@ -368,13 +506,15 @@ class MediterraneanEmpires:
         lines = [f"Game turn {state.turn} ({options.years(self.rules, state)}), {state.phase} phase; "
                  f"Player {state.to_move} to act."]
         for side, s in state.sides.items():
-            lines.append(f"Player {side}: {s.treasury} TP, {len(s.markers)} stratagem marker(s).")
+            lines.append(f"Player {side}: {s.treasury} TP, {len(s.hand)} stratagem marker(s).")
         if state.options:
             lines.append("Options: " + ", ".join(self.rules.options[o].split(":")[0] for o in state.options) + ".")
         if state.action is not None:
             p = state.action.pending
             lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else
                          "Waiting for the reveal of the sealed initiative bids." if p.kind == "reveal" else
+                         f"Waiting for the reveal of a {' or '.join(p.choices)} marker of {p.seat}." if p.kind == "marker"
+                         else "Waiting for the bot's seal of a stratagem pick." if p.kind == "seal" else
                          f"Waiting for the roll {p.label}.")
         return "\n".join(lines)
 
@@ -406,6 +546,21 @@ class MediterraneanEmpires:
         a = state.action
         if a is not None and a.pending.kind == "reveal":
             wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
+        if a is not None and a.pending.kind == "marker" and a.pending.seat:
+            # Only the bot's fold knows which sealed markers back the claim; which one it opens is keyed by the pick
+            # key (hand.choose_reveal), so that the one opened says nothing definite of the seat's other markers.
+            side = self.rules.seats[a.pending.seat]
+            found = hand.candidates(state, side, a.pending.choices, {r["seq"] for r in a.revealed})
+            label = f"t{state.turn}.o{state.actions_done}.claim{len(a.revealed) + 1}"
+            wanted += [Need("secret", str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
+        if a is not None and a.pending.kind == "seal" and a.pending.content is not None:
+            wanted.append(Need("seal", a.pending.label, content=canonical.dumps(a.pending.content)))
+        if state.phase == "over":
+            key = state.pick_key
+            if key is not None and not key["revealed"]:
+                wanted.append(Need("secret", str(key["seq"])))
+            wanted += [Need("secret", str(e["seq"])) for s in state.sides.values() for e in s.hand
+                       if e["seq"] is not None and not e["revealed"]]
         return wanted
 
     def wanted_draws(self, state: State) -> list[str]:

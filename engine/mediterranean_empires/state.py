@@ -38,7 +38,8 @@ class King:
 class SideState:
     side: str  # "A" or "B"
     treasury: int
-    markers: list[str] = field(default_factory=list)  # hidden from the other player (9.0)
+    # Stratagem markers held (9.0), sealed or open: engine/mediterranean_empires/hand.py.
+    hand: list[dict[str, Any]] = field(default_factory=list)
     attempts_left: list[str] = field(default_factory=lambda: ["alliance", "vassalage", "rebellion"])
     pope_used: bool = False
     set_aside: list[list[Any]] = field(default_factory=list)  # crusaders: [power, kind]
@@ -52,7 +53,7 @@ class SideState:
 class Pending:
     """A decision or a roll an order waits for: the order is played again from ``base`` once it is known."""
 
-    kind: str  # "roll" or "answer"
+    kind: str  # "roll", "answer", "reveal" (sealed bids), "marker" (a claimed marker's reveal), "seal" (a pick)
     label: str
     seat: str | None = None
     question: str = ""
@@ -61,6 +62,8 @@ class Pending:
     count: int = 0
     sides: int = 0
     mode: str = "reaction"
+    # "seal": what the bot's fold derived for the pick ({"content", "public"}), None in the export's fold.
+    content: dict[str, Any] | None = None
 
 
 @dataclass
@@ -75,6 +78,11 @@ class Action:
     # Answers given under seal (initiative bids): label -> {"seq", "digest", "seat", "choices", and "answer" only in
     # the bot's own fold, which holds the content}. Moved to ``answers`` when the shell reveals them.
     sealed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Markers revealed for this order's claims, in the order claimed: {"seq", "side", "marker"}.
+    revealed: list[dict[str, Any]] = field(default_factory=list)
+    # Stratagem picks sealed for this order: label -> {"seq", "digest", "marker" (None when sealed and unknown),
+    # "shown"}.
+    picks: dict[str, dict[str, Any]] = field(default_factory=dict)
     # How many of the order's messages have been announced: a parked order is played again from its start, and
     # says again what it said before; only what follows is new (the dice of an interception before "counterattack?").
     announced: int = 0
@@ -94,7 +102,10 @@ class State:
     kings: dict[str, King] = field(default_factory=dict)
     king_pool: dict[str, list[list[int]]] = field(default_factory=dict)
     sides: dict[str, SideState] = field(default_factory=dict)
-    pool: list[str] = field(default_factory=list)  # stratagem markers not drawn
+    # Stratagem markers nobody has shown: the pool and both hands' sealed markers (hand.py), sorted.
+    unseen: list[str] = field(default_factory=list)
+    # The bot's pick key: {"seq", "digest", "salt" (the bot's fold, or once revealed), "revealed"} (hand.py).
+    pick_key: dict[str, Any] | None = None
     drawn_this_phase: dict[str, int] = field(default_factory=dict)
     played: list[list[str]] = field(default_factory=list)  # [side, marker] kept face up until end of turn
     pope: str | None = None  # the side whose Pope marker stands in Rome
@@ -139,5 +150,5 @@ def new_state(rules: RulesData) -> State:
         st.king_pool[p.name] = [list(k) for k in p.king_pool]
     for side, tp in rules.treasury.items():
         st.sides[side] = SideState(side, tp)
-    st.pool = [m for m, n in rules.markers.items() for _ in range(n)]
+    st.unseen = sorted(m for m, n in rules.markers.items() for _ in range(n))
     return st

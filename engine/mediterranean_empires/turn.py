@@ -1,7 +1,7 @@
 """The turn sequence (5.1): stratagem draws, politics, recruitment, the two Operations Phases, the end of turn."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat, control, crusaders, options, placement
+from engine.mediterranean_empires import combat, control, crusaders, hand, options, placement
 from engine.mediterranean_empires.crusaders import OWED
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.state import Unit
@@ -12,34 +12,32 @@ END_OF_TURN_RETURN = (GOLD, TRADE, PIRACY, PLAGUE, CRUSADE)
 
 
 def draw(ctx: Ctx, side: str) -> None:
-    """9.0: one random pick from the pool; the Plague, the Pope and the Crusade act at once."""
+    """9.0: one random pick from the pool, drawn under seal (hand.py); the Plague, the Pope and the Crusade are
+    shown at once and act."""
     st = ctx.state
     if st.phase != "stratagems" or st.to_move != side:
         raise Refused(f"it is not your pick: Player {st.to_move} draws now")
-    marker = combat.draw_marker(ctx, side, f"t{st.turn}.draw.{side}{st.drawn_this_phase.get(side, 0) + 1}")
+    marker = combat.draw_marker(ctx, side, f"t{st.turn}.draw.{side}{st.drawn_this_phase.get(side, 0) + 1}", shows=True)
     st.drawn_this_phase[side] = st.drawn_this_phase.get(side, 0) + 1
     if marker == PLAGUE:
-        st.sides[side].markers.remove(PLAGUE)
         st.played.append([side, PLAGUE])
         roll = ctx.die(f"t{st.turn}.plague")
         st.plague = roll <= 3
         ctx.say(f"Player {side} reveals the Plague: {roll}, " + ("plague strikes: every OP cost is doubled this turn."
                                                                    if st.plague else "the plague passes by."))
     elif marker == POPE:
-        st.sides[side].markers.remove(POPE)
         if control.controller(st, "Papal States") == side:
             st.pope = st.pope_holder = side
             ctx.say(f"Player {side} draws the Pope, who takes his seat in Rome for Player {side}.")
         else:
-            st.pool.append(POPE)
+            hand.to_pool(st, POPE)
             ctx.say(f"Player {side} draws the Pope, but does not control Rome: the marker returns to the pool.")
     elif marker == CRUSADE:
-        st.sides[side].markers.remove(CRUSADE)
         if st.pope is not None:
             st.played.append([side, CRUSADE])
             crusade(ctx, side)
         else:
-            st.pool.append(CRUSADE)
+            hand.to_pool(st, CRUSADE)
             ctx.say(f"Player {side} draws the Crusade, but the Pope is not in Rome: it returns to the pool.")
     _next_pick(ctx)
 
@@ -89,7 +87,7 @@ def _send_crusader(ctx: Ctx, side: str, kinds: tuple[str, ...], question: str, l
 def _next_pick(ctx: Ctx) -> None:
     st, per = ctx.state, ctx.rules.markers_per_draw
     drawn = st.drawn_this_phase
-    if not st.pool or all(drawn.get(s, 0) >= per for s in ("A", "B")):
+    if hand.pool_size(st) <= 0 or all(drawn.get(s, 0) >= per for s in ("A", "B")):
         start_political(ctx)
         return
     nxt = other(st.to_move)
@@ -119,13 +117,9 @@ def start_recruitment(ctx: Ctx) -> None:
     st = ctx.state
     st.phase = "recruitment"
     for side in ("A", "B"):
+        # Gold and Trade Concessions are played by their holders in this phase ('play Gold'): held under seal, they
+        # cannot be cashed here without telling the other player what the hand holds (play.py).
         tp = control.income(ctx, side)
-        held = st.sides[side].markers
-        for marker, extra in ((GOLD, 1), (TRADE, 2)):
-            while marker in held:
-                held.remove(marker)
-                st.played.append([side, marker])
-                tp += extra
         gained = control.add_treasury(ctx.rules, st, side, tp)
         ctx.say(f"Player {side} collects {tp} TP" + (f" ({tp - gained} forfeit over the cap)" if gained < tp else "") +
                 f": treasury {st.sides[side].treasury}.")
@@ -349,9 +343,9 @@ def close_turn(ctx: Ctx) -> None:
         ctx.say("The Pope dies.")
         if st.pope is not None:
             st.pope = None
-            st.pool.append(POPE)
+            hand.to_pool(st, POPE)
     for side, marker in st.played:
-        st.pool.append(marker)
+        hand.to_pool(st, marker)
     st.played = []
     st.plague = False
     for u in st.units.values():

@@ -31,7 +31,7 @@ def _commands() -> list[tuple[str, str]]:
 
 
 def test_the_page_has_its_worked_commands() -> None:
-    assert len(_commands()) == 7
+    assert len(_commands()) == 9
 
 
 @pytest.mark.skipif(not all(shutil.which(t) for t in ("openssl", "xxd", "sha256sum")), reason="needs openssl, xxd")
@@ -96,3 +96,19 @@ def canonical_sha256(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_the_sealed_pick_example() -> None:
+    """Section 5: the pick key, the public value and the sorted pool give the marker the page names."""
+    from engine import canonical
+    from engine.mediterranean_empires import hand
+    from engine.mediterranean_empires.rules_data import load_rules
+
+    rules = load_rules(REPO / "data" / "rulesets" / "mediterranean-empires.toml")
+    pool = sorted(m for m, n in rules.markers.items() for _ in range(n))
+    key, label, values = "5eed5eed5eed5eed5eed5eed5eed5eed", "t1.o0.t1.draw.A1", [1234567890]
+    assert f"'{canonical.dumps({'label': label, 'values': values})}'" in DOC
+    index = hand.pick_index(key, label, values, len(pool))
+    assert f"of the sorted pool" in DOC and f"mod {len(pool)} = **{index}**" in DOC
+    assert f"the marker is the {index + 1}th of the sorted pool" in DOC and f"**{pool[index]}**" in DOC
+    assert f"full pool of {len(pool)} markers" in DOC and f"2³² − (2³² mod {len(pool)}) = {2**32 - 2**32 % len(pool)}" in DOC

@@ -10,7 +10,9 @@ Shared by tests/games/test_mediterranean_empires_game.py and bench/mediterranean
 """
 from __future__ import annotations
 
+import hashlib
 import io
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stdout
@@ -83,6 +85,9 @@ def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
         service = Legatus(open_engine(db), clock=clock)
         service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
                                        clock=lambda: clock.now().timestamp())
+        # Repeatable salts (the pick key is one): the same game every run. A live bot draws them from the OS.
+        salts = itertools.count(1)
+        service.salt = lambda: hashlib.sha256(f"test salt {next(salts)}".encode()).hexdigest()[:32]
         created = service.create_campaign("middle-sea", "mediterranean-empires", "gm", dict(USERS), options=options)
         assert created.changed, created.render()
         ruleset = service.ruleset_of(None)
@@ -93,11 +98,17 @@ def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
         yield t
 
 
-def play_game(t: Table) -> None:
-    """Standing orders first, then one line at a time until the game is over."""
+def post_standing_orders(t: Table) -> None:
+    """Each player's standing orders, one post a rule."""
     for seat, rules in STANDING.items():
         for rule in rules:
-            t.say(USERS[seat], rule)
+            answer = t.say(USERS[seat], rule)
+            assert "✓" in answer, answer
+
+
+def play_game(t: Table) -> None:
+    """Standing orders first, then one line at a time until the game is over."""
+    post_standing_orders(t)
     ruleset = t.service.ruleset_of(None)
     for _ in range(MAX_POSTS):
         st = t.state
@@ -118,7 +129,7 @@ def decide(ruleset: Any, st: State, p: Prompt, plans: dict[str, Any]) -> tuple[s
     if st.action is not None:
         kind = st.action.pending.label.split(".")[-1]
         if p.mode == BID:
-            held = ruleset.private_view(st, p.seat)["markers"]
+            held = [m for m in ruleset.private_view(st, p.seat)["markers"] if m in ("Military Advantage", "Ambush")]
             return user, "1" if held and "1" in p.choices else "0"
         if kind == "loss" and p.seat == "Player B":
             # Player B gives up raiders before anything else (they count one in a field battle), else the default.
@@ -133,6 +144,10 @@ def decide(ruleset: Any, st: State, p: Prompt, plans: dict[str, Any]) -> tuple[s
     if st.phase == "political":
         return user, political(ruleset, st, p.seat)
     if st.phase == "recruitment":
+        held = ruleset.private_view(st, p.seat)["markers"]
+        cash = next((m for m in ("Trade Concession", "Gold", "Piracy") if m in held), None)
+        if cash is not None:
+            return user, f"play {cash}"  # played in this phase: the marker is revealed
         return user, recruitment(ruleset, st, side)
     if st.phase.startswith("operations"):
         return user, operations(ruleset, st, side, plans)

@@ -1,11 +1,19 @@
 """Playing Mediterranean Empires through its Ruleset, event by event, as the shell would (commit-reveal numbers for
-the rolls, order lines for the answers). Shared by the tests of the rules that ask the players questions."""
+the rolls, order lines for the answers), in the bot's own fold: it seals the pick key on the game's first draw and
+every stratagem marker drawn, and reveals a marker claimed, from its private store (``store``), as the service does
+(bot/service/public_values.py). Shared by the tests of the rules that ask the players questions."""
 from __future__ import annotations
 
+import copy
+import hashlib
+import itertools
+import json
 from pathlib import Path
 from typing import Any
 
+from engine import secrets
 from engine.events import Event
+from engine.mediterranean_empires import hand
 from engine.mediterranean_empires.ruleset import MediterraneanEmpires
 from engine.mediterranean_empires.state import Unit
 from engine.rulesets import load_ruleset
@@ -29,15 +37,79 @@ class Play:
         self.state = self.game.initial_state(setup)
         self.messages: list[str] = []
         self.asked: list[Prompt] = []  # every question met by ``drive``, in order
+        # The bot's private store: seq of a sealed event -> {"content", "salt"}; repeatable salts (a test's game).
+        self.store: dict[int, dict[str, Any]] = {}
+        self._salts = itertools.count(1)
+        # The export's fold, while ``twin`` is on: the same events without the private store.
+        self.public: Any = None
 
-    def event(self, kind: str, data: dict[str, Any]) -> None:
+    def salt(self) -> str:
+        return hashlib.sha256(f"me_play salt {next(self._salts)}".encode()).hexdigest()[:32]
+
+    def event(self, kind: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> None:
+        """One event; ``secret``: content sealed with it (the digest goes into the data, the content to ``store``)."""
+        sealed = None
+        if secret is not None:
+            sealed = {"content": secret, "salt": self.salt()}
+            data = {**data, "sealed": secrets.digest(secret, sealed["salt"])}
         self.seq += 1
-        t = self.game.apply(self.state, Event(self.seq, kind, "x", data))
+        t = self.game.apply(self.state, Event(self.seq, kind, "x", data, secret=sealed))
         self.state = t.state
         self.messages.extend(t.messages)
+        if sealed is not None:
+            self.store[self.seq] = sealed
+        if self.public is not None:
+            seen = self.game.apply(self.public, Event(self.seq, kind, "x", data))
+            self.public = seen.state
+            assert seen.messages == t.messages, (seen.messages, t.messages)
+            assert self.game.public_view(seen.state) == self.game.public_view(t.state), data
+            assert self.game.prompts(seen.state) == self.game.prompts(t.state), data
+
+    def twin(self, on: bool = True) -> None:
+        """From now on (until ``twin(False)``), fold every event a second time as the export's fold does, knowing
+        no sealed marker nor the pick key, and assert that both folds say, ask and show the same: the rules read no
+        sealed content. Turn it off before changing the state by hand."""
+        if not on:
+            self.public = None
+            return
+        public = copy.deepcopy(self.state)
+        for s in public.sides.values():
+            for entry in s.hand:
+                if entry["seq"] is not None and not entry["revealed"]:
+                    entry["marker"] = None
+        if public.pick_key is not None and not public.pick_key["revealed"]:
+            public.pick_key["salt"] = None
+        self.public = public
 
     def order(self, side: str, text: str) -> None:
-        self.event("order", {"seat": SEATS[side], "text": text})
+        """An order line, with what the shell seals with it (the pick key on the game's first draw: read_post)."""
+        posted = self.game.read_post(self.state, "x", text, nation=SEATS[side])
+        secret = next((q.secret for q in posted if q.secret is not None and "sealed_answer" not in q.data), None)
+        self.event("order", {"seat": SEATS[side], "text": text}, secret)
+
+    def hold(self, side: str, marker: str) -> None:
+        """``marker`` into ``side``'s hand from the pool, sealed as a stratagem draw leaves it (the bot's fold knows
+        it; the export's would see its digest only): the set-up of a test that starts mid-game."""
+        self.seq += 1
+        pick = f"test.hold{self.seq}"
+        content = {"marker": marker, "pick": pick}
+        kept = {"content": content, "salt": self.salt()}
+        self.state.unseen.remove(marker)  # out of the pool...
+        hand.to_pool(self.state, marker)  # ...but still unseen: a sealed marker of a hand stays in ``unseen``
+        hand.seal(self.state, side, self.seq, secrets.digest(content, kept["salt"]), pick, marker)
+        self.store[self.seq] = kept
+
+    def _shell(self) -> bool:
+        """What the shell does unasked: seal a pick, reveal a claimed marker. False when nothing was due."""
+        for need in self.game.needs(self.state):
+            if need.source == "seal":
+                spec = json.loads(need.content)
+                self.event(secrets.SEALED, {"key": need.key, **spec.get("public", {})}, spec["content"])
+                return True
+            if need.source == "secret":
+                self.event(secrets.REVEALED, {"seq": int(need.key), **self.store[int(need.key)]})
+                return True
+        return False
 
     def drive(self, dice: list[int], answers: dict[str, Any] | None = None, until: str | None = None,
               fill: int | None = None) -> None:
@@ -48,6 +120,9 @@ class Play:
         answers = {k: list(v) if isinstance(v, list) else v for k, v in (answers or {}).items()}
         while self.state.action is not None:
             pending = self.state.action.pending
+            if pending.kind in ("seal", "marker"):
+                assert self._shell(), f"the shell has nothing to seal or reveal for {pending}"
+                continue
             if pending.kind == "roll":
                 if fill is not None and len(dice) < pending.count:
                     dice.extend([fill] * (pending.count - len(dice)))

@@ -12,12 +12,14 @@ from tests.engine.mediterranean_empires.me_play import Play
 def crusade_drawn(answers: dict[str, object] | None = None, *, fleets: bool = True) -> Play:
     p = Play()
     st = p.state
-    st.pool, st.pope = ["Crusade"], "A"
+    st.unseen, st.pope = ["Crusade"], "A"  # the pool holds the Crusade alone, and nobody holds a marker
     if not fleets:
         for uid in [u.id for u in st.units.values() if u.kind == "fleet" and st.side_of.get(u.power) == "A"]:
             del st.units[uid]
+    p.twin()  # the export's fold, which knows no marker but the Crusade shown, takes the same steps
     p.order("A", "draw")
     p.drive([1], answers)
+    p.twin(False)
     return p
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.mediterranean_empires import combat, control, operations, politics
+from engine.mediterranean_empires import combat, control, hand, operations, politics
 from engine.mediterranean_empires.combat import Battle
 from engine.mediterranean_empires.context import Ctx, Refused
 from engine.mediterranean_empires.oracle import Scripted
@@ -47,7 +47,8 @@ def test_5_1_a_failed_alliance_leaves_vassalage_but_not_another_alliance() -> No
     power, but not another alliance."""
     ctx = ctx_with(dice=[2, 4])  # alliance roll 2: fails; vassalage roll 4: succeeds
     st = ctx.state
-    st.sides["A"].markers = ["Diplomacy", "Diplomacy"]
+    for _ in range(2):
+        hand.give(st, "A", "Diplomacy")
     assert politics.attempt(ctx, "A", "alliance", "Genoa", politics.Modifiers()) is False
     with pytest.raises(Refused, match="no alliance attempt left"):
         politics.check_attempt(ctx, "A", "alliance", "Genoa")
@@ -68,15 +69,15 @@ def test_9_0_military_advantage_markers_cancel() -> None:
     st = new_state(RULES)
     att = add(st, "France", "levy", "Navarre")
     dfd = add(st, "Aragon", "levy", "Navarre")
-    st.sides["A"].markers = ["Military Advantage"]
-    st.sides["B"].markers = ["Military Advantage"]
+    hand.give(st, "A", "Military Advantage")
+    hand.give(st, "B", "Military Advantage")
     ctx = ctx_with(dice=[4], answers={"attacker_marker": "Military Advantage", "defender_marker": "Military Advantage"},
                    state=st)
     b = Battle("Navarre", "field", "A", "B", [att], [dfd], "t")
     assert combat.combat_modifier(ctx, b, "Military Advantage", "Military Advantage") == 0
     combat.resolve(ctx, b)
     assert ctx.messages[0].endswith("roll 4 modified to 4: NE.")
-    assert st.sides["A"].markers == [] and st.sides["B"].markers == []
+    assert st.sides["A"].hand == [] and st.sides["B"].hand == []
 
 
 def _fleet_southwest_of_sardinia():

@@ -4,7 +4,9 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+from engine import secrets
 from engine.events import Event
+from engine.mediterranean_empires.hand import PICK_KEY_CONTENT
 from engine.mediterranean_empires.fastcopy import copy_state
 from engine.rulesets import load_ruleset
 
@@ -15,7 +17,10 @@ def _parked_state():  # type: ignore[no-untyped-def]
     game = load_ruleset("mediterranean-empires", DATA)
     st = game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}, "randomness": "commit-reveal"})
     st = game.apply(st, Event(2, "order", "ann", {"seat": "Player A", "text": "never intercept"})).state
-    st = game.apply(st, Event(3, "order", "ann", {"seat": "Player A", "text": "draw"})).state
+    salt = "ab" * 16  # the game's first draw carries the bot's sealed pick key
+    st = game.apply(st, Event(3, "order", "ann", {"seat": "Player A", "text": "draw",
+                                                  "sealed": secrets.digest(PICK_KEY_CONTENT, salt)},
+                              secret={"content": PICK_KEY_CONTENT, "salt": salt})).state
     assert st.action is not None and st.book.bindings, "the draw is parked, waiting for its roll"
     return st
 
@@ -29,9 +34,9 @@ def test_the_copy_is_equal_and_independent() -> None:
     twin.units[1].area = "Malta"
     twin.book.bindings[0].values = [1]
     twin.standing["Player A"].append("always intercept")
-    twin.sides["A"].markers.append("Gold")
+    twin.sides["A"].hand.append({"seq": None, "marker": "Gold"})
     assert st.units[1].area != "Malta" and st.book.bindings[0].values is None
-    assert st.standing["Player A"] == ["never intercept"] and st.sides["A"].markers == []
+    assert st.standing["Player A"] == ["never intercept"] and st.sides["A"].hand == []
 
 
 def test_parts_shared_with_the_parked_order_stay_shared_in_the_copy() -> None:

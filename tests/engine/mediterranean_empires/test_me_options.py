@@ -99,7 +99,8 @@ def concession(options: list[str], line: str, dice: list[int]) -> Play:
     p = Play(options)
     st = p.state
     st.phase, st.to_move, st.political_round = "political", "B", 1
-    st.sides["B"].markers = ["Diplomacy"]
+    p.hold("B", "Diplomacy")  # drawn under seal in the Stratagem Phase; the attempt reveals it
+    p.twin()
     p.order("B", line)
     p.drive(dice)
     return p
@@ -111,6 +112,7 @@ def test_ceding_murcia_adds_three_and_castile_takes_it_when_it_allies() -> None:
     assert st.status["Castile"] == "ally" and st.side_of["Castile"] == "B"
     assert st.owner["Kingdom of Murcia"] == "Castile"
     assert "The alliance attempt succeeds (2, modified 5)." in p.messages
+    assert any(m.startswith("Player B reveals Diplomacy") for m in p.messages) and st.sides["B"].hand == []
     assert p.game.public_view(st)["control"]["Kingdom of Murcia"] == "B", "an ally's area is still its side's"
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.mediterranean_empires import combat, control, operations, turn
+from engine.mediterranean_empires import combat, control, hand, operations, turn
 from engine.mediterranean_empires.combat import Battle
 from engine.mediterranean_empires.context import Ctx, Refused
 from engine.mediterranean_empires.oracle import Scripted
@@ -39,7 +39,8 @@ def test_set_up_follows_3_1_to_3_3() -> None:
 
 def test_ops_are_capped_at_fifteen() -> None:
     st = new_state(RULES)
-    st.sides["A"].markers = ["Military Advantage", "Military Advantage"]
+    for _ in range(2):
+        hand.give(st, "A", "Military Advantage")
     ctx = ctx_with(dice=[6, 6], state=st)
     ids = [u.id for u in st.units_in("Provence County")]
     f = operations.activate_force(ctx, "A", "Provence County", ids, markers=2)
@@ -99,10 +100,10 @@ def test_dv_plus_s_destroys_the_defender_and_draws_a_marker() -> None:
     st = new_state(RULES)
     att = [add(st, "France", "field_army", "Navarre") for _ in range(3)]
     dfd = [add(st, "Aragon", "levy", "Navarre") for _ in range(2)]
-    st.pool = ["Gold"]
+    st.unseen = ["Gold"]  # the pool holds one marker
     ctx = ctx_with(dice=[6, 1], state=st)
     assert combat.resolve(ctx, Battle("Navarre", "field", "A", "B", att, dfd, "t")) == "DV+S"
-    assert not any(i in st.units for i in dfd) and st.sides["A"].markers == ["Gold"]
+    assert not any(i in st.units for i in dfd) and hand.known(st, "A") == ["Gold"]
 
 
 def test_counterattack_after_ca_and_kings_die_with_their_last_unit() -> None:
