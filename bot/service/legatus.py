@@ -970,15 +970,22 @@ class Legatus(PublicValues):
         return report, progress
 
     def pump(self, campaign: str | None = None) -> list[str]:
+        """Record the public values the campaign waits for that are now at hand (a drand round come), with nobody
+        posting; what the bot seals of its own on the way (a stratagem marker drawn) goes to the private store."""
         with Session(self._writer) as session:
             row = self._campaign(session, campaign)
+            assert row.id is not None
+            lock_campaign(session, row.id)  # as a post does: another process's post waits (PostgreSQL)
             ruleset, folded = self._fold(session, row)
             posting = _Posting(session, row, ruleset, folded, BOT)
             before = tuple(ruleset.to_act(folded.state))
             messages = self._record_draws(posting)
-            assert row.id is not None
             for event in posting.new_events:
                 append_event(session, row.id, event)
+                if event.secret is not None:
+                    sealed_store.put(session, row.id, event.seq, event.secret)
+            if posting.new_events:
+                snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
             session.commit()
             self._folds[row.id] = posting.folded
         self._notify(posting, before)

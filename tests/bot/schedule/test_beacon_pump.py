@@ -4,8 +4,11 @@ late, and after a restart picks up a round that came while it was down."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 from pathlib import Path
+
+from sqlmodel import Session
 
 from bot.drand.beacons import BeaconSource
 from bot.drand.client import DrandClient
@@ -13,6 +16,7 @@ from bot.schedule import scheduler as S
 from bot.schedule.beacon_pump import job_id
 from bot.schedule.clock import FixedClock
 from bot.service.legatus import Legatus
+from bot.store import sealed as sealed_store
 from bot.store.db import open_engine
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
 from tests.bot.schedule.scheduler_drive import fake_fetch
@@ -46,7 +50,12 @@ def test_a_roll_is_recorded_when_its_round_comes_and_after_a_restart(tmp_path: P
         relay.produced_up_to = None
         await S.run_due(scheduler, clock.now() + timedelta(seconds=10), clock)
         [sent] = poster.sent
-        assert "Player A draws a stratagem marker." in sent.text
+        assert "Player A draws a stratagem marker (sealed: " in sent.text
+        # The marker the job sealed is kept in the private store, or its claim could never be revealed.
+        sealed = [e for e in map(json.loads, service.export("sea").splitlines()) if e["kind"] == "secret.sealed"]
+        with Session(service.engine) as session:
+            kept = sealed_store.all_for(session, 1)
+        assert sealed and all(e["seq"] in kept for e in sealed), (sealed, kept)
         assert "bob: it is your turn (Player B: draw a stratagem marker" in sent.text and sent.ping == ["bob"]
         S.install(None)
         scheduler.shutdown(wait=False)
@@ -59,7 +68,7 @@ def test_a_roll_is_recorded_when_its_round_comes_and_after_a_restart(tmp_path: P
         poster = S.RecordingPoster()
         scheduler = await S.start_scheduler(again, poster, clock, fetch=fake_fetch, run=False)
         await S.run_due(scheduler, clock.now(), clock)
-        assert any("Player B draws a stratagem marker." in s.text for s in poster.sent), [s.text for s in poster.sent]
+        assert any("Player B draws a stratagem marker (sealed: " in s.text for s in poster.sent), [s.text for s in poster.sent]
         assert again.summary("sea").phase == "stratagems" and not again.ruleset_of("sea").needs(again.folded("sea")[1])
         S.install(None)
         scheduler.shutdown(wait=False)
