@@ -940,7 +940,26 @@ def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
     # the file, and the jobs are rebuilt from the deadline table at every start (``reconcile``): safe.
     store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
                                tablename=job_table(shard))
+    _create_job_table(store)
     return AsyncIOScheduler(jobstores={"default": store}, job_defaults=dict(JOB_DEFAULTS), timezone=UTC)
+
+
+def _create_job_table(store: SQLAlchemyJobStore, attempts: int = 20) -> None:
+    """Create the job table now, under the write lock, so that the job store's own start finds it there: its
+    check-then-create is a read turned write, which SQLite refuses at once (no busy wait) when another process
+    wrote in between, as a second bot process starting beside the first does."""
+    import time
+
+    from sqlalchemy.exc import OperationalError
+
+    for attempt in range(1, attempts + 1):
+        try:
+            store.jobs_t.create(writer(store.engine), checkfirst=True)
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts:
+                raise
+            time.sleep(0.05 * attempt)
 
 
 def _take_lease(app: App) -> bool:

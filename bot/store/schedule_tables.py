@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Column, Field, Session, SQLModel, select
 
 from bot.store.fetched_draws import UtcDateTime
+from bot.store.db import writer
 from bot.store.posted import PostedRow
 from engine.quote import quote
 
@@ -194,7 +195,9 @@ def repair_rows(engine: Engine, now: datetime, campaign_ids: set[int] | None = N
 
     horizon = now + timedelta(days=731)
     fixed: dict[int, list[str]] = {}
-    with Session(engine) as session:
+    # Under the write lock from the start: a read that turns into a write is refused at once by SQLite when another
+    # process (a second shard starting beside this one) wrote in between.
+    with Session(writer(engine)) as session:
         for row in session.exec(select(CampaignSettingsRow)).all():
             if campaign_ids is not None and row.campaign_id not in campaign_ids:
                 continue
@@ -206,7 +209,7 @@ def repair_rows(engine: Engine, now: datetime, campaign_ids: set[int] | None = N
                 session.add(row)
                 fixed.setdefault(row.campaign_id, []).append("settings " + ", ".join(problems))
         session.commit()
-    with engine.begin() as connection:
+    with writer(engine).begin() as connection:
         active = connection.execute(
             text("SELECT id, campaign_id, nation, due_at, remind_at FROM deadline WHERE state IN ('pending', 'reminded')")
         ).all()

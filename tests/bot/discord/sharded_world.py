@@ -137,7 +137,7 @@ async def start_bot(fake: FakeDiscord, db: str, tmp: Path, label: str, shard_id:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LEGATUS_SHARD", "DISCORD_"))}
     env.update({
         "DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "DATABASE_URL": database_url(db),
-        "LEGATUS_LOG": "INFO", "LEGATUS_COMMANDS_STATE": str(tmp / f"{label}.commands.json"),
+        "LEGATUS_LOG": os.environ.get("LEGATUS_TEST_BOT_LOG", "INFO"), "LEGATUS_COMMANDS_STATE": str(tmp / f"{label}.commands.json"),
         "PYTHONPATH": str(REPO),
     })
     if shard_id is not None:
