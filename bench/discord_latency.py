@@ -20,6 +20,11 @@ Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; be
   the limit (5 messages per 5 s per channel) alone holds a channel's 6th answer >= 5 s after the burst, so the
   target p99 <= 2 s cannot be met with one answer message per post; answering a channel's queued posts in one
   message would be needed.
+- answers that wait together for a channel now go out as one message (bot/discord/outbox.py): the 1,200 answers
+  take 203-216 messages, about one per channel. 2026-11-23, same machine, medians of 3 runs before (load ~0.2-1)
+  and 5 after (load ~2.5-3.6, other agents): p50 4.8 s -> 3.3 s, p99 11.4 s -> 4.9 s (3.6-5.0 s), 104 -> 222
+  posts/s, set-up deadline misses 0 -> 0. With the limit lifted the burst is no faster (p99 4.3 s): the channel
+  limit costs nothing now; what is left of the 2 s target is the writer and the shared event loop below.
 - of the rest, the writer spends about half of a burst's ~3 s in the scheduler's job store (apscheduler writes
   one row per job added or removed: ~1.3 ms and ~0.7 ms, one of each per campaign per transaction), and the
   event loop, which the fake Discord shares with the bot, takes the remainder (ingesting 1,200 messages through
@@ -29,8 +34,8 @@ Fixed before: concurrent /campaign create and the scheduler's read-then-write se
 locked" (now BEGIN IMMEDIATE), the channel -> campaign lookup per message (cached), the turn thread and board
 store reads on the event loop (moved off it).
 
-Answers are timed by the fake's request listener (the moment the bot's reply reaches it), not by polling the
-fake's world: a poll per waiter after every request would make the harness itself quadratic.
+Answers are timed by the fake's request listener (the moment the message holding a post's answer reaches it: a
+reply to the post, or a shared answer that links it), not by polling the fake's world: a poll per waiter after every request would make the harness itself quadratic.
 """
 from __future__ import annotations
 
