@@ -116,6 +116,10 @@ class LegatusBot(discord.Client):
         from bot.discord.heads_up import HeadsUps
 
         self.heads_ups = HeadsUps(self)
+        from bot.discord.outbox import Outbox
+
+        # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
+        self.outbox = Outbox()
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
@@ -227,10 +231,15 @@ class LegatusBot(discord.Client):
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None,
                          view: discord.ui.View | None = None) -> None:
-        chunks = split_message(reply.render(for_author=False))  # a channel: sealed lines stay unquoted
-        for i, chunk in enumerate(chunks):
-            extra: dict[str, Any] = {"view": view} if view is not None and i == len(chunks) - 1 else {}
-            await channel.send(chunk, reference=reference if i == 0 else None, mention_author=False, **extra)
+        text = reply.render(for_author=False)  # a channel: sealed lines stay unquoted
+        if reference is not None:
+            # Through the channel's outbox: answers that wait together share a message (bot/discord/outbox.py).
+            await self.outbox.answer(channel, reference, text, view)
+        else:
+            chunks = split_message(text)
+            for i, chunk in enumerate(chunks):
+                extra: dict[str, Any] = {"view": view} if view is not None and i == len(chunks) - 1 else {}
+                await channel.send(chunk, mention_author=False, **extra)
         await self.ping(channel, reply)
 
     async def ping(self, channel: discord.abc.Messageable, reply: Reply) -> None:
