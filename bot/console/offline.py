@@ -28,7 +28,7 @@ def readable(text: str) -> str:
 SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*[>:]\s?(.*)$")
 HELP = """Type what a user posts, as NAME> TEXT (e.g. alice> build temple in Latium); a line without a
 name speaks as the last speaker. Console commands:
-  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=lottery|commit-reveal] [options=A,B]   create a campaign
+  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=drand|lottery|commit-reveal] [options=A,B]   create a campaign
   :import PATH          import lottery draws (official archive format)
   :use CAMPAIGN         switch campaign        :status   the status board
   :as NAME              set the speaker        :quit     leave"""
@@ -178,7 +178,9 @@ class Console:
         ruleset = DEFAULT  # the registry's default game, named there (the shell names none)
         if rest and "=" not in rest[0]:
             ruleset, rest = rest[0], rest[1:]
-        players, gm, clock, randomness = {}, "gm", "historical", "lottery"
+        # No randomness given: the game's own (``Ruleset.randomness``), as `legatus new` and Discord do.
+        players, gm, clock = {}, "gm", "historical"
+        randomness: str | None = None
         options: list[str] = []
         for item in rest:
             key, _, value = item.partition("=")
