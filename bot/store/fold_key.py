@@ -4,10 +4,16 @@ code, the rules data and the snapshot format. Kept apart from the snapshot table
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
+import pickle
 import sys
 from pathlib import Path
 from typing import Any
 
+from engine.log import Folded
+
+log = logging.getLogger("legatus.snapshots")
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
 # Bump when the body's layout changes; old snapshots are then ignored and replaced at the next post.
 FORMAT = 1
@@ -39,3 +45,21 @@ def snapshot_key(ruleset: Any, data_dir: Path) -> str:
         _hash_tree(digest, data_dir, "*")
     _keys[cache] = digest.hexdigest()
     return _keys[cache]
+
+
+def sound_fold(seq: int, head: str, stored_key: str, body: bytes, key: str, event_at_seq: str | None,
+               campaign_id: int) -> Folded | None:
+    """The fold a stored snapshot holds, if it is sound: made by this code and rules (``key``), ending at an event
+    the log holds with the same hash (``event_at_seq``: that event's stored body), and readable; else None."""
+    if stored_key != key:
+        return None
+    try:
+        if event_at_seq is None or json.loads(event_at_seq).get("hash") != head:
+            return None  # the log does not hold the event the snapshot ends at: another log, or a restored one
+        folded = pickle.loads(body)
+    except Exception:  # a cache that cannot be read is no cache: the log is folded instead
+        log.warning("the snapshot of campaign %s is unreadable; folding the whole log", campaign_id, exc_info=True)
+        return None
+    if not isinstance(folded, Folded) or folded.last_seq != seq or folded.head != head:
+        return None
+    return folded

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from bot.store.campaign_names import pick
-from bot.store.fold_key import snapshot_key
+from bot.store.fold_key import snapshot_key, sound_fold
 from bot.store.revision import HEAD_REVISION
 from engine.events import Event
 from engine.log import Folded, replay, step
@@ -75,20 +74,12 @@ class ReadOnlyStore:
     def _snapshot(self, campaign: CampaignRecord, key: str) -> Folded | None:
         row = self.connection.execute(
             "SELECT seq, head, key, body FROM snapshot WHERE campaign_id = ?", (campaign.id,)).fetchone()
-        if row is None or row[2] != key:
+        if row is None:
             return None
-        seq, head = int(row[0]), str(row[1])
-        body = self.connection.execute(
+        seq, head, stored_key, body = int(row[0]), str(row[1]), str(row[2]), row[3]
+        event = self.connection.execute(
             "SELECT body FROM event WHERE campaign_id = ? AND seq = ?", (campaign.id, seq)).fetchone()
-        try:
-            if body is None or json.loads(body[0]).get("hash") != head:
-                return None
-            folded = pickle.loads(row[3])
-        except Exception:  # an unreadable cache is no cache: the log is folded instead
-            return None
-        if not isinstance(folded, Folded) or folded.last_seq != seq or folded.head != head:
-            return None
-        return folded
+        return sound_fold(seq, head, stored_key, body, key, event[0] if event else None, campaign.id)
 
     def fold(self, campaign: CampaignRecord, data_dir: Path) -> tuple[Ruleset, Folded]:
         """The campaign's fold as the service makes it: the sound snapshot and the events after it, else the log."""

@@ -15,14 +15,13 @@ round trip through the public JSON view would not (it leaves out hidden fields).
 """
 from __future__ import annotations
 
-import json
 import logging
 import pickle
 
 from sqlalchemy import LargeBinary, text
 from sqlmodel import Column, Field, Session, SQLModel
 
-from bot.store.fold_key import FORMAT, snapshot_key
+from bot.store.fold_key import FORMAT, snapshot_key, sound_fold
 from engine.log import Folded
 
 log = logging.getLogger("legatus.snapshots")
@@ -56,19 +55,11 @@ def load(session: Session, campaign_id: int, key: str) -> Folded | None:
         return None
     mark = _where(session, campaign_id)
     _unsound.add(mark)  # until it is found sound below
-    if row.key != key:
-        return None
     body = session.execute(
         text("SELECT body FROM event WHERE campaign_id = :c AND seq = :s"), {"c": campaign_id, "s": row.seq},
-    ).scalar()
-    try:
-        if body is None or json.loads(body).get("hash") != row.head:
-            return None  # the log does not hold the event the snapshot ends at: another log, or a restored one
-        folded = pickle.loads(row.body)
-    except Exception:  # a cache that cannot be read is no cache: the log is folded instead
-        log.warning("the snapshot of campaign %s is unreadable; folding the whole log", campaign_id, exc_info=True)
-        return None
-    if not isinstance(folded, Folded) or folded.last_seq != row.seq or folded.head != row.head:
+    ).scalar() if row.key == key else None
+    folded = sound_fold(row.seq, row.head, row.key, row.body, key, body, campaign_id)
+    if folded is None:
         return None
     _unsound.discard(mark)
     _stored[mark] = (row.seq, row.key)
