@@ -100,7 +100,7 @@ def ask(
     elif book.source == LOTTERY:
         where = _lottery_slots(book, _offered_dates(event), count * lottery_dice.numbers_per_die(hi - lo + 1))
     elif book.source == COMMIT_REVEAL:
-        mixed = _offered_round(event)
+        mixed = offered_round(event)
         if mixed is not None:
             book.used.append(unique)
             unique = commit_reveal.with_round(unique, mixed[len(DRAND_PREFIX):])
@@ -259,13 +259,14 @@ def _slot_words(slot: str) -> str:
 
 
 def _first_round(book: ChanceBook, event: Event) -> str:
-    first = _offered_round(event)
+    first = offered_round(event)
     if first is None:
         raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
     return first
 
 
-def _offered_round(event: Event) -> str | None:
+def offered_round(event: Event) -> str | None:
+    """The earliest drand round the shell offered with the event ("drand:<round>"), or None."""
     rounds = [d for d in event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()]
     return min(rounds, key=lambda d: int(d[len(DRAND_PREFIX):])) if rounds else None
 

@@ -18,7 +18,7 @@ from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
-from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, rebind_cancelled, settle
+from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, later_draws, rebind_cancelled, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
@@ -356,7 +356,7 @@ class MareNostrum:
         ctx.say(f"The draw of {day} was not held ({reason}; ruled by {ctx.event.data.get('by') or ctx.event.actor}).")
         rebind_cancelled(ctx, day)
         if waiting_turn:
-            later = sorted(d for d in ctx.event.draws if not d.startswith(DRAND_PREFIX) and d > day)
+            later = later_draws(ctx, day)
             if not later:
                 raise Rejection(f"no later lottery draw is known to open the turn on instead of {day}")
             state.turn_draw = later[0]

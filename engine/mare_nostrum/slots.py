@@ -16,10 +16,11 @@ GM revealed the seed no roll can bind any more: its every number could be comput
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine import commit_reveal
 from engine.chance import derive
+from engine.chance.book import offered_round
 from engine.events import Rejection
 from engine.lotto import WHEELS
 from engine.mare_nostrum.context import Ctx, ordinal
@@ -69,25 +70,19 @@ def bind_in(
         return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
     if state.randomness == DRAND:
         return bind_round(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
-    used = set(state.used_slots)
-    slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
-    for date in dates:
-        for wheel, position in slots:
-            key = slot_key(date, wheel, position)
-            if key in used or (avoid and (date, wheel) in avoid):
-                continue
-            state.used_slots.append(key)
-            roll = Roll(
-                id=state.new_id(), turn=state.turn if turn is None else turn, purpose=purpose, nation=nation,
-                draw=date, wheel=wheel, position=position, meaning=meaning, ref=ref, target=target,
+    for date, wheel, position in free_slots(ctx, dates, avoid):
+        state.used_slots.append(slot_key(date, wheel, position))
+        roll = Roll(
+            id=state.new_id(), turn=state.turn if turn is None else turn, purpose=purpose, nation=nation,
+            draw=date, wheel=wheel, position=position, meaning=meaning, ref=ref, target=target,
+        )
+        state.rolls.append(roll)
+        if announce:
+            ctx.say(
+                f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the draw of "
+                f"{date}, wheel {wheel}, {ordinal(position)} number: {meaning}."
             )
-            state.rolls.append(roll)
-            if announce:
-                ctx.say(
-                    f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the draw of "
-                    f"{date}, wheel {wheel}, {ordinal(position)} number: {meaning}."
-                )
-            return roll
+        return roll
     raise Rejection("every lottery slot of the coming draws is taken; the GM must import later draws first")
 
 
@@ -110,9 +105,9 @@ def bind_label(
         again += 1
         label = f"{base}:{again}"
     state.used_labels.append(label)
-    rounds = _offered_rounds(ctx)
-    if rounds:
-        label = commit_reveal.with_round(label, rounds[0][len(DRAND_PREFIX):])
+    mixed = offered_round(ctx.event)
+    if mixed is not None:
+        label = commit_reveal.with_round(label, mixed[len(DRAND_PREFIX):])
         state.used_labels.append(label)
     roll = Roll(
         id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=COMMIT_REVEAL, wheel="", position=0,
@@ -123,7 +118,7 @@ def bind_label(
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the commit-reveal "
             f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}'"
-            + (f", mixed with drand quicknet round {rounds[0][len(DRAND_PREFIX):]}" if rounds else "") + f": {meaning}."
+            + (f", mixed with drand quicknet round {mixed[len(DRAND_PREFIX):]}" if mixed else "") + f": {meaning}."
         )
     return roll
 
@@ -135,8 +130,8 @@ def bind_round(
     """Bind a roll to the first drand round the shell offered (a round still in the future) and a fresh label: its
     number is ``derive.values(randomness of that round, label, 1, 1, 90)``."""
     state = ctx.state
-    rounds = _offered_rounds(ctx)
-    if not rounds:
+    first = offered_round(ctx.event)
+    if first is None:
         raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
     roll_id = state.new_id()
     roll_turn = state.turn if turn is None else turn
@@ -146,13 +141,13 @@ def bind_round(
         again += 1
         label = f"{base}:{again}"
     state.used_labels.append(label)
-    roll = Roll(id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=rounds[0], wheel="", position=0,
+    roll = Roll(id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=first, wheel="", position=0,
                 meaning=meaning, ref=ref, target=target, label=label)
     state.rolls.append(roll)
     if announce:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to drand quicknet "
-            f"round {rounds[0][len(DRAND_PREFIX):]}, label '{label}': {meaning}."
+            f"round {first[len(DRAND_PREFIX):]}, label '{label}': {meaning}."
         )
     return roll
 
@@ -162,13 +157,11 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
     the first free slots of the later draws offered now, still to come, as any new roll would be; its old slot
     stays used. The rolls bound again, with their new slots."""
     state = ctx.state
-    later = sorted(d for d in ctx.event.draws if not d.startswith(DRAND_PREFIX) and d > day)
+    later = later_draws(ctx, day)
     moved = [r for r in state.rolls if r.number is None and r.draw == day]
     if moved and not later:
         raise Rejection(f"no later lottery draw is known to bind the rolls of {day} to again; import the coming draws first")
-    used = set(state.used_slots)
-    slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
-    free = iter([(d, w, p) for d in later for w, p in slots if slot_key(d, w, p) not in used])
+    free = iter(list(free_slots(ctx, later)))
     for roll in moved:
         try:
             date, wheel, position = next(free)
@@ -181,9 +174,20 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
     return moved
 
 
-def _offered_rounds(ctx: Ctx) -> list[str]:
-    return sorted((d for d in ctx.event.draws if d.startswith(DRAND_PREFIX) and d[len(DRAND_PREFIX):].isdigit()),
-                  key=lambda d: int(d[len(DRAND_PREFIX):]))
+def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = None) -> Iterator[tuple[str, str, int]]:
+    """The slots (date, wheel, position) not used yet, of ``dates`` in order and each draw's fixed sequence, on no
+    (date, wheel) in ``avoid``; read against the slots used when the walk starts."""
+    used = set(ctx.state.used_slots)
+    slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
+    for date in dates:
+        for wheel, position in slots:
+            if slot_key(date, wheel, position) not in used and not (avoid and (date, wheel) in avoid):
+                yield date, wheel, position
+
+
+def later_draws(ctx: Ctx, day: str) -> list[str]:
+    """The lottery draws the event offers after ``day``, in order."""
+    return sorted(d for d in ctx.event.draws if not d.startswith(DRAND_PREFIX) and d > day)
 
 
 def pending_rounds(state: State) -> list[str]:
