@@ -32,8 +32,14 @@ def job_id(campaign_id: int) -> str:
     return f"beacons-{campaign_id}"
 
 
-def waiting_rounds(change: Any) -> list[int]:
-    return sorted(int(n.key) for n in change.ruleset.needs(change.state) if n.source == "drand" and n.key.isdigit())
+def waiting_rounds(ruleset: Any, state: Any) -> list[int]:
+    return sorted(int(n.key) for n in ruleset.needs(state) if n.source == "drand" and n.key.isdigit())
+
+
+def schedule_first(service: Any, scheduler: Any, clock: Any, campaign_id: int, rounds: list[int]) -> None:
+    """The job at the earliest waiting round's time (a moment after it), or now if that time is past."""
+    due = datetime.fromtimestamp(service._beacon_source().chain.time_of(rounds[0]), timezone.utc) + AFTER_ROUND
+    schedule(scheduler, campaign_id, max(due, as_utc(clock.now())), 0)
 
 
 class BeaconWatcher:
@@ -47,12 +53,9 @@ class BeaconWatcher:
     def __call__(self, change: Any) -> None:
         if change.ruleset is None:
             return
-        rounds = waiting_rounds(change)
-        if not rounds:
-            return
-        chain = self.service._beacon_source().chain
-        due = datetime.fromtimestamp(chain.time_of(rounds[0]), timezone.utc) + AFTER_ROUND
-        schedule(self.scheduler, change.campaign_id, max(due, as_utc(self.clock.now())), 0)
+        rounds = waiting_rounds(change.ruleset, change.state)
+        if rounds:
+            schedule_first(self.service, self.scheduler, self.clock, change.campaign_id, rounds)
 
 
 def resume_waiting(service: Any, scheduler: Any, clock: Any, names: list[str] | None = None) -> None:
@@ -61,14 +64,13 @@ def resume_waiting(service: Any, scheduler: Any, clock: Any, names: list[str] | 
     for name in service.campaign_names() if names is None else names:
         try:
             ruleset, state = service.folded(name)
-            rounds = sorted(int(n.key) for n in ruleset.needs(state) if n.source == "drand" and n.key.isdigit())
+            rounds = waiting_rounds(ruleset, state)
             row = service.campaign_for_channel_name(name)
         except Exception:  # one campaign that cannot fold must not keep the others waiting
             log.exception("campaign %s: cannot tell whether it waits for drand rounds", name)
             continue
         if rounds and row is not None and row.id is not None:
-            due = datetime.fromtimestamp(service._beacon_source().chain.time_of(rounds[0]), timezone.utc) + AFTER_ROUND
-            schedule(scheduler, row.id, max(due, as_utc(clock.now())), 0)
+            schedule_first(service, scheduler, clock, row.id, rounds)
 
 
 def schedule(scheduler: Any, campaign_id: int, when: datetime, attempt: int) -> None:
