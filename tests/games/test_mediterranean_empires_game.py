@@ -16,11 +16,11 @@ import pytest
 
 from engine import secrets
 from engine.events import Event
-from engine.ledger import GENESIS, event_hash
 from engine.log import replay, start, step
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.games.mediterranean_empires_players import STANDING, USERS, Table, play_game, table
+from tests.log_tools import rechained
 
 
 @pytest.fixture(scope="module")
@@ -188,16 +188,6 @@ def test_the_vespers_scenario_with_every_optional_rule_plays_replays_and_verifie
         _same_public_steps(ruleset, events)
 
 
-def _rechained(events: list[Event]) -> list[Event]:
-    """The log as a dishonest operator would publish it after editing it: a whole new hash chain."""
-    out, head = [], GENESIS
-    for e in events:
-        e = replace(e, hash="")
-        head = event_hash(head, e)
-        out.append(replace(e, hash=head))
-    return out
-
-
 def _with(events: list[Event], seq: int, data: dict[str, Any]) -> list[Event]:
     return [replace(e, data=data) if e.seq == seq else e for e in events]
 
@@ -234,7 +224,7 @@ def test_verify_catches_a_bot_that_sealed_another_marker_than_the_pick_gives(pla
     target = next(e for e in events if e.seq == reveal.data["seq"])
     forged = _with(events, reveal.seq, {**reveal.data, "content": content})
     forged = _with(forged, target.seq, {**target.data, "sealed": secrets.digest(content, reveal.data["salt"])})
-    forged = _rechained(forged)
+    forged = rechained(forged)
     assert verify(ruleset, forged, {}).findings, "the forged log must not verify"
     found = [str(f) for f in verify(ruleset, forged, {}).findings]
     assert any(f"gives {was}" in f and f"not {now}" in f for f in found), found
@@ -246,12 +236,12 @@ def test_verify_catches_a_tampered_reveal_and_a_changed_pick_key(played: Table) 
     events = played.events()
     marker_reveal = next(e for e in events if e.kind == "secret.revealed" and "marker" in e.data["content"])
     other = "Gold" if marker_reveal.data["content"]["marker"] != "Gold" else "Piracy"
-    tampered = _rechained(_with(events, marker_reveal.seq, {**marker_reveal.data,
+    tampered = rechained(_with(events, marker_reveal.seq, {**marker_reveal.data,
                                                             "content": {**marker_reveal.data["content"], "marker": other}}))
     found = [str(f) for f in verify(ruleset, tampered, {}).findings]
     assert any("does not match the digest sealed earlier" in f for f in found), found
     key_reveal = next(e for e in events if e.kind == "secret.revealed" and "stratagem pick key" in str(e.data))
-    rekeyed = _rechained(_with(events, key_reveal.seq, {**key_reveal.data, "salt": "0" * 32}))
+    rekeyed = rechained(_with(events, key_reveal.seq, {**key_reveal.data, "salt": "0" * 32}))
     found = [str(f) for f in verify(ruleset, rekeyed, {}).findings]
     assert any("does not match the digest sealed earlier" in f for f in found), found
 

@@ -5,7 +5,6 @@ bring back a draw that was held, and ``verify`` refuses it when the public draws
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from engine.lotto import wheels_on
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.conftest import PLAYERS
+from tests.log_tools import events_of
 
 CANCELLED = dt.date(2026, 12, 1)  # a Tuesday: a draw day
 HELD = dt.date(2026, 12, 3)  # the Thursday after
@@ -27,10 +27,6 @@ HELD = dt.date(2026, 12, 3)  # the Thursday after
 
 def typed(day: dt.date) -> str:
     return "; ".join(f"{w} {i + 1} {i + 11} {i + 21} {i + 31} {i + 41}" for i, w in enumerate(wheels_on(day)))
-
-
-def events_of(service: Legatus) -> list[Event]:
-    return [Event.from_dict(json.loads(line)) for line in service.export().splitlines() if line.strip()]
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ its label; its values are drawn with HMAC(seed, the round's randomness), so the 
 everyone could, and cannot steer them (the seed was committed at creation, the round fixed at the binding)."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -20,12 +19,13 @@ from bot.store.campaigns import find_campaign
 from bot.store.db import open_engine
 from engine import commit_reveal
 from engine.events import Event, Rejection
-from engine.ledger import GENESIS, event_hash
+from engine.ledger import event_hash
 from engine.log import replay, step
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import FakeRelay, beacon_source, serving
 from tests.conftest import LOTTO, PLAYERS
+from tests.log_tools import events_of, rechained
 
 START = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 
@@ -40,20 +40,6 @@ def campaign(tmp_path: Path) -> Iterator[Legatus]:
         assert service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), randomness="commit-reveal",
                                        clock="live").changed
         yield service
-
-
-def events_of(service: Legatus) -> list[Event]:
-    return [Event.from_dict(json.loads(line)) for line in service.export().splitlines() if line.strip()]
-
-
-def rechain(events: list[Event]) -> list[Event]:
-    head, out = GENESIS, []
-    for e in events:
-        e = replace(e, hash="")
-        e = replace(e, hash=event_hash(head, e))
-        head = e.hash
-        out.append(e)
-    return out
 
 
 def the_operators_seed(service: Legatus) -> bytes:
@@ -112,7 +98,7 @@ def test_verify_recomputes_mixed_numbers_and_catches_seed_only_ones(campaign: Le
     index = next(i for i, e in enumerate(events) if e.kind == "random.recorded")
     forged_numbers = {label: commit_reveal.roll(seed, label, 1, 90) for label in events[index].data["numbers"]}
     events[index] = replace(events[index], data={**events[index].data, "numbers": forged_numbers})
-    forged = verify(load_ruleset("mare-nostrum", DATA_DIR), rechain(events), {})
+    forged = verify(load_ruleset("mare-nostrum", DATA_DIR), rechained(events), {})
     assert not forged.ok
     assert any("the revealed seed gives" in f.detail for f in forged.findings), [str(f) for f in forged.findings]
 
@@ -129,5 +115,5 @@ def test_a_roll_bound_less_than_the_margin_before_its_round_is_caught(campaign: 
     # Stamp the /roll as made after its round was public (a bot that looked first): not bound in advance.
     index = max(i for i, e in enumerate(events) if e.seq < next(x.seq for x in events if x.kind == "beacon.recorded"))
     events[index] = replace(events[index], at=(public_at + timedelta(seconds=5)).isoformat())
-    result = verify(load_ruleset("mare-nostrum", DATA_DIR), rechain(events), {})
+    result = verify(load_ruleset("mare-nostrum", DATA_DIR), rechained(events), {})
     assert any("not bound in advance" in f.detail for f in result.findings), [str(f) for f in result.findings]

@@ -16,11 +16,11 @@ from bot.cli.main import main
 from bot.service.legatus import Legatus
 from engine.chance import drand
 from engine.events import Event
-from engine.ledger import GENESIS, event_hash
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import RECORDED, TEST_SECRET, sign
 from tests.games.test_blind_auction_shell import say, table  # noqa: F401  (the drand game through the service)
+from tests.log_tools import rechained
 
 
 def _auction(table) -> tuple[Legatus, list[Event]]:  # type: ignore[no-untyped-def]
@@ -37,20 +37,10 @@ def _auction(table) -> tuple[Legatus, list[Event]]:  # type: ignore[no-untyped-d
     return service, events
 
 
-def _rehashed(events: list[Event]) -> list[Event]:
-    head, out = GENESIS, []
-    for event in events:
-        event = replace(event, hash="")
-        event = replace(event, hash=event_hash(head, event))
-        head = event.hash
-        out.append(event)
-    return out
-
-
 def _forged(events: list[Event], signature: str) -> list[Event]:
     n = next(i for i, e in enumerate(events) if e.kind == "beacon.recorded")
     data = {**events[n].data, "signature": signature, "randomness": drand.randomness(signature)}
-    return _rehashed([*events[:n], replace(events[n], data=data), *events[n + 1:]])
+    return rechained([*events[:n], replace(events[n], data=data), *events[n + 1:]])
 
 
 def test_recorded_beacons_are_checked_against_the_campaigns_chain(table) -> None:  # type: ignore[no-untyped-def]
@@ -66,7 +56,7 @@ def test_recorded_beacons_are_checked_against_the_campaigns_chain(table) -> None
     # The randomness is not SHA-256 of the signature.
     n = next(i for i, e in enumerate(events) if e.kind == "beacon.recorded")
     data = {**events[n].data, "randomness": "ab" * 32}
-    bent = verify(ruleset, _rehashed([*events[:n], replace(events[n], data=data), *events[n + 1:]]), {})
+    bent = verify(ruleset, rechained([*events[:n], replace(events[n], data=data), *events[n + 1:]]), {})
     assert any("SHA-256" in f.detail for f in bent.findings), [str(f) for f in bent.findings]
     # In-bot /verify checks them too.
     result, _ = service.verify("auction")
@@ -76,7 +66,7 @@ def test_recorded_beacons_are_checked_against_the_campaigns_chain(table) -> None
 def test_a_log_without_a_chain_is_checked_against_quicknet(table) -> None:  # type: ignore[no-untyped-def]
     service, events = _auction(table)
     created = events[0]
-    bare = _rehashed([replace(created, data={k: v for k, v in created.data.items() if k != "drand_chain"}), *events[1:]])
+    bare = rechained([replace(created, data={k: v for k, v in created.data.items() if k != "drand_chain"}), *events[1:]])
     found = verify(load_ruleset("blind-auction", service.data_dir), bare, {})
     assert any("quicknet" in f.detail for f in found.findings), [str(f) for f in found.findings]
 
@@ -149,7 +139,7 @@ def test_a_live_campaign_on_another_chain_is_timed_by_that_chain(table) -> None:
 
     late = [replace(e, at=dt.datetime.fromtimestamp(late_at, dt.timezone.utc).isoformat()) if 0 < i < n else e
             for i, e in enumerate(events)]
-    found = verify(load_ruleset("blind-auction", service.data_dir), _rehashed(late), {})
+    found = verify(load_ruleset("blind-auction", service.data_dir), rechained(late), {})
     assert any("not bound in advance" in f.detail for f in found.findings), [str(f) for f in found.findings]
 
 

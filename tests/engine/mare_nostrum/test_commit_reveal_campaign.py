@@ -22,12 +22,13 @@ from bot.store.campaigns import find_campaign
 from bot.store.db import open_engine
 from engine import commit_reveal
 from engine.events import Event, Rejection
-from engine.ledger import GENESIS, event_hash
+from engine.ledger import event_hash
 from engine.log import replay, step
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import FakeRelay, beacon_source, serving
 from tests.conftest import LOTTO, PLAYERS
+from tests.log_tools import events_of, rechained
 
 
 @pytest.fixture
@@ -52,20 +53,6 @@ def seed_of(service: Legatus) -> str:
         seed = campaign_secret.seed_of(session, row.id)
         assert seed is not None
         return seed
-
-
-def events_of(service: Legatus) -> list[Event]:
-    return [Event.from_dict(json.loads(line)) for line in service.export().splitlines() if line.strip()]
-
-
-def rechain(events: list[Event]) -> list[Event]:
-    head, out = GENESIS, []
-    for e in events:
-        e = replace(e, hash="")
-        e = replace(e, hash=event_hash(head, e))
-        head = e.hash
-        out.append(e)
-    return out
 
 
 @pytest.fixture
@@ -165,7 +152,7 @@ def test_a_tampered_number_is_caught_after_the_reveal(played: Legatus, tmp_path:
     label = next(k for k in numbers if ":siege@" in k)
     numbers[label] = numbers[label] % 90 + 1
     events[index] = replace(events[index], data={**events[index].data, "numbers": numbers})
-    forged = rechain(events)
+    forged = rechained(events)
     result = verify(load_ruleset("mare-nostrum", DATA_DIR), forged, {})
     assert not result.ok
     finding = next(f for f in result.findings if label in f.detail)
