@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import inspect
@@ -99,24 +100,31 @@ def test_a_shard_schedules_and_posts_only_for_its_guilds(db_url: str) -> None:
     asyncio.run(scenario())
 
 
+def timeout_claimed_elsewhere(service: Any, clock: Any) -> tuple[DeadlineRow, datetime, str]:
+    """Turn 1 of war-0 opened, its first deadline due, and its timeout claimed (the deadline marked done) as the
+    process that ran it would have: (the deadline, when it fell due, the claim's key)."""
+    assert service.post("gm", "/turn open 2023-01-03", "war-0", is_gm=True).ok
+    cid = campaign_id(service, "war-0")
+    d = deadline_of(service, cid)
+    due = T0 + timedelta(hours=49)
+    clock.moment = due
+    key = S._key(d, "timeout")
+    with Session(service.engine) as session:
+        row = session.get(DeadlineRow, d.id)
+        assert row is not None
+        row.state = DONE
+        session.add(row)
+        assert claim(session, key, cid, "deadline", at=due)
+    return d, due, key
+
+
 def test_a_claim_another_live_process_is_sending_is_not_sent_again_and_is_taken_over_once_it_died(db_url: str) -> None:
     async def scenario() -> None:
         service, clock = campaigns(db_url)
         poster = S.RecordingPoster()
         scheduler = await S.start_scheduler(service, poster, clock, fetch=stored, run=False)
-        assert service.post("gm", "/turn open 2023-01-03", "war-0", is_gm=True).ok
-        cid = campaign_id(service, "war-0")
-        d = deadline_of(service, cid)
-        due = T0 + timedelta(hours=49)
-        clock.moment = due
         # Another process ran the timeout: it claimed it (and marked the deadline done) and is sending it now.
-        key = S._key(d, "timeout")
-        with Session(service.engine) as session:
-            row = session.get(DeadlineRow, d.id)
-            assert row is not None
-            row.state = DONE
-            session.add(row)
-            assert claim(session, key, cid, "deadline", at=due)
+        d, due, key = timeout_claimed_elsewhere(service, clock)
         holder = subprocess.Popen([sys.executable, str(HOLDER), db_url, S.work_lock(key)], stdout=subprocess.PIPE,
                                   text=True)
         try:
@@ -181,18 +189,7 @@ def test_the_sweep_resumes_an_orphaned_claim_only_once_its_process_is_gone(db_ur
         service, clock = campaigns(db_url)
         poster = S.RecordingPoster()
         scheduler = await S.start_scheduler(service, poster, clock, fetch=stored, run=False)
-        assert service.post("gm", "/turn open 2023-01-03", "war-0", is_gm=True).ok
-        cid = campaign_id(service, "war-0")
-        d = deadline_of(service, cid)
-        due = T0 + timedelta(hours=49)
-        clock.moment = due
-        key = S._key(d, "timeout")
-        with Session(service.engine) as session:
-            row = session.get(DeadlineRow, d.id)
-            assert row is not None
-            row.state = DONE
-            session.add(row)
-            assert claim(session, key, cid, "deadline", at=due)
+        d, due, key = timeout_claimed_elsewhere(service, clock)
         job = S.deadline_job_id(d.id)
         scheduler.remove_job(job)  # the dead process's job left the table when it started to run
         holder = subprocess.Popen([sys.executable, str(HOLDER), db_url, S.work_lock(key)], stdout=subprocess.PIPE,
@@ -212,7 +209,7 @@ def test_the_sweep_resumes_an_orphaned_claim_only_once_its_process_is_gone(db_ur
         await S.run_due(scheduler, due, clock)
         assert [s.text.split(".")[0] for s in poster.sent] == ["Time is up for the Seleucids"]
         # And a deadline that lost its job gets one back.
-        fresh = [x for x in deadlines_of(service, cid) if x.state in ("pending", "reminded")]
+        fresh = [x for x in deadlines_of(service, d.campaign_id) if x.state in ("pending", "reminded")]
         assert fresh and all(scheduler.get_job(S.deadline_job_id(x.id)) is not None for x in fresh)
         for x in fresh:
             scheduler.remove_job(S.deadline_job_id(x.id))
