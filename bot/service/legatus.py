@@ -481,17 +481,23 @@ class Legatus(PublicValues):
             # A post that bound a roll or opened a turn publishes the head: a public anchor that
             # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
             reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
-        for event in posting.new_events:
-            if event.secret is not None:
-                sealed_store.put(session, row.id, event.seq, event.secret)
+        self._keep_beside_the_log(posting)
         post_row = {
             "campaign_id": row.id, "author": author, "text": text, "answer": reply.render(),
             "first_seq": posting.new_events[0].seq if posting.new_events else None,
             "last_seq": posting.new_events[-1].seq if posting.new_events else None, "at": utcnow(),
         }
-        snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
         session.flush()  # inside the savepoint: a row the database refuses fails this post, not the batch
         return posting, before, post_row
+
+    def _keep_beside_the_log(self, posting: _Posting) -> None:
+        """What a fold's new events leave beside the log, in the posting's transaction: the sealed contents (the
+        private store, never exported) and the campaign's snapshot."""
+        assert posting.campaign.id is not None
+        for event in posting.new_events:
+            if event.secret is not None:
+                sealed_store.put(posting.session, posting.campaign.id, event.seq, event.secret)
+        snapshots.store(posting.session, posting.campaign.id, self._snapshot_key(posting.ruleset), posting.folded)
 
     @staticmethod
     def _anchor_marks(posting: _Posting) -> tuple[int, Any]:
@@ -982,10 +988,8 @@ class Legatus(PublicValues):
             messages = self._record_draws(posting)
             for event in posting.new_events:
                 append_event(session, row.id, event)
-                if event.secret is not None:
-                    sealed_store.put(session, row.id, event.seq, event.secret)
             if posting.new_events:
-                snapshots.store(session, row.id, self._snapshot_key(ruleset), posting.folded)
+                self._keep_beside_the_log(posting)
             session.commit()
             self._folds[row.id] = posting.folded
         self._notify(posting, before)
