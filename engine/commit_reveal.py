@@ -93,6 +93,15 @@ def mixing_round(label: str) -> str | None:
     return digits if tag and digits.isdigit() else None
 
 
+def waits_for_round(label: str, beacons: dict[str, str]) -> str | None:
+    """Why values for ``label`` cannot be recorded yet (its round's beacon is not recorded), or None."""
+    round_number = mixing_round(label)
+    if round_number is None or round_number in beacons:
+        return None
+    return (f"'{label}' is mixed with drand round {round_number}, whose beacon is not recorded yet: its values cannot "
+            "exist before that round")
+
+
 def mixed_key(seed_key: bytes, randomness_hex: str) -> bytes:
     """The key a mixed label's values are drawn with: HMAC-SHA256(seed, b"drand|" + the round's randomness)."""
     return hmac.new(seed_key, b"drand|" + bytes.fromhex(randomness_hex), hashlib.sha256).digest()

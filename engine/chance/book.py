@@ -145,10 +145,9 @@ def record(book: ChanceBook, event: Event) -> bool:
                 values = [values]
             if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
                 raise Rejection(f"the values of '{label}' must be a list of whole numbers, not {values!r}")
-            mixing = commit_reveal.mixing_round(str(label))
-            if mixing is not None and mixing not in book.beacons:
-                raise Rejection(f"'{label}' is mixed with drand round {mixing}, whose beacon is not recorded yet: "
-                                "its values cannot exist before that round")
+            early = commit_reveal.waits_for_round(str(label), book.beacons)
+            if early:
+                raise Rejection(early)
             known = book.numbers.get(str(label))
             if known is not None and known != values:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")

@@ -378,10 +378,9 @@ class MareNostrum:
             known = state.numbers.get(str(label))
             if known is not None and known != number:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
-            mixing = commit_reveal.mixing_round(str(label))
-            if mixing is not None and mixing not in state.beacons:
-                raise Rejection(f"'{label}' is mixed with drand round {mixing}, whose beacon is not recorded yet: "
-                                "its number cannot exist before that round")
+            early = commit_reveal.waits_for_round(str(label), state.beacons)
+            if early:
+                raise Rejection(early)
         for label, number in numbers.items():
             state.numbers[str(label)] = number
 
