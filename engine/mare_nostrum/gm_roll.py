@@ -7,6 +7,7 @@ starting in the same draw, so a replay on the same numbers takes the very same s
 """
 from __future__ import annotations
 
+from engine import commit_reveal
 from engine import dice as dicelib
 from engine.events import Rejection
 from engine.mare_nostrum.context import Ctx, ordinal
@@ -131,7 +132,9 @@ def _where(dice_slots: list[list[Roll]]) -> str:
     if first == COMMIT_REVEAL:
         labels = [" + ".join(f"'{s.label}'" for s in slots) for slots in dice_slots]
         named = [f"die {k}: {text}" if len(dice_slots) > 1 else text for k, text in enumerate(labels, 1)]
-        return f"the commit-reveal seed (label{'s' if sum(map(len, dice_slots)) > 1 else ''} {', '.join(named)})"
+        rounds = sorted({r for slots in dice_slots for s in slots if (r := commit_reveal.mixing_round(s.label or ""))}, key=int)
+        mixed = f", mixed with drand quicknet round {', '.join(rounds)}: the dice come once it is drawn" if rounds else ""
+        return f"the commit-reveal seed (label{'s' if sum(map(len, dice_slots)) > 1 else ''} {', '.join(named)}){mixed}"
     parts = []
     for k, slots in enumerate(dice_slots, 1):
         names = " + ".join(

@@ -37,6 +37,11 @@ RESOLVERS = {
 GM_SETTABLE = {"stability", "owner", "fortification", "suburbs", "temple", "fleets", "actions"}
 
 
+def _mixed_words(label: str | None) -> str:
+    round_no = commit_reveal.mixing_round(label or "")
+    return f", mixed with drand round {round_no}" if round_no else ""
+
+
 class MareNostrum:
     id = "mare-nostrum"
     title = "Mare Nostrum"
@@ -269,7 +274,7 @@ class MareNostrum:
                 "source": "drand" if drand else "commit-reveal" if label else "lottery",
                 "key": r.draw[len(DRAND_PREFIX):] if drand else r.label if label else r.draw,
                 "where": (f"drand round {r.draw[len(DRAND_PREFIX):]}, label '{r.label}'" if drand
-                          else f"commit-reveal label '{r.label}'" if label
+                          else f"commit-reveal label '{r.label}'" + _mixed_words(r.label) if label
                           else f"lottery draw {r.draw}, wheel {r.wheel}, number {r.position}"),
                 "slots": [] if label else [[r.draw, r.wheel, r.position, f"{r.purpose.replace('_', ' ')}{' of the ' + r.nation if r.nation else ''} (roll #{r.id})"]],
                 "values": None if r.number is None else [r.number],
