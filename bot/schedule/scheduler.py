@@ -1,9 +1,13 @@
 """Deadlines, reminders and lottery fetches on a persistent apscheduler, safe across crashes and restarts.
 
-The ``deadline`` table is the truth (bot/store/schedule_tables.py); apscheduler's job store only says when to
-look at a deadline again. At start-up ``reconcile`` makes the jobs match the rows, and the rows match the
-campaigns' states (a crash between a post's commit and its observer leaves a nation without a deadline;
-a post made with no scheduler running leaves a stale one), so nothing depends on a job surviving.
+The ``deadline`` table is the truth (bot/store/schedule_tables.py); a job only says when to look at a deadline
+again. At start-up ``reconcile`` makes the jobs match the rows, and the rows match the campaigns' states (a crash
+between a post's commit and its observer leaves a nation without a deadline; a post made with no scheduler
+running leaves a stale one), so nothing depends on a job surviving. That is why the deadlines' jobs are kept in
+memory (``MEMORY``), rebuilt from the table by ``reconcile`` at start and by the sweep once a minute (a deadline
+another process made): every pass of a burst moves a deadline, and a row written to and deleted from apscheduler's
+table for each was half the bot's time in a burst of posts. The other jobs (the lottery fetch and its retries, a
+turn's results, resends of claimed messages) stay in the persistent job store: nothing else remembers them.
 
 Jobs are module-level functions taking only ids, so the pickled job store survives refactors; they reach
 the running app through a module-level registry (``install``), set at start-up.
@@ -35,6 +39,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from apscheduler.jobstores.base import JobLookupError
+from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -60,6 +65,7 @@ log = logging.getLogger("legatus.scheduler")
 UTC = timezone.utc
 BOT = "legatus"  # bot.service.BOT: the actor of the draws the bot records
 LOTTO_JOB = "lotto-next"
+MEMORY = "memory"  # the job store of the deadlines' jobs (see the module's docstring); the others: "default"
 # A draw not yet published is fetched again after these delays (minutes); then the GM is alerted.
 LOTTO_RETRIES = (15, 30, 60, 120, 240)
 JOB_DEFAULTS: dict[str, Any] = {
@@ -358,10 +364,15 @@ def _next_step(d: DeadlineRow, now: datetime) -> tuple[Callable[..., Awaitable[N
     return act_on_deadline, d.due_at
 
 
+def _store_of(job_id: str) -> str:
+    return MEMORY if job_id.startswith("deadline-") else "default"
+
+
 def _add(scheduler: BaseScheduler | None, job_id: str, func: Callable[..., Any], when: datetime, args: list[Any]) -> None:
     if scheduler is None:
         return  # no scheduler (a plain CLI post): the row is the truth, reconcile schedules it later
-    scheduler.add_job(func, trigger="date", run_date=when, args=args, id=job_id, replace_existing=True, **JOB_DEFAULTS)
+    scheduler.add_job(func, trigger="date", run_date=when, args=args, id=job_id, replace_existing=True,
+                      jobstore=_store_of(job_id), **JOB_DEFAULTS)
 
 
 def _schedule_deadline(scheduler: BaseScheduler | None, d: DeadlineRow, now: datetime) -> None:
@@ -373,7 +384,7 @@ def _unschedule(scheduler: BaseScheduler | None, deadline_id: int | None) -> Non
     if scheduler is None:
         return
     with contextlib.suppress(JobLookupError):
-        scheduler.remove_job(deadline_job_id(deadline_id))
+        scheduler.remove_job(deadline_job_id(deadline_id), jobstore=MEMORY)
 
 
 def schedule_next_fetch(now: datetime | None = None) -> datetime:
@@ -435,8 +446,9 @@ def reconcile(app: App, now: datetime | None = None) -> None:
                 if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
                     wanted[f"results-{row.id}-{turn}"] = (post_results, now, [row.id, turn])
     for job in scheduler.get_jobs():
-        if job.id.startswith("deadline-") and job.id not in wanted:
-            scheduler.remove_job(job.id)
+        # Deadline jobs in the persistent store were left there by an older Legatus: theirs is the memory store.
+        if job.id.startswith("deadline-") and (job.id not in wanted or job._jobstore_alias != MEMORY):
+            scheduler.remove_job(job.id, jobstore=job._jobstore_alias)
     for job_id, (func, when, args) in wanted.items():
         _add(scheduler, job_id, func, when, args)
     if scheduler.get_job(LOTTO_JOB) is None:
@@ -550,7 +562,7 @@ async def run_due(scheduler: BaseScheduler, now: datetime, clock: Clock | None =
             # On time if it fell due since the clock's last reading; an overdue job runs late, at ``start``.
             clock.moment = max(as_utc(job.next_run_time), start)
         # Removed before it runs, as apscheduler does with a spent date trigger: the job may re-add its id.
-        scheduler.remove_job(job.id)
+        scheduler.remove_job(job.id, jobstore=job._jobstore_alias)
         ran.append(job.id)
         await job.func(*job.args, **job.kwargs)
     if isinstance(clock, FixedClock):
@@ -941,7 +953,8 @@ def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
     store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
                                tablename=job_table(shard))
     _create_job_table(store)
-    return AsyncIOScheduler(jobstores={"default": store}, job_defaults=dict(JOB_DEFAULTS), timezone=UTC)
+    return AsyncIOScheduler(jobstores={"default": store, MEMORY: MemoryJobStore()}, job_defaults=dict(JOB_DEFAULTS),
+                            timezone=UTC)
 
 
 def _create_job_table(store: SQLAlchemyJobStore, attempts: int = 20) -> None:

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
@@ -37,27 +38,66 @@ def restore(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     S.install(None)
 
 
-def test_jobs_pickle_through_the_sqlalchemy_job_store(tmp_path: Path) -> None:
+def test_jobs_pickle_through_the_sqlalchemy_job_store_and_deadlines_are_rebuilt_from_their_table(tmp_path: Path) -> None:
     clock = FixedClock(drive.START)
     service = Legatus(open_engine(tmp_path / "c.db"), clock=clock)
     service.create_campaign("c", "mare-nostrum", "gm", dict(drive.PLAYERS), clock="live")
+    kept: dict[str, Any] = {}
 
     async def main() -> None:
         scheduler = await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=drive.fake_fetch, run=False)
         service.post("gm", "/turn open", "c")
         await S.run_due(scheduler, datetime(2026, 9, 1, 18, 15, tzinfo=UTC), clock)
+        kept.update({job.id: job for job in scheduler.get_jobs(jobstore=S.MEMORY)})
         scheduler.shutdown(wait=False)
+        S.install(None)
+        # A new process: its memory is empty, and reconcile schedules the deadline again from its row.
+        again = await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=drive.fake_fetch, run=False)
+        kept.update({f"again:{job.id}": job for job in again.get_jobs(jobstore=S.MEMORY)})
+        again.shutdown(wait=False)
 
     asyncio.run(main())
-    # A store opened afresh (another process) reads the jobs back: module-level functions, ids only.
+    # A store opened afresh (another process) reads the persistent jobs back: module-level functions, ids only.
     store = SQLAlchemyJobStore(url=str(service.engine.url))
     store.start(None, "default")  # type: ignore[arg-type]
     jobs = {job.id: job for job in store.get_all_jobs()}
-    assert set(jobs) == {"deadline-1", "lotto-next"}
-    assert jobs["deadline-1"].func is S.remind and jobs["deadline-1"].args == (1, 1)
-    assert jobs["deadline-1"].next_run_time == datetime(2026, 9, 3, 6, 15, tzinfo=UTC)
+    assert set(jobs) == {"lotto-next"}  # a deadline's job is not written to the table: its row is the truth
     assert jobs["lotto-next"].func is S.fetch_lotto and jobs["lotto-next"].args == ("2026-09-03",)
-    assert jobs["deadline-1"].misfire_grace_time is None and jobs["deadline-1"].coalesce is True
+    assert jobs["lotto-next"].misfire_grace_time is None and jobs["lotto-next"].coalesce is True
+    assert set(kept) == {"deadline-1", "again:deadline-1"}
+    for job in kept.values():
+        assert job.func is S.remind and job.args == (1, 1)
+        assert job.next_run_time == datetime(2026, 9, 3, 6, 15, tzinfo=UTC)
+        assert job.misfire_grace_time is None and job.coalesce is True
+
+
+def test_a_deadline_job_left_in_the_table_by_an_older_legatus_moves_to_memory(tmp_path: Path) -> None:
+    clock = FixedClock(drive.START)
+    service = Legatus(open_engine(tmp_path / "c.db"), clock=clock)
+    service.create_campaign("c", "mare-nostrum", "gm", dict(drive.PLAYERS), clock="live")
+    found: list[tuple[str, str | None]] = []
+
+    async def older() -> None:
+        scheduler = await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=drive.fake_fetch, run=False)
+        service.post("gm", "/turn open", "c")
+        await S.run_due(scheduler, datetime(2026, 9, 1, 18, 15, tzinfo=UTC), clock)  # the draw: deadline 1 is made
+        scheduler.remove_job("deadline-1", jobstore=S.MEMORY)
+        # Where an older Legatus kept it.
+        scheduler.add_job(S.remind, trigger="date", run_date=datetime(2026, 9, 3, 6, 15, tzinfo=UTC), args=[1, 1],
+                          id="deadline-1", jobstore="default", **S.JOB_DEFAULTS)
+        assert [(j.id, j._jobstore_alias) for j in scheduler.get_jobs() if j.id.startswith("deadline-")] == [
+            ("deadline-1", "default")]
+        scheduler.shutdown(wait=False)
+        S.install(None)
+
+    async def main() -> None:
+        scheduler = await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=drive.fake_fetch, run=False)
+        found.extend((job.id, job._jobstore_alias) for job in scheduler.get_jobs() if job.id.startswith("deadline-"))
+        scheduler.shutdown(wait=False)
+
+    asyncio.run(older())
+    asyncio.run(main())
+    assert found == [("deadline-1", S.MEMORY)]  # once, in memory: not a second copy from the table
 
 
 def run_drive(tmp_path: Path, until: datetime | None = None) -> None:
