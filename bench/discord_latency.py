@@ -1,11 +1,14 @@
 """Benchmark: a burst on the fake Discord. 200 campaigns set up at once (1,600 slash commands against Discord's
 3 s deadline), then 6 players per campaign posting "pass" at the same moment (1,200 posts).
 
-    .venv/bin/python bench/discord_latency.py [CAMPAIGNS] [--no-channel-limit]
+    .venv/bin/python bench/discord_latency.py [CAMPAIGNS] [--no-channel-limit] [--same-process]
 
 Prints the set-up's deadline misses (target 0), the posts' latency from a player's message to the bot's
-answer (p50, p99; target p99 <= 2 s), posts answered per second, and the fake's limits in force. Everything
-runs on 127.0.0.1 in one process (the fake Discord shares the bot's event loop and CPU); asserts nothing.
+answer (p50, p99; target p99 <= 2 s), posts answered per second, and the fake's limits in force; asserts nothing.
+Everything runs on 127.0.0.1. The bot is a real `legatus run` process of its own, pointed at the fake Discord
+(DISCORD_API_BASE), as it runs against Discord: the fake and the players' clients are this process.
+``--same-process`` runs the bot in this process instead, sharing its event loop and CPU with the fake Discord
+(how this benchmark ran before 2026-11-23 late; it gives the bot's internal figures: transactions, largest batch).
 
 Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; before -> after group commit):
 - before, every post was one SQLite write transaction of its own (~3-10 ms: ORM rows, a commit, the write lock
@@ -40,6 +43,7 @@ reply to the post, or a shared answer that links it), not by polling the fake's 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import resource
 import statistics
@@ -74,11 +78,13 @@ class Arrivals:
         self.times: dict[str, float] = {}
         self.events: dict[str, asyncio.Event] = {}
         self.answer_messages = 0  # messages that carried answers to posts
+        self.last = time.perf_counter()  # the bot's latest request to the fake, of any kind
 
     def event(self, key: str) -> asyncio.Event:
         return self.events.setdefault(key, asyncio.Event())
 
     def __call__(self, request: RecordedRequest) -> None:
+        self.last = time.perf_counter()
         parts = request.path.strip("/").split("/")
         keys = []
         if request.method == "POST" and len(parts) == 3 and parts[0] == "channels" and parts[2] == "messages":
@@ -96,6 +102,13 @@ class Arrivals:
         for key in keys:
             self.times.setdefault(key, time.perf_counter())
             self.event(key).set()
+
+    async def quiet(self, seconds: float = 1.0, limit: float = 120.0) -> float:
+        """Wait until the bot has sent nothing for ``seconds``; returns how long it was still busy."""
+        start = time.perf_counter()
+        while time.perf_counter() - self.last < seconds and time.perf_counter() - start < limit:
+            await asyncio.sleep(0.05)
+        return max(0.0, self.last - start)
 
     async def wait(self, key: str) -> float | None:
         try:
@@ -120,16 +133,18 @@ async def set_up(fake: FakeDiscord, arrivals: Arrivals, records: list[Any], worl
     await slash(fake, arrivals, records, channel, "gm", "turn", "open", date="2023-01-03")
 
 
-async def post(fake: FakeDiscord, arrivals: Arrivals, channel: str, user: str) -> float | None:
+async def post(fake: FakeDiscord, arrivals: Arrivals, channel: str, user: str, accepted: list[float]) -> float | None:
     sent_at = time.perf_counter()
     sent = await fake.user_says(channel, user, "pass")
+    accepted.append(time.perf_counter() - sent_at)  # the fake has the message and has dispatched it to the bot
     answered = await arrivals.wait(f"reply:{sent['id']}")
     return None if answered is None else answered - sent_at
 
 
-async def main(campaigns: int, channel_limit: bool) -> None:
+async def main(campaigns: int, channel_limit: bool, same_process: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        service = Legatus(open_engine(Path(tmp) / "bench.db"), clock=FixedClock(datetime(2026, 11, 22, 12, tzinfo=timezone.utc)))
+        db = Path(tmp) / "bench.db"
+        service = Legatus(open_engine(db), clock=FixedClock(datetime(2026, 11, 22, 12, tzinfo=timezone.utc)))
         service.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
         limits: dict[str, Any] = {"rate_limit": GLOBAL_LIMIT}
         if not channel_limit:
@@ -139,22 +154,72 @@ async def main(campaigns: int, channel_limit: bool) -> None:
             channels = [str(fake.world.add_text_channel(world.guild.id, f"campaign-{i}").id) for i in range(campaigns)]
             arrivals = Arrivals()
             fake.on_request(arrivals)
-            with point_discord_py(fake.api_base, fake.gateway_url):
-                bot = LegatusBot(service, guild_id=int(world.guild.id), guild_ready_timeout=0.05)
-                runner = asyncio.create_task(bot.start(fake.token))
-                try:
-                    await fake.wait_until(lambda: bot.is_ready() and fake.registered_commands, 20, "the bot")
-                    print(f"fake Discord limits: global {GLOBAL_LIMIT[0]} requests/{GLOBAL_LIMIT[1]:g} s (lifted: Discord's "
-                          f"is 50/s, interaction callbacks excepted); per channel: "
-                          + ("5 messages/5 s (Discord's)" if channel_limit else "NONE (channel_message_limit=None)"))
-                    await measure(fake, arrivals, world, channels, bot)
-                finally:
-                    await bot.close()
-                    runner.cancel()
-                    await asyncio.gather(runner, return_exceptions=True)
+            if same_process:
+                await in_this_process(fake, arrivals, world, channels, service)
+            else:
+                service.engine.dispose()
+                await in_a_bot_process(fake, arrivals, world, channels, db, Path(tmp))
 
 
-async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str], bot: LegatusBot) -> None:
+def limits_line(channel_limit: bool) -> str:
+    return (f"fake Discord limits: global {GLOBAL_LIMIT[0]} requests/{GLOBAL_LIMIT[1]:g} s (lifted: Discord's is 50/s, "
+            "interaction callbacks excepted); per channel: "
+            + ("5 messages/5 s (Discord's)" if channel_limit else "NONE (channel_message_limit=None)"))
+
+
+async def in_this_process(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str], service: Legatus) -> None:
+    with point_discord_py(fake.api_base, fake.gateway_url):
+        bot = LegatusBot(service, guild_id=int(world.guild.id), guild_ready_timeout=0.05)
+        runner = asyncio.create_task(bot.start(fake.token))
+        try:
+            await fake.wait_until(lambda: bot.is_ready() and fake.registered_commands, 20, "the bot")
+            print(limits_line(fake.server.channel_message_limit is not None) + "; the bot runs in this process")
+            await measure(fake, arrivals, world, channels, bot)
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            print(f"process peak RSS: {rss / 1024:.0f} MB, the fake Discord and the bot in one process")
+        finally:
+            await bot.close()
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+
+
+async def in_a_bot_process(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str], db: Path,
+                           tmp: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LEGATUS_SHARD", "DISCORD_", "DATABASE_URL"))}
+    env.update({"DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "DISCORD_GUILD_ID": str(world.guild.id),
+                "LEGATUS_LOG": "WARNING", "LEGATUS_COMMANDS_STATE": str(tmp / "commands.json"), "PYTHONPATH": str(REPO)})
+    log = tmp / "bot.log"
+    with log.open("wb") as out:
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", "--db", str(db), cwd=str(tmp), env=env,
+            stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT)
+    try:
+        await fake.wait_until(lambda: fake.registered_commands and any(s.ready for s in fake.server.sessions.values()),
+                              60, "the bot process")
+        print(limits_line(fake.server.channel_message_limit is not None) + f"; the bot: `legatus run`, pid {bot.pid}")
+        await measure(fake, arrivals, world, channels, None)
+        peak = _peak_rss_mb(bot.pid)
+        here = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"bot process peak RSS: {peak} MB; this process (the fake Discord and the players): {here:.0f} MB")
+    finally:
+        bot.terminate()
+        await bot.wait()
+        errors = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if "ERROR" in line]
+        if errors:
+            print(f"the bot logged {len(errors)} errors, the first: {errors[0][:300]}")
+
+
+def _peak_rss_mb(pid: int) -> str:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return f"{int(line.split()[1]) / 1024:.0f}"
+    except OSError:
+        pass
+    return "?"
+
+
+async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: list[str], bot: LegatusBot | None) -> None:
     records: list[Any] = []
     start = time.perf_counter()
     await asyncio.gather(*(set_up(fake, arrivals, records, world, channel, i) for i, channel in enumerate(channels)))
@@ -162,11 +227,15 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     missed = [r for r in records if r.callback is None]
     print(f"set-up: {len(channels)} campaigns, {len(records)} slash commands at once in {took:.1f} s; "
           f"deadline misses (no acknowledgement within 3 s): {len(missed)}")
-    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    rounds_before = bot.posts.rounds
+    # The set-up's own aftermath (each turn's thread and announcement, each status board) is not the burst's.
+    busy = await arrivals.quiet()
+    print(f"  the bot then opened turn threads and posted status boards for {busy:.1f} s more; the burst waits for quiet")
+    rounds_before = bot.posts.rounds if bot is not None else 0
     messages_before = arrivals.answer_messages
     start = time.perf_counter()
-    results = await asyncio.gather(*(post(fake, arrivals, channel, user) for channel in channels for user in SEATS.values()))
+    accepted: list[float] = []
+    results = await asyncio.gather(*(post(fake, arrivals, channel, user, accepted)
+                                     for channel in channels for user in SEATS.values()))
     took = time.perf_counter() - start
     latencies = sorted(r for r in results if r is not None)
     if not latencies:
@@ -175,14 +244,17 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(f"burst: {len(results)} posts at once, {len(latencies)} answered ({len(results) - len(latencies)} not within "
           f"{ANSWER_TIMEOUT:.0f} s) in {took:.1f} s: p50 {statistics.median(latencies) * 1000:.0f} ms, "
-          f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {len(latencies) / took:.0f} posts/s; written "
-          f"in {bot.posts.rounds - rounds_before} transactions (group commit; the largest of the run: "
-          f"{bot.posts.largest} posts); the answers took {arrivals.answer_messages - messages_before} messages")
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"process peak RSS: {rss / 1024:.0f} MB (before the burst: {rss_before / 1024:.0f} MB); "
-          "the fake Discord runs in the same process")
+          f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms, {len(latencies) / took:.0f} posts/s; the "
+          f"answers took {arrivals.answer_messages - messages_before} messages")
+    accepted.sort()
+    print(f"  of which the fake Discord's own share: the post accepted and sent on the gateway after p50 "
+          f"{statistics.median(accepted) * 1000:.0f} ms, p99 {accepted[int(len(accepted) * 0.99)] * 1000:.0f} ms, "
+          f"last {accepted[-1] * 1000:.0f} ms")
+    if bot is not None:
+        print(f"written in {bot.posts.rounds - rounds_before} transactions (group commit; the largest of the run: "
+              f"{bot.posts.largest} posts)")
 
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    asyncio.run(main(int(args[0]) if args else 200, "--no-channel-limit" not in sys.argv))
+    asyncio.run(main(int(args[0]) if args else 200, "--no-channel-limit" not in sys.argv, "--same-process" in sys.argv))

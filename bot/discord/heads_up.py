@@ -6,13 +6,14 @@ the bot's event loop, like the turn's thread (bot/discord/turn_threads.py).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
 import discord
 
 from bot.discord.output import user_ids
-from bot.service.heads_up import HeadsUp, claim_heads_up, heads_up, heads_up_sent
+from bot.service.heads_up import HeadsUp, claim_heads_ups, heads_up, heads_ups_sent
 
 log = logging.getLogger("legatus.discord")
 
@@ -20,6 +21,9 @@ log = logging.getLogger("legatus.discord")
 class HeadsUps:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        # Kept, so that the heads-ups of a burst share one call (PostQueue.call_many groups by the function).
+        self._claim = functools.partial(claim_heads_ups, bot.service.engine)
+        self._sent = functools.partial(heads_ups_sent, bot.service.engine)
 
     def observe(self, change: Any) -> None:
         told = heads_up(change)
@@ -36,21 +40,22 @@ class HeadsUps:
 
     async def send(self, told: HeadsUp) -> Any:
         """The heads-up in the turn's thread; None when it is not due (turned off, already sent) or has nowhere to go."""
-        engine = self.bot.service.engine
         # The thread of this very turn, opened by the turn's own observer; a heads-up never opens one itself.
         target = await self.bot.turn_places.settled(told.campaign_id, told.turn)
         if target is None:
             log.info("heads-up for %s not posted: turn %s of campaign %s has no thread", told.seat, told.turn,
                      told.campaign_id)
             return None
-        if not await asyncio.to_thread(claim_heads_up, engine, told):
+        # Written by the bot's one writer thread, between batches of posts (bot/service/post_queue.py): from a
+        # thread of its own each write would wait for SQLite's lock behind the posts of a burst.
+        if not await asyncio.wrap_future(self.bot.posts.call_many(self._claim, told)):
             return None
         ids = user_ids([told.player])
         message = await target.send(
             told.text(), allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]) if ids
             else discord.AllowedMentions.none(),
         )
-        await asyncio.to_thread(heads_up_sent, engine, told, str(message.id), str(target.id))
+        await asyncio.wrap_future(self.bot.posts.call_many(self._sent, (told, str(message.id), str(target.id))))
         return message
 
 

@@ -11,6 +11,7 @@ only: a forum takes no messages of its own (each turn's post carries its announc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
@@ -53,10 +54,10 @@ def view_of(change: Any) -> BoardView:
     return BoardView(summary.turn, summary.turn_label, summary.phase, summary.over, prompts, players, asks)
 
 
-def render_board(engine: Any, campaign_id: int, view: BoardView) -> str:
+def render_board(engine: Any, campaign_id: int, view: BoardView, session: Session | None = None) -> str:
     """The board's text: deadlines from the deadline table, finished seats from this turn's ended deadlines."""
-    with Session(engine) as session:
-        rows = list(session.exec(select(DeadlineRow).where(
+    with contextlib.nullcontext(session) if session is not None else Session(engine) as reading:
+        rows = list(reading.exec(select(DeadlineRow).where(
             DeadlineRow.campaign_id == campaign_id, DeadlineRow.kind == PLAYER_TURN, DeadlineRow.turn == view.turn,
         )).all())
     acting = {seat for seat, _, _ in view.prompts}
@@ -129,8 +130,7 @@ class StatusBoards:
             return None
         async with self._locks[campaign_id]:
             engine = self.bot.service.engine
-            text = await asyncio.to_thread(render_board, engine, campaign_id, view)
-            row, stored = await asyncio.to_thread(_read, engine, campaign_id)
+            text, row, stored = await asyncio.to_thread(_read, engine, campaign_id, view)
             if row is None or not row.channel_id:
                 return None
             channel = self.bot.get_channel(int(row.channel_id))
@@ -152,6 +152,8 @@ class StatusBoards:
             return message
 
 
-def _read(engine: Any, campaign_id: int) -> tuple[CampaignRow | None, Any]:
+def _read(engine: Any, campaign_id: int, view: BoardView) -> tuple[str, CampaignRow | None, Any]:
+    """The board's text and where it goes, in one trip to a worker thread (a burst refreshes every board)."""
     with Session(engine) as session:
-        return session.get(CampaignRow, campaign_id), status_board(session, campaign_id)
+        return render_board(engine, campaign_id, view, session), session.get(CampaignRow, campaign_id), \
+            status_board(session, campaign_id)

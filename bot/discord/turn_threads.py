@@ -167,8 +167,9 @@ class TurnThreads:
                 await thread.send(chunk)
             except discord.HTTPException:
                 log.warning("turn %s of %s: part of its announcement was not posted", summary.turn, row.name)
-        # Messages that waited for this thread (a forum campaign's draw, its first reminder) go out now.
-        resume_unsent(row.id)
+        # Messages that waited for this thread (a forum campaign's draw, its first reminder) go out now. A read off
+        # the event loop: 200 campaigns opening their turns at once would hold every other event behind it.
+        await asyncio.to_thread(resume_unsent, row.id)
         return thread
 
     def _retry(self, row: CampaignRow, turn: int) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -523,8 +524,7 @@ def resume_unsent(campaign_id: int | None = None, when: datetime | None = None) 
     when = when or as_utc(_app.clock.now())
     busy = _app.locks.held()  # claims this process is sending right now are not to be sent again
     with Session(_app.engine) as session:
-        jobs = [_resume_job(r) for r in unsent(session)
-                if (campaign_id is None or r.campaign_id == campaign_id) and work_lock(r.key) not in busy]
+        jobs = [_resume_job(r) for r in unsent(session, campaign_id) if work_lock(r.key) not in busy]
     # Added with the session closed: the job store writes through its own connection.
     for job in jobs:
         if job is not None:
@@ -945,6 +945,30 @@ def lease_name(shard: Shard = ALL) -> str:
 STANDBY_POLL_SECONDS = 2.0
 
 
+class _Scheduler(AsyncIOScheduler):
+    """apscheduler's asyncio scheduler, woken once for many jobs added at once. Each wake-up reads every job store
+    on the event loop, the persistent one from the database; a burst of posts adds a deadline job per post, from
+    the writer thread, and woke it as many times, each wake-up a query the players' messages waited behind."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._wake_lock = threading.Lock()
+        self._wake_pending = False
+
+    def wakeup(self) -> None:
+        with self._wake_lock:
+            if self._wake_pending:
+                return
+            self._wake_pending = True
+        self._eventloop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        with self._wake_lock:
+            self._wake_pending = False  # a job added from here on wakes it again: nothing is missed
+        self._stop_timer()
+        self._start_timer(self._process_jobs())
+
+
 def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
     # An engine of its own (the job store disposes it at shutdown) with the store's connection settings: on SQLite
     # WAL, synchronous=NORMAL and the busy timeout (bot/store/db.py). A job-store write per deadline moved used to
@@ -953,8 +977,8 @@ def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
     store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
                                tablename=job_table(shard))
     _create_job_table(store)
-    return AsyncIOScheduler(jobstores={"default": store, MEMORY: MemoryJobStore()}, job_defaults=dict(JOB_DEFAULTS),
-                            timezone=UTC)
+    return _Scheduler(jobstores={"default": store, MEMORY: MemoryJobStore()}, job_defaults=dict(JOB_DEFAULTS),
+                      timezone=UTC)
 
 
 def _create_job_table(store: SQLAlchemyJobStore, attempts: int = 20) -> None:

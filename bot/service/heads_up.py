@@ -6,6 +6,7 @@ Transport-neutral: it reads a ``Change`` through the ruleset boundary (``Summary
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,8 @@ from bot.store.db import writer
 from bot.store.player_settings import HEADS_UP, setting
 from bot.store.posted import claim, mark_sent
 from engine.ruleset import IN_TURN
+
+log = logging.getLogger("legatus.heads_up")
 
 
 @dataclass(frozen=True)
@@ -56,14 +59,23 @@ def heads_up(change: Any) -> HeadsUp | None:
     return HeadsUp(change.campaign_id, summary.turn, summary.turn_label, playing, seat, str(player))
 
 
-def claim_heads_up(engine: Engine, told: HeadsUp) -> bool:
-    """True once per heads-up, and only if its player has not turned heads-ups off. Commits the claim."""
+def claim_heads_ups(engine: Engine, many: list[HeadsUp]) -> list[bool]:
+    """For each: True once per heads-up, and only if its player has not turned heads-ups off. One transaction for
+    all (a burst of posts brings a heads-up per post: bot/service/post_queue.py ``call_many``)."""
     with Session(writer(engine)) as session:  # read-then-write: the write lock first, or SQLite is busy
-        if setting(session, told.campaign_id, told.player, HEADS_UP) != "on":
-            return False
-        return claim(session, told.key, told.campaign_id, "heads-up")
+        claimed = [setting(session, told.campaign_id, told.player, HEADS_UP) == "on"
+                   and claim(session, told.key, told.campaign_id, "heads-up", commit=False) for told in many]
+        session.commit()
+    return claimed
 
 
-def heads_up_sent(engine: Engine, told: HeadsUp, message_id: str, channel_id: str | None) -> None:
+def heads_ups_sent(engine: Engine, many: list[tuple[HeadsUp, str, str | None]]) -> list[None]:
+    """Each heads-up's message, as Discord returned it, in one transaction."""
     with Session(writer(engine)) as session:
-        mark_sent(session, told.key, message_id, channel_id)
+        for told, message_id, channel_id in many:
+            try:
+                mark_sent(session, told.key, message_id, channel_id, commit=False)
+            except KeyError:  # its claim is gone (a restored backup): the others are recorded all the same
+                log.warning("heads-up %s was sent as message %s but its claim is gone", told.key, message_id)
+        session.commit()
+    return [None for _ in many]

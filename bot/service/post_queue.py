@@ -8,7 +8,10 @@ in its own SAVEPOINT (a post that fails is rolled back alone), under one commit.
 being written waits for the next round: with a quiet bot a round is one post, and nothing waits for a timer.
 
 Other writes of the process that must not contend with the posts for the lock (a campaign created from Discord)
-go through the same thread with ``call``.
+go through the same thread with ``call``. Small bookkeeping writes that come one per post (a heads-up claimed,
+then marked sent) go with ``call_many``: all those waiting when the writer comes round are written by one call of
+their function, in one transaction, after the round's posts; as single calls they each cost a transaction and cut
+a burst's posts into small rounds.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.service.legatus import Legatus, PostRequest
@@ -28,6 +32,12 @@ T = TypeVar("T")
 # The most posts in one transaction: a round of a few hundred posts is written in well under a second, and a
 # post that arrives meanwhile never waits behind more than one such round.
 MAX_ROUND = 256
+
+
+@dataclass(frozen=True)
+class _Many:
+    function: Callable[[list[Any]], list[Any]]
+    item: Any
 
 
 class PostQueue:
@@ -48,6 +58,13 @@ class PostQueue:
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
         """Run ``function`` on the writer thread, between two rounds of posts."""
         return self._put(lambda: function(*args, **kwargs))
+
+    def call_many(self, function: Callable[[list[Any]], list[T]], item: Any) -> Future[T]:
+        """Queue ``item`` for ``function``, which the writer calls once with every item queued for it by then (in
+        their order, after the round's posts) and which returns one result per item. ``function`` must be the same
+        object each time (a module-level function, or one kept by its caller) for items to share a call, and its
+        items must not depend on the posts of the same round."""
+        return self._put(_Many(function, item))
 
     def _put(self, item: Any) -> Future[Any]:
         future: Future[Any] = Future()
@@ -91,11 +108,16 @@ class PostQueue:
                 return
 
     def _write(self, items: list[tuple[Any, Future[Any]]]) -> None:
-        """Posts in arrival order, one ``post_many`` per run of posts; a call ends a run and runs alone."""
+        """Posts in arrival order, one ``post_many`` per run of posts; a call ends a run and runs alone; the items of
+        ``call_many`` after all that, one call per function."""
         run: list[tuple[PostRequest, Future[Any]]] = []
+        many: dict[Callable[[list[Any]], list[Any]], list[tuple[Any, Future[Any]]]] = {}
         for item, future in items:
             if isinstance(item, PostRequest):
                 run.append((item, future))
+                continue
+            if isinstance(item, _Many):
+                many.setdefault(item.function, []).append((item.item, future))
                 continue
             self._post(run)
             run = []
@@ -106,6 +128,17 @@ class PostQueue:
             else:
                 _settle(future, result)
         self._post(run)
+        for function, waiting in many.items():
+            try:
+                results = function([item for item, _ in waiting])
+                if len(results) != len(waiting):
+                    raise RuntimeError(f"{function!r} gave {len(results)} results for {len(waiting)} items")
+            except BaseException as exc:
+                for _, future in waiting:
+                    _settle(future, exception=exc)
+                continue
+            for (_, future), result in zip(waiting, results):
+                _settle(future, result)
 
     def _post(self, run: list[tuple[PostRequest, Future[Any]]]) -> None:
         if not run:

@@ -34,9 +34,10 @@ class PostedRow(SQLModel, table=True):
 
 def claim(
     session: Session, key: str, campaign_id: int, kind: str, channel_id: str | None = None,
-    at: dt.datetime | None = None,
+    at: dt.datetime | None = None, *, commit: bool = True,
 ) -> bool:
-    """Record that the post ``key`` is going out; False if someone already did (then do not post). Commits."""
+    """Record that the post ``key`` is going out; False if someone already did (then do not post). Commits, unless
+    told not to (several claims in one transaction: each in its savepoint)."""
     try:
         with session.begin_nested():
             session.add(PostedRow(
@@ -44,12 +45,14 @@ def claim(
             ))
     except IntegrityError:
         return False
-    session.commit()
+    if commit:
+        session.commit()
     return True
 
 
-def mark_sent(session: Session, key: str, message_id: str, channel_id: str | None = None) -> None:
-    """Fill in the message Discord returned for a claimed post. Commits."""
+def mark_sent(session: Session, key: str, message_id: str, channel_id: str | None = None, *,
+              commit: bool = True) -> None:
+    """Fill in the message Discord returned for a claimed post. Commits, unless told not to."""
     row = find(session, key)
     if row is None:
         raise KeyError(f"no claimed post {key!r}")
@@ -57,7 +60,8 @@ def mark_sent(session: Session, key: str, message_id: str, channel_id: str | Non
     if channel_id is not None:
         row.channel_id = channel_id
     session.add(row)
-    session.commit()
+    if commit:
+        session.commit()
 
 
 def find(session: Session, key: str) -> PostedRow | None:

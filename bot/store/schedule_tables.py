@@ -161,9 +161,12 @@ def active_deadlines(session: Session, campaign_id: int | None = None) -> list[D
     return list(session.exec(query.order_by(DeadlineRow.due_at, DeadlineRow.id)).all())  # type: ignore[arg-type]
 
 
-def unsent(session: Session) -> list[PostedRow]:
-    """Claims whose send was never confirmed: the process died between claim and record."""
-    return list(session.exec(select(PostedRow).where(PostedRow.message_id == None)).all())  # noqa: E711
+def unsent(session: Session, campaign_id: int | None = None) -> list[PostedRow]:
+    """Claims whose send was never confirmed: the process died between claim and record (of one campaign)."""
+    query = select(PostedRow).where(PostedRow.message_id == None)  # noqa: E711
+    if campaign_id is not None:
+        query = query.where(PostedRow.campaign_id == campaign_id)
+    return list(session.exec(query).all())
 
 
 # The oldest deadline a start-up still acts on; anything before is a corrupt row, not a bot that was down.

@@ -199,3 +199,41 @@ def test_killed_anywhere_and_restarted_it_ends_as_an_uninterrupted_run(tmp_path:
         # A timeout whose pass was committed before a kill is announced without the original reply.
         if mine["text"] != theirs["text"]:
             assert str(mine["text"]).endswith("the GM passed them (timeout)."), (mine, theirs)
+
+
+def test_jobs_added_together_from_another_thread_wake_the_scheduler_once_and_all_run(tmp_path: Path) -> None:
+    service = Legatus(open_engine(tmp_path / "c.db"))
+    ran: list[int] = []
+    wakes: list[int] = []
+
+    async def main() -> None:
+        scheduler = S.make_scheduler(service.engine)
+        process = scheduler._process_jobs
+
+        def counted() -> float | None:
+            wakes.append(1)
+            return process()
+
+        scheduler._process_jobs = counted  # type: ignore[method-assign]
+        scheduler.start()
+        done = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        async def job(k: int) -> None:
+            ran.append(k)
+            if len(ran) == 200:
+                loop.call_soon(done.set)
+
+        def add_many() -> None:  # as the writer thread adds a burst's deadline jobs
+            when = datetime.now(UTC) + timedelta(milliseconds=200)
+            for k in range(200):
+                scheduler.add_job(job, trigger="date", run_date=when, args=[k], id=f"deadline-{k}", jobstore=S.MEMORY)
+
+        before = len(wakes)
+        await asyncio.to_thread(add_many)
+        await asyncio.wait_for(done.wait(), 30)
+        scheduler.shutdown(wait=False)
+        assert len(wakes) - before < 20, len(wakes) - before  # 200 wake-ups before
+
+    asyncio.run(main())
+    assert sorted(ran) == list(range(200))

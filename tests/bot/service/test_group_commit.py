@@ -161,6 +161,61 @@ def test_the_queue_applies_posts_waiting_together_in_one_transaction_in_their_or
         replays_to_the_state(three, name)
 
 
+def test_bookkeeping_writes_queued_between_posts_share_one_call_and_leave_the_posts_one_round(three: Legatus) -> None:
+    posts = PostQueue(three)
+    gate = threading.Event()
+    held = posts.call(gate.wait, 10)
+    calls: list[list[int]] = []
+
+    def record(items: list[int]) -> list[int]:
+        calls.append(list(items))
+        return [i * 10 for i in items]
+
+    def broken(items: list[int]) -> list[int]:
+        raise ValueError("a bug in a bookkeeping write")
+
+    futures: list[Future[Any]] = []
+    marks: list[Future[Any]] = []
+    failing: list[Future[Any]] = []
+    for k, player in enumerate(ORDER):
+        futures.append(posts.submit(player, "pass", "a"))
+        marks.append(posts.call_many(record, k))
+        failing.append(posts.call_many(broken, k))
+    rounds = posts.rounds
+    gate.set()
+    assert held.result(10) is True
+    replies = [f.result(30) for f in futures]
+    assert [m.result(10) for m in marks] == [k * 10 for k in range(len(ORDER))]
+    for f in failing:  # each waiter is told of its function's failure; the posts and the other writes stand
+        with pytest.raises(ValueError, match="a bug in a bookkeeping write"):
+            f.result(10)
+    posts.close()
+    assert all(r.ok and r.changed for r in replies), [r.render() for r in replies if not r.ok]
+    assert calls == [list(range(len(ORDER)))]  # one call, the items in their order
+    assert posts.rounds == rounds + 1 and posts.largest == len(ORDER)  # the writes did not cut the posts' round
+    assert three.state("a")["phase"] == "battles"
+
+
+def test_heads_ups_claimed_together_are_each_claimed_once_and_only_if_on(three: Legatus) -> None:
+    from bot.service.heads_up import HeadsUp, claim_heads_ups, heads_ups_sent
+    from bot.store.player_settings import HEADS_UP, save_setting
+    from bot.store.posted import find
+
+    with Session(three.engine) as session:
+        campaign_id = three._campaign(session, "a").id
+        save_setting(session, campaign_id, "philip", HEADS_UP, "off")
+        session.commit()
+    first = HeadsUp(campaign_id, 1, "Turn 1", "Seleucids", "Ptolemaics", "ptolemy")
+    off = HeadsUp(campaign_id, 1, "Turn 1", "Ptolemaics", "Macedonians", "philip")
+    assert claim_heads_ups(three.engine, [first, off, first]) == [True, False, False]
+    assert claim_heads_ups(three.engine, [first]) == [False]
+    heads_ups_sent(three.engine, [(first, "111", "222")])
+    with Session(three.engine) as session:
+        row = find(session, first.key)
+        assert row is not None and (row.message_id, row.channel_id) == ("111", "222")
+        assert find(session, off.key) is None
+
+
 def test_a_deadline_moved_in_a_rolled_back_post_is_never_announced(three: Legatus) -> None:
     """after_outer_commit: told once the outer transaction commits; never for a savepoint rolled back, nor when the
     whole transaction is."""
