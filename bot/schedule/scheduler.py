@@ -56,8 +56,8 @@ from bot.store.posted import claim, find, mark_sent
 from bot.store.process_locks import ProcessLocks, process_locks
 from bot.store.shards import ALL, Shard
 from bot.store.schedule_tables import (
-    ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc,
-    repair_rows, settings_for, unsent,
+    ACTIVE, CANCELLED, DONE, NOTHING_SENT, PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines,
+    active_deadlines_of, as_utc, repair_rows, settings_for, settings_of, unsent,
 )
 from bot.store.campaigns import CampaignRow, find_campaign, list_campaigns, load_events
 
@@ -290,18 +290,16 @@ class DeadlineKeeper:
             return
         ended: dict[int, DeadlineRow] = {}
         created: dict[int, DeadlineRow] = {}
-        # Each campaign's running deadlines and settings, read once and kept up to date below: a query per change
-        # made a burst's deadlines cost more than its posts.
-        running: dict[int, list[DeadlineRow]] = {}
-        settings: dict[int, Any] = {}
+        # Every campaign's running deadlines and settings, read in one query each and kept up to date below: a
+        # query per change, then per campaign, made a burst's deadlines cost more than its posts.
         with Session(writer(self.service.engine), expire_on_commit=False) as session:
+            campaign_ids = {change.campaign_id for change in moving}
+            running = active_deadlines_of(session, campaign_ids)
+            settings = settings_of(session, campaign_ids)
             for change in moving:
                 started = [n for n in change.to_act_after if n not in change.to_act_before]
                 stopped = [n for n in change.to_act_before if n not in change.to_act_after]
                 acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
-                if change.campaign_id not in running:
-                    running[change.campaign_id] = active_deadlines(session, change.campaign_id)
-                    settings[change.campaign_id] = settings_for(session, change.campaign_id)
                 active = running[change.campaign_id]
                 for d in [d for d in active if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]:
                     d.state = CANCELLED
