@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.discord.output import user_ids
+from bot.service.post_queue import QueueClosed
 from bot.service.heads_up import HeadsUp, claim_heads_ups, heads_up, heads_ups_sent
 
 log = logging.getLogger("legatus.discord")
@@ -48,15 +50,21 @@ class HeadsUps:
             return None
         # Written by the bot's one writer thread, between batches of posts (bot/service/post_queue.py): from a
         # thread of its own each write would wait for SQLite's lock behind the posts of a burst.
-        if not await asyncio.wrap_future(self.bot.posts.call_many(self._claim, told)):
+        if not await self._write(self._claim, told):
             return None
         ids = user_ids([told.player])
         message = await target.send(
             told.text(), allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]) if ids
             else discord.AllowedMentions.none(),
         )
-        await asyncio.wrap_future(self.bot.posts.call_many(self._sent, (told, str(message.id), str(target.id))))
+        await self._write(self._sent, (told, str(message.id), str(target.id)))
         return message
+
+    async def _write(self, function: Callable[[list[Any]], list[Any]], item: Any) -> Any:
+        try:
+            return await asyncio.wrap_future(self.bot.posts.call_many(function, item))
+        except QueueClosed:  # the bot is stopping with this heads-up under way: written alone
+            return (await asyncio.to_thread(function, [item]))[0]
 
 
 def _log_failure(future: Any) -> None:

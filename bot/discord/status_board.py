@@ -121,7 +121,10 @@ class StatusBoards:
         try:
             await self.refresh(campaign_id)
         except Exception:  # a board is a convenience: its failure must never touch the game
-            log.exception("the status board of campaign %s was not updated", campaign_id)
+            if self.bot.is_closed():  # stopped while the edit waited: the board is brought up to date at the next change
+                log.info("the status board of campaign %s was not updated: the bot is stopping", campaign_id)
+            else:
+                log.exception("the status board of campaign %s was not updated", campaign_id)
 
     async def refresh(self, campaign_id: int) -> Any:
         """Edit the board in place (post and pin it the first time). Returns the board's message, or None."""

@@ -34,6 +34,10 @@ T = TypeVar("T")
 MAX_ROUND = 256
 
 
+class QueueClosed(RuntimeError):
+    """The bot is stopping: its writer takes nothing more."""
+
+
 @dataclass(frozen=True)
 class _Many:
     function: Callable[[list[Any]], list[Any]]
@@ -70,7 +74,7 @@ class PostQueue:
         future: Future[Any] = Future()
         with self._lock:
             if self._closed:
-                raise RuntimeError("the post queue is closed")
+                raise QueueClosed("the post queue is closed")
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="legatus-posts", daemon=True)
                 self._thread.start()
