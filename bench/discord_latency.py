@@ -31,11 +31,20 @@ Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; be
   and 5 after (load ~2.5-3.6, other agents): p50 4.8 s -> 3.3 s, p99 11.4 s -> 4.9 s (3.6-5.0 s), 104 -> 222
   posts/s, set-up deadline misses 0 -> 0. With the limit lifted the burst is no faster (p99 4.3 s): the channel
   limit costs nothing now; what is left of the 2 s target is the writer and the shared event loop below.
-- of the rest, the writer spends about half of a burst's ~3 s in the scheduler's job store (apscheduler writes
-  one row per job added or removed: ~1.3 ms and ~0.7 ms, one of each per campaign per transaction), and the
-  event loop, which the fake Discord shares with the bot, takes the remainder (ingesting 1,200 messages through
-  the fake's REST and gateway, sending 1,200 answers, pings and board edits). Deadline jobs kept in memory and
-  rebuilt from the deadline table at start (``reconcile`` does already) would remove the job store's share.
+- of the rest, the writer spent about half of a burst's ~3 s in the scheduler's job store (apscheduler wrote
+  one row per job added or removed), and the event loop, shared with the fake Discord, the remainder.
+- 2026-11-23, later (py-spy on the bot process: `py-spy record --pid PID --threads`): deadline jobs now live in a
+  memory job store rebuilt from the deadline table (bot/schedule/scheduler.py); the scheduler is woken once for
+  the jobs a round adds (each wake-up read the persistent store on the event loop); the heads-up claims and
+  marks, one of each per pass, are written by the writer thread in one transaction a round (PostQueue.call_many)
+  instead of a transaction each from worker threads that waited for SQLite's lock; the deadline keeper reads a
+  round's campaigns in one query; the bot runs as its own `legatus run` process, as against Discord, and the
+  burst waits until the set-up's aftermath (200 turn threads and status boards) is over. Same machine, 2 cores
+  shared with 4 other agents (load 1-3): burst p50 0.8-2.0 s, **p99 1.2-2.5 s** (most runs under 2 s), 340-870
+  posts/s; with --concurrent (200 more campaigns set up amid the burst) p99 1.5-1.6 s and 0 deadline misses of
+  3,200 commands; --same-process p99 2.0-2.3 s. What is left: the writer copies the state per event
+  (State.__deepcopy__, ~45 us a copy, also for a pass refused as out of turn) and discord.py's own work on the
+  event loop (gateway parsing, HTTP), both on one core under the GIL.
 Fixed before: concurrent /campaign create and the scheduler's read-then-write sessions failed with "database is
 locked" (now BEGIN IMMEDIATE), the channel -> campaign lookup per message (cached), the turn thread and board
 store reads on the event loop (moved off it).
