@@ -108,15 +108,23 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
         await bot.ping(interaction.channel, reply)
 
 
-async def run_text_command(bot: Any, interaction: discord.Interaction, text: str, embed_title: str | None = None, *,
-                           private: bool = False, offer_undo: bool = False) -> Reply | None:
-    """Defer, then run ``text`` as the author typed it in the campaign of this channel, and answer. Returns the
-    reply (None when there was nothing to run it on)."""
+async def deferred_campaign(bot: Any, interaction: discord.Interaction, *, private: bool = False) -> Any:
+    """Defer the interaction (Discord's 3 s), then the campaign of its channel; None when the interaction expired
+    or no campaign lives here (then the user is told, privately)."""
     if not await defer(interaction, private=private):
         return None
     campaign = campaign_here(bot, interaction)
     if campaign is None:
         await say(interaction, NO_CAMPAIGN, private=True, deferred_private=private)
+    return campaign
+
+
+async def run_text_command(bot: Any, interaction: discord.Interaction, text: str, embed_title: str | None = None, *,
+                           private: bool = False, offer_undo: bool = False) -> Reply | None:
+    """Defer, then run ``text`` as the author typed it in the campaign of this channel, and answer. Returns the
+    reply (None when there was nothing to run it on)."""
+    campaign = await deferred_campaign(bot, interaction, private=private)
+    if campaign is None:
         return None
     reply = await bot.run_post(campaign.name, interaction.user, text, campaign.gm_role_id)
     await respond(interaction, reply, bot, embed_title, private=private, offer_undo=offer_undo)

@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.answers import (
-    EMBED_COLOUR, NO_CAMPAIGN, campaign_channel_id, campaign_here, defer, quoted, respond, run_text_command, say,
+    EMBED_COLOUR, campaign_channel_id, deferred_campaign, defer, quoted, respond, run_text_command, say,
 )
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
@@ -306,11 +306,8 @@ class LegatusBot(discord.Client):
 
     async def ask_before_undo(self, interaction: discord.Interaction) -> None:
         """The first click on "undo": say, to the clicker alone, which order would be taken back; undo on confirm."""
-        if not await defer(interaction, private=True):
-            return
-        campaign = campaign_here(self, interaction)
+        campaign = await deferred_campaign(self, interaction, private=True)
         if campaign is None:
-            await say(interaction, NO_CAMPAIGN, private=True, deferred_private=True)
             return
         offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(interaction.user))
         if offer is None:
@@ -359,11 +356,8 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
     from bot.render.history import folded_at_turn
     from bot.render.pictures import pictures
 
-    if not await defer(interaction):
-        return
-    campaign = campaign_here(bot, interaction)
+    campaign = await deferred_campaign(bot, interaction)
     if campaign is None:
-        await say(interaction, NO_CAMPAIGN, private=True)
         return
     try:
         ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)
@@ -390,11 +384,8 @@ async def state_message(bot: LegatusBot, campaign: str) -> tuple[discord.Embed, 
 
 
 async def send_state(bot: LegatusBot, interaction: discord.Interaction) -> None:
-    if not await defer(interaction):
-        return
-    campaign = campaign_here(bot, interaction)
+    campaign = await deferred_campaign(bot, interaction)
     if campaign is None:
-        await say(interaction, NO_CAMPAIGN, private=True)
         return
     embed, file = await state_message(bot, campaign.name)
     await interaction.followup.send(embed=embed, file=file)
@@ -577,11 +568,8 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.command(name="verify", description="Re-check every roll of this campaign; get its log")
     @app_commands.guild_only()
     async def verify_command(interaction: discord.Interaction) -> None:
-        if not await defer(interaction):
-            return
-        campaign_row = campaign_here(bot, interaction)
+        campaign_row = await deferred_campaign(bot, interaction)
         if campaign_row is None:
-            await say(interaction, NO_CAMPAIGN, private=True)
             return
         result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name)
         from bot.service.verify_text import verification_text
