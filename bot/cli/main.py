@@ -19,6 +19,7 @@ EXIT_USAGE = 2
 EXIT_FAILED = 1
 # `legatus post`: the post was read but some of its lines were refused (documented in `legatus post --help`).
 EXIT_REFUSED = 3
+EXIT_OF = {"ok": 0, "refused": EXIT_REFUSED, "failed": EXIT_FAILED}  # a post's Reply.outcome
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,13 +287,20 @@ def cmd_post(args: argparse.Namespace) -> int:
             text = read_utf8("the text", os.fsencode(args.text))
     except ValueError as exc:
         return fail(str(exc))
+    from bot.cli.post_client import BotDidNotAnswer, post_through_bot
+
+    try:
+        served = post_through_bot(args.db, args.author, text, args.campaign)
+    except BotDidNotAnswer as exc:
+        return fail(str(exc), EXIT_FAILED)
+    if served is not None:  # a running bot serves this file: it wrote the post
+        print(served.text)
+        return EXIT_OF.get(served.outcome, EXIT_FAILED)
     service = _service(args)
     check_writable(service.engine)  # a read-only database says so here, not as an internal error after the post
     reply = service.post(args.author, text, args.campaign)
     print(reply.render())
-    if any("internal error" in note for note in reply.notes):
-        return EXIT_FAILED
-    return EXIT_REFUSED if not reply.ok else 0
+    return EXIT_OF[reply.outcome]
 
 
 def cmd_state(args: argparse.Namespace) -> int:

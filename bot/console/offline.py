@@ -5,7 +5,7 @@ import re
 import shlex
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.service.legatus import CampaignNotFound, Legatus
 from engine.rulesets import registered
@@ -40,11 +40,22 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
 
     from bot.schedule.scheduler import RecordingPoster, start_scheduler
 
+    from bot.service.local_posts import LocalPosts
+
+    async def post(who: str, text: str, name: str | None) -> Any:
+        return await asyncio.to_thread(service.post, who, text, name)
+
     async def run() -> int:
         scheduler = await start_scheduler(service, RecordingPoster(echo=lambda text: print(f"\n[legatus] {readable(text)}", flush=True)))
+        # `legatus post` from another terminal goes through this console's service while it runs.
+        local = LocalPosts.of_store(service.engine, post)
+        if local is not None:
+            await local.start()
         try:
             return await asyncio.to_thread(Console(service, campaign, author).interactive, stream)
         finally:
+            if local is not None:
+                await local.close()
             scheduler.shutdown(wait=False)
 
     return asyncio.run(run())

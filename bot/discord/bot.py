@@ -120,6 +120,7 @@ class LegatusBot(discord.Client):
 
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
         self.outbox = Outbox()
+        self.local_posts: Any = None  # the socket `legatus post` uses while this bot runs (setup_hook)
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
@@ -142,8 +143,17 @@ class LegatusBot(discord.Client):
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
         self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
+        if self.shard.whole:  # a sharded process's observers act for its guilds only: it serves no local posts
+            from bot.service.local_posts import LocalPosts
+
+            # `legatus post` on this machine goes through this bot's writer instead of a process of its own.
+            self.local_posts = LocalPosts.of_store(self.service.engine, self.run_local_post)
+            if self.local_posts is not None:
+                await self.local_posts.start()
 
     async def close(self) -> None:
+        if self.local_posts is not None:
+            await self.local_posts.close()
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None and scheduler.running:
             from bot.schedule.scheduler import release_lease
@@ -212,9 +222,18 @@ class LegatusBot(discord.Client):
         # Queued in arrival order (the lock is free unless the scheduler holds it, and then waiters enter in
         # order): the writer applies a campaign's posts in that order. A turn that becomes playing gets its thread
         # from the observer (bot/discord/turn_threads.py).
-        async with self._locks[campaign]:
-            answer = asyncio.wrap_future(self.posts.submit(identity(user), text, campaign, is_gm=is_gm))
-            pending = self._pending[campaign]
+        return await self._queue(campaign, identity(user), text, is_gm)
+
+    async def run_local_post(self, author: str, text: str, campaign: str | None) -> Reply:
+        """A `legatus post` of this machine (bot/service/local_posts.py): queued like a channel's, and a GM as on
+        the command line, by the campaign's GM identity."""
+        return await self._queue(campaign, author, text, None)
+
+    async def _queue(self, campaign: str | None, author: str, text: str, is_gm: bool | None) -> Reply:
+        key = campaign or ""
+        async with self._locks[key]:
+            answer = asyncio.wrap_future(self.posts.submit(author, text, campaign, is_gm=is_gm))
+            pending = self._pending[key]
             pending.add(answer)
             answer.add_done_callback(pending.discard)
         return await answer

@@ -409,7 +409,7 @@ class Legatus(PublicValues):
                 batch.last_seqs = last_seqs(session, ids)
                 for request, row in zip(requests, rows):
                     if isinstance(row, CampaignNotFound):
-                        replies.append(Reply().note(str(row)))
+                        replies.append(Reply.unread(str(row)))
                         applied.append(None)
                         continue
                     reply, done = self._post_in_savepoint(session, request, row, batch)
@@ -421,10 +421,10 @@ class Legatus(PublicValues):
             if _is_conflict(exc):  # nothing was committed: ``post_many`` folds again and re-applies the posts
                 raise _Conflict(str(exc)) from exc
             log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
-            return [Reply().note(INTERNAL_ERROR) for _ in requests]
+            return [Reply.unread(INTERNAL_ERROR) for _ in requests]
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
             log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
-            return [Reply().note(INTERNAL_ERROR) for _ in requests]
+            return [Reply.unread(INTERNAL_ERROR) for _ in requests]
         self._folds.update(batch.folds)  # committed now
         self._draws.update(batch.found_draws)
         for done in applied:
@@ -450,10 +450,10 @@ class Legatus(PublicValues):
             if _is_conflict(exc):
                 raise
             log.exception("post by %s failed; nothing was changed", request.author)
-            return Reply().note(INTERNAL_ERROR), None
+            return Reply.unread(INTERNAL_ERROR), None
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
             log.exception("post by %s failed; nothing was changed", request.author)
-            return Reply().note(INTERNAL_ERROR), None
+            return Reply.unread(INTERNAL_ERROR), None
         assert row.id is not None
         batch.folds[row.id] = posting.folded
         batch.events += [event_values(row.id, event) for event in posting.new_events]
@@ -1027,7 +1027,7 @@ class Legatus(PublicValues):
         for i in todo:
             log.warning("post by %s gave up after %d attempts: the database stayed busy", requests[i].author,
                         POST_ATTEMPTS)
-            replies[i] = Reply().note(f"The campaign was too busy to take this post after {POST_ATTEMPTS} tries; "
+            replies[i] = Reply.unread(f"The campaign was too busy to take this post after {POST_ATTEMPTS} tries; "
                                       "nothing was changed: please post it again.")
         return [r for r in replies if r is not None]
 
@@ -1038,6 +1038,6 @@ class Legatus(PublicValues):
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
                 # Only a broken transport or a non-UTF-8 command line can send this; say where, store nothing.
-                return Reply().note(f"The {who} is not valid text: character {exc.start + 1} is not Unicode (it came "
+                return Reply.unread(f"The {who} is not valid text: character {exc.start + 1} is not Unicode (it came "
                                     "from bytes that are not UTF-8); nothing was changed. Send it as UTF-8 text.")
         return None

@@ -26,6 +26,19 @@ class Reply:
     # Users the reply may ping (the player whose turn comes); everyone else is never mentioned.
     ping: list[str] = field(default_factory=list)
     changed: bool = False  # whether events were appended
+    # The post was not read at all (no such campaign, not text, the database too busy, an internal error):
+    # nothing changed, and the command line exits 1 rather than 0.
+    failed: bool = False
+
+    @property
+    def outcome(self) -> str:
+        """"failed" (nothing read), "refused" (some line), or "ok": how `legatus post` ends, whichever process
+        wrote the post (bot/cli/main.py, bot/service/local_posts.py)."""
+        return "failed" if self.failed else "refused" if not self.ok else "ok"
+
+    @classmethod
+    def unread(cls, note: str) -> "Reply":
+        return cls(notes=[note], failed=True)
 
     @property
     def ok(self) -> bool:

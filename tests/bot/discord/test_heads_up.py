@@ -37,7 +37,9 @@ def test_the_player_after_the_one_playing_gets_one_heads_up_unless_turned_off(tm
                                                        if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's thread")
         where = str(thread.id)
         # The Seleucids play first: the Ptolemaics' player hears they are next, and only they are notified.
-        first = await t.fake.wait_for_message(where, lambda m: "heads-up, you are next" in m["content"])
+        # The turn's thread gets pings and heads-ups: past Discord's 5 messages per 5 s there, the bot rightly waits
+        # its turn (a 429), so a wait shorter than that window fails for nothing.
+        first = await t.fake.wait_for_message(where, lambda m: "heads-up, you are next" in m["content"], timeout=20)
         assert first["content"].startswith(f"<@{t.uid('pat')}>: heads-up, you are next (Ptolemaics), after the Seleucids")
         assert [u["id"] for u in first["mentions"]] == [t.uid("pat")]
         assert t.fake.notified(first["id"]) == [t.uid("pat")]
@@ -49,7 +51,7 @@ def test_the_player_after_the_one_playing_gets_one_heads_up_unless_turned_off(tm
         # pat passes: the Macedonians play; the fourth seat's player is next.
         assert "end their turn" in await t.say("pat", "pass")
         fourth = users[order[3]]
-        told = await t.fake.wait_for_message(where, lambda m: f"<@{t.uid(fourth)}>: heads-up" in m["content"])
+        told = await t.fake.wait_for_message(where, lambda m: f"<@{t.uid(fourth)}>: heads-up" in m["content"], timeout=20)
         assert f"you are next ({order[3]}), after the Macedonians" in told["content"]
         await asyncio.sleep(0.3)
         shown = [m["content"].split(":")[0] for m in _heads_ups(t, where)]
