@@ -475,7 +475,7 @@ class MediterraneanEmpires:
             "markers_held": {s: len(v.hand) for s, v in st.sides.items()},
             "pool": hand.pool_size(st), "pope": st.pope, "plague": st.plague,
             "powers": {p: {"status": st.status[p], "side": st.side_of.get(p)} for p in self.rules.powers},
-            "control": {a: control.controller(st, a) for a in self.rules.map.lands},
+            "control": control.controllers(st, self.rules.map.lands),
             "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
                        **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
             "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
