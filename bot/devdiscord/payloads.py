@@ -262,7 +262,8 @@ def message_payload(world: World, message: Message, *, gateway: bool = False, st
     if message.thread_id is not None and message.thread_id in world.channels:
         payload["thread"] = thread_payload(world, world.channels[message.thread_id])
     if message.channel_id in world.channels and world.channels[message.channel_id].is_thread:
-        payload["position"] = sum(1 for m in world.channel_messages(message.channel_id) if int(m.id) < int(message.id))
+        mine = int(message.id)
+        payload["position"] = sum(1 for m in world.channel_messages(message.channel_id) if int(m.id) < mine)
     return payload
 
 
