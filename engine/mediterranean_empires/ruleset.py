@@ -30,6 +30,9 @@ PHASE_ASK = {
     "end of turn": "redistribute units ('redistribute a levy of France from Albi to Vienne') or 'done'",
 }
 
+# The game turn a roll's label starts with (``ledger``), compiled once: the ledger is read after every post.
+_LABEL_TURN = re.compile(r"t(\d+)\.")
+
 
 class MediterraneanEmpires:
     id = "mediterranean-empires"
@@ -568,7 +571,7 @@ class MediterraneanEmpires:
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
         # Every label starts with the game turn its order was given in ("t3.o41.force.ops"): the ledger's turn.
-        return [chance.ledger_entry(b, int(m[1]) if (m := re.match(r"t(\d+)\.", b.label)) else None)
+        return [chance.ledger_entry(b, int(m[1]) if (m := _LABEL_TURN.match(b.label)) else None)
                 for b in state.book.bindings]  # type: ignore[attr-defined]
 
     def carry_over(self, before: State, after: State) -> State:
