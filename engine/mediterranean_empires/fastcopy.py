@@ -27,9 +27,11 @@ _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "s
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},
                      "King": {"power", "diplomacy", "military", "area", "diplomacy_used", "died_turn"}}
 # Immutable values ``deepcopy`` gives back as they are.
-_ATOMS = (str, int, bool, float, type(None))
+_ATOMS = frozenset({str, int, bool, float, type(None)})
 # Per dataclass type: whether its fields are exactly the atomic ones above (checked once per type, not per object).
 _ATOMS_ONLY: dict[type, bool] = {}
+# Per type: whether it is a dataclass ``_tree`` copies itself (checked once per type).
+_PLAIN: dict[type, bool] = {}
 
 
 def _shared(obj: Any, memo: dict[int, Any], make: Callable[[Any], Any]) -> Any:
@@ -56,6 +58,15 @@ def _clone(obj: Any) -> Any:
     return new
 
 
+def _plain_dataclass(kind: type) -> bool:
+    """An instance ``deepcopy`` would copy field by field (no copy hook of its own, no slots, not frozen)."""
+    known = _PLAIN.get(kind)
+    if known is None:
+        known = _PLAIN[kind] = (is_dataclass(kind) and not hasattr(kind, "__deepcopy__")
+                                and not hasattr(kind, "__slots__") and not getattr(kind, "__dataclass_params__").frozen)
+    return known
+
+
 def _tree(obj: Any, memo: dict[int, Any]) -> Any:
     """``copy.deepcopy(obj, memo)`` for dicts, lists, tuples of atoms and plain dataclasses, done directly."""
     kind = type(obj)
@@ -67,25 +78,21 @@ def _tree(obj: Any, memo: dict[int, Any]) -> Any:
     if kind is dict:
         new: Any = {}
         memo[key] = new
-        for k, v in obj.items():
-            new[k] = v if type(v) in _ATOMS else _tree(v, memo)
+        new.update({k: v if type(v) in _ATOMS else _tree(v, memo) for k, v in obj.items()})
         return new
     if kind is list:
         new = []
         memo[key] = new
-        new.extend(v if type(v) in _ATOMS else _tree(v, memo) for v in obj)
+        new += [v if type(v) in _ATOMS else _tree(v, memo) for v in obj]
         return new
     if kind is tuple and all(type(v) in _ATOMS for v in obj):
         return obj  # deepcopy gives back a tuple of immutables as it is
-    if hasattr(kind, "__deepcopy__"):
-        return copy.deepcopy(obj, memo)  # the State of an order's start: its own copy, memo shared
-    if is_dataclass(obj) and not isinstance(obj, type) and not hasattr(kind, "__slots__") \
-            and not getattr(kind, "__dataclass_params__").frozen:
+    if _plain_dataclass(kind):
         new = object.__new__(kind)
         memo[key] = new
         new.__dict__.update({k: v if type(v) in _ATOMS else _tree(v, memo) for k, v in obj.__dict__.items()})
         return new
-    return copy.deepcopy(obj, memo)
+    return copy.deepcopy(obj, memo)  # the State of an order's start (its own copy, memo shared), anything else
 
 
 def copy_book(book: ChanceBook, memo: dict[int, Any]) -> ChanceBook:
