@@ -11,14 +11,15 @@ too. Then, on the exported log:
 * replay: ``engine.log.replay`` of the whole log (the fold of verify, of a restart, of the ledger CLI);
 * verify: ``engine.verify.verify`` with the beacons checked against the chain.
 
-Figures on the 2-core development machine (shared, so ±20%), the scripted game of 723 events, before and after the
-state's copy stopped falling back to ``copy.deepcopy`` for the chance book and the views read area control in one
-pass over the units:
+Figures on the 2-core development machine (shared with other work, so ±20%), the scripted game of 723 events, before
+and after the state's copy stopped falling back to ``copy.deepcopy`` for the chance book, the views read area
+control in one pass over the units and a new order kept a copy of its starting state only when it parks (both runs
+back to back, load average 1):
 
-    played through the console   6.6 s (11.2 ms per post)  ->  4.1 s (6.9 ms per post)
-    resolve, event by event      2800 ms (258 events/s)    ->   780 ms (924 events/s)
-    replay                        617 ms (1,171 events/s)  ->   198 ms (3,656 events/s)
-    verify                       2257 ms (320 events/s)    ->  1164 ms (621 events/s)
+    played through the console   5.6 s (9.5 ms per post)   ->  3.2 s (5.3 ms per post)
+    resolve, event by event      2482 ms (291 events/s)    ->   578 ms (1,251 events/s)
+    replay                        529 ms (1,366 events/s)  ->   142 ms (5,102 events/s)
+    verify                       2312 ms (313 events/s)    ->   842 ms (859 events/s)
 """
 from __future__ import annotations
 
