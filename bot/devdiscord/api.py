@@ -281,8 +281,11 @@ class FakeDiscord:
 
     def messages_in(self, channel: str, *, include_ephemeral: bool = False) -> list[dict[str, Any]]:
         """The channel's messages, oldest first, as REST returns them."""
-        messages = self.world.channel_messages(self.channel(channel).id, include_ephemeral=include_ephemeral)
-        return [payloads.message_payload(self.world, m) for m in sorted(messages, key=lambda m: int(m.id))]
+        channel_id = self.channel(channel).id
+        messages = self.world.channel_messages(channel_id, include_ephemeral=include_ephemeral)
+        positions = payloads.thread_positions(self.world, channel_id)
+        return [payloads.message_payload(self.world, m, positions=positions)
+                for m in sorted(messages, key=lambda m: int(m.id))]
 
     # ---- waiting ------------------------------------------------------------------------------------------------
 
@@ -308,12 +311,13 @@ class FakeDiscord:
                 channel_id = self.channel(channel).id
             except KeyError:
                 return None
+            positions = payloads.thread_positions(self.world, channel_id)
             for message in sorted(self.world.channel_messages(channel_id), key=lambda m: int(m.id)):
                 if message.author_id != author_id or message.flags & model.FLAG_LOADING:
                     continue
                 if since is not None and int(message.id) <= int(since):
                     continue
-                payload = payloads.message_payload(self.world, message)
+                payload = payloads.message_payload(self.world, message, positions=positions)
                 if predicate is None or predicate(payload):
                     return payload
             return None

@@ -227,6 +227,9 @@ class World:
         self.roles: dict[str, Role] = {}
         self.channels: dict[str, Channel] = {}
         self.messages: dict[str, Message] = {}
+        # Each channel's messages in the order they were added (``add_message`` is the only way in): a thread's
+        # messages are read without walking every message of the world (a long game posts thousands).
+        self._by_channel: dict[str, list[Message]] = {}
         self.bot_user: User | None = None
 
     def next_id(self) -> str:
@@ -320,7 +323,15 @@ class World:
         channel = self.channels[channel_id]
         message = Message(id=fields.pop("id", None) or self.next_id(), channel_id=channel_id,
                           guild_id=channel.guild_id, author_id=author_id, content=content, **fields)
+        replaced = self.messages.get(message.id)
         self.messages[message.id] = message
+        in_channel = self._by_channel.setdefault(channel_id, [])
+        if replaced is not None and replaced.channel_id == channel_id:
+            in_channel[in_channel.index(replaced)] = message  # the same id again: it keeps its place, as in the dict
+        else:
+            if replaced is not None:
+                self._by_channel[replaced.channel_id].remove(replaced)
+            in_channel.append(message)
         if not message.ephemeral:
             channel.last_message_id = message.id
             if channel.is_thread:
@@ -369,8 +380,8 @@ class World:
         return (self.channels[c] for c in self.guilds[guild_id].channels if not self.channels[c].deleted)
 
     def channel_messages(self, channel_id: str, *, include_ephemeral: bool = False) -> list[Message]:
-        return [m for m in self.messages.values()
-                if m.channel_id == channel_id and not m.deleted and (include_ephemeral or not m.ephemeral)]
+        return [m for m in self._by_channel.get(channel_id, ())
+                if not m.deleted and (include_ephemeral or not m.ephemeral)]
 
     def member_permissions(self, guild_id: str, user_id: str) -> int:
         """Guild-level permissions (channel overwrites are not applied): what `member.permissions` carries."""

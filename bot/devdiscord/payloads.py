@@ -205,10 +205,18 @@ def attachment_payload(attachment: Attachment) -> dict[str, Any]:
     return payload
 
 
+def thread_positions(world: World, channel_id: str) -> dict[str, int]:
+    """Each message's ``position`` in a thread (how many of its messages, ephemeral and deleted ones left out, have a
+    smaller id), for every such message at once: for a caller that reads many messages of one thread."""
+    ordered = sorted(world.channel_messages(channel_id), key=lambda m: int(m.id))
+    return {m.id: i for i, m in enumerate(ordered)}
+
+
 def message_payload(world: World, message: Message, *, gateway: bool = False, strip_content: bool = False,
-                    with_reference: bool = True) -> dict[str, Any]:
+                    with_reference: bool = True, positions: dict[str, int] | None = None) -> dict[str, Any]:
     """A message object. `gateway` adds what MESSAGE_CREATE carries beyond REST (guild_id, the author's partial
-    member); `strip_content` empties what Discord hides from bots without the message content intent."""
+    member); `strip_content` empties what Discord hides from bots without the message content intent.
+    `positions`: ``thread_positions`` of its channel, when the caller reads many of its messages."""
     author = world.users[message.author_id]
     payload: dict[str, Any] = {
         "id": message.id,
@@ -258,11 +266,15 @@ def message_payload(world: World, message: Message, *, gateway: bool = False, st
         if with_reference:
             ref = world.messages.get(str(message.message_reference.get("message_id")))
             payload["referenced_message"] = (None if ref is None or ref.deleted
-                                             else message_payload(world, ref, with_reference=False))
+                                             else message_payload(world, ref, with_reference=False, positions=positions))
     if message.thread_id is not None and message.thread_id in world.channels:
         payload["thread"] = thread_payload(world, world.channels[message.thread_id])
     if message.channel_id in world.channels and world.channels[message.channel_id].is_thread:
-        payload["position"] = sum(1 for m in world.channel_messages(message.channel_id) if int(m.id) < int(message.id))
+        known = positions.get(message.id) if positions is not None else None
+        if known is None:
+            mine = int(message.id)
+            known = sum(1 for m in world.channel_messages(message.channel_id) if int(m.id) < mine)
+        payload["position"] = known
     return payload
 
 

@@ -1,6 +1,8 @@
 """Area control (3.4), treasury income (6.1) and victory (4.0)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.rules_data import RulesData
 from engine.mediterranean_empires.state import State
@@ -17,9 +19,27 @@ def land_sides(state: State, area: str) -> set[str]:
     return {s for u in state.units_in(area) if u.kind != "fleet" and (s := side_of_power(state, u.power))}
 
 
+def land_sides_by_area(state: State) -> dict[str, set[str]]:
+    """``land_sides`` of every area with units, in one pass over the units (an area without any is left out)."""
+    by_area: dict[str, set[str]] = {}
+    for u in state.units.values():
+        if u.kind != "fleet" and (s := side_of_power(state, u.power)):
+            by_area.setdefault(u.area, set()).add(s)
+    return by_area
+
+
 def controller(state: State, area: str) -> str | None:
     """The side in total control of a land area, or None (partial control, inactive, vassal) (3.4)."""
-    here = land_sides(state, area)
+    return _controller(state, area, land_sides(state, area))
+
+
+def controllers(state: State, areas: Iterable[str]) -> dict[str, str | None]:
+    """``controller`` of each area, the units read once for all (a view or a count over the whole map)."""
+    by_area = land_sides_by_area(state)
+    return {a: _controller(state, a, by_area.get(a, set())) for a in areas}
+
+
+def _controller(state: State, area: str, here: set[str]) -> str | None:
     if len(here) == 2:
         return None
     if len(here) == 1:
@@ -36,8 +56,8 @@ def partial(state: State, area: str) -> bool:
 
 def settle_control(state: State) -> None:
     """After units move or die: an area held by one side's land units alone becomes that side's (3.4 a, b)."""
-    for area in {u.area for u in state.units.values()}:
-        here = land_sides(state, area)
+    # The owners this changes do not change which sides' units are where: the sides can be read once, before.
+    for area, here in land_sides_by_area(state).items():
         if len(here) == 1:
             side = next(iter(here))
             holder = state.owner.get(area)
@@ -52,7 +72,8 @@ def area_power(state: State, area: str) -> str | None:
 
 
 def city_areas(rules: RulesData, state: State, side: str) -> list[str]:
-    return [a for a, land in rules.map.lands.items() if land.city and controller(state, a) == side]
+    held = controllers(state, (a for a, land in rules.map.lands.items() if land.city))
+    return [a for a, by in held.items() if by == side]
 
 
 def income(ctx: Ctx, side: str) -> int:
@@ -77,17 +98,14 @@ def add_treasury(rules: RulesData, state: State, side: str, amount: int) -> int:
 
 
 def snapshot_control(rules: RulesData, state: State) -> None:
-    state.start_control = {a: controller(state, a) for a in rules.map.lands}
+    state.start_control = controllers(state, rules.map.lands)
 
 
 def victory_points(rules: RulesData, state: State, side: str) -> int:
     """4.1: a VP per city under the side's total control that it did not control at the start; vassal and inactive
     areas never count (they are nobody's under 3.4 anyway)."""
-    return sum(
-        1
-        for area, land in rules.map.lands.items()
-        if land.city and controller(state, area) == side and state.start_control.get(area) != side
-    )
+    held = controllers(state, (a for a, land in rules.map.lands.items() if land.city))
+    return sum(1 for area, by in held.items() if by == side and state.start_control.get(area) != side)
 
 
 def winner(rules: RulesData, vp_a: int, vp_b: int) -> str:

@@ -30,6 +30,9 @@ PHASE_ASK = {
     "end of turn": "redistribute units ('redistribute a levy of France from Albi to Vienne') or 'done'",
 }
 
+# The game turn a roll's label starts with (``ledger``), compiled once: the ledger is read after every post.
+_LABEL_TURN = re.compile(r"t(\d+)\.")
+
 
 class MediterraneanEmpires:
     id = "mediterranean-empires"
@@ -141,10 +144,9 @@ class MediterraneanEmpires:
                                 + " or ".join(f"'{c}'" for c in pending.choices))
             st.action.answers[pending.label] = next(c for c in pending.choices if c.lower() == answer)
             return self._run(st, event, st.action)
-        # The starting state of the order shares the parts that only grow (rolls, chance book, messages, standing
-        # orders) with the current state: a replay of the order always takes those from the current state (``_run``).
-        base = _detached_copy(st, book=st.book, rolls=st.rolls, log=st.log, standing=st.standing)
-        return self._run(st, event, Action(side, order, base, Pending("none", "")))
+        # The order starts from the current state itself; only if it parks is that state kept as its own starting
+        # state (``_park``): most orders end at once, and a copy made for them would be thrown away.
+        return self._run(st, event, Action(side, order, st, Pending("none", "")))
 
     def _sealed_answer(self, st: State, event: Event, seat: str) -> Transition:
         """An initiative bid under seal: the public event holds its digest; the content is checked now only where the
@@ -276,7 +278,8 @@ class MediterraneanEmpires:
         return done
 
     def _run(self, current: State, event: Event, action: Action, said: tuple[str, ...] = ()) -> Transition:
-        """Plays the order from its starting state with every die and answer known so far."""
+        """Plays the order from its starting state with every die and answer known so far. Only ``work``, a copy, is
+        changed until the order is done: parked, the current state is as the order found it (but what only grows)."""
         work = _detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
                               standing=current.standing)
         oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
@@ -290,7 +293,7 @@ class MediterraneanEmpires:
                 raise Rejection(f"the order can no longer be carried out: {exc}") from exc
             raise Rejection(str(exc)) from exc
         except NeedRoll as need:
-            current.action = action
+            self._park(current, action)
             action.pending = Pending("roll", need.label, count=need.count, sides=need.sides)
             if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
                 chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
@@ -298,22 +301,22 @@ class MediterraneanEmpires:
             return Transition(current, said + self._news(ctx, action) +
                               (f"Waiting for the roll '{need.label}' ({need.count}d{need.sides}).",))
         except NeedMarker as need:
-            current.action = action
+            self._park(current, action)
             seat = self.rules.seat_of_side(need.side)
             action.pending = Pending("marker", "", seat, choices=need.kinds)
             return Transition(current, said + self._news(ctx, action) +
                               (f"{seat} plays a {' or '.join(need.kinds)} marker: it is revealed.",))
         except NeedSeal as need:
-            current.action = action
+            self._park(current, action)
             seat = self.rules.seat_of_side(need.side)
             action.pending = Pending("seal", need.label, seat, content=self._pick_content(work, need))
             return Transition(current, said + self._news(ctx, action))
         except NeedReveal as need:
-            current.action = action
+            self._park(current, action)
             action.pending = Pending("reveal", need.labels[0])
             return Transition(current, said + self._news(ctx, action) + ("Both initiative bids are in: they are revealed.",))
         except NeedAnswer as need:
-            current.action = action
+            self._park(current, action)
             action.pending = Pending("answer", need.label, need.seat, need.question, need.choices, need.default,
                                      mode=need.mode)
             return Transition(current, said + self._news(ctx, action) +
@@ -323,6 +326,17 @@ class MediterraneanEmpires:
         work.action = None
         work.log.extend(ctx.messages)
         return Transition(work, said + news)
+
+    @staticmethod
+    def _park(current: State, action: Action) -> None:
+        """The order waits (a roll, an answer, a reveal, a seal). A new order's starting state becomes a copy of the
+        current state, which the order has not changed; it shares the parts that only grow (rolls, chance book,
+        messages, standing orders) with the current state, and a replay of the order always takes those from the
+        current state (``_run``)."""
+        if action.base is current:
+            action.base = _detached_copy(current, book=current.book, rolls=current.rolls, log=current.log,
+                                         standing=current.standing)
+        current.action = action
 
     @staticmethod
     def _news(ctx: Ctx, action: Action) -> tuple[str, ...]:
@@ -475,7 +489,7 @@ class MediterraneanEmpires:
             "markers_held": {s: len(v.hand) for s, v in st.sides.items()},
             "pool": hand.pool_size(st), "pope": st.pope, "plague": st.plague,
             "powers": {p: {"status": st.status[p], "side": st.side_of.get(p)} for p in self.rules.powers},
-            "control": {a: control.controller(st, a) for a in self.rules.map.lands},
+            "control": control.controllers(st, self.rules.map.lands),
             "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
                        **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
             "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
@@ -568,7 +582,7 @@ class MediterraneanEmpires:
 
     def ledger(self, state: State) -> list[dict[str, Any]]:
         # Every label starts with the game turn its order was given in ("t3.o41.force.ops"): the ledger's turn.
-        return [chance.ledger_entry(b, int(m[1]) if (m := re.match(r"t(\d+)\.", b.label)) else None)
+        return [chance.ledger_entry(b, int(m[1]) if (m := _LABEL_TURN.match(b.label)) else None)
                 for b in state.book.bindings]  # type: ignore[attr-defined]
 
     def carry_over(self, before: State, after: State) -> State:

@@ -8,7 +8,7 @@ go under seal: only their digest is in the public log until both are in.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,23 @@ def played(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
     with table(tmp_path_factory.mktemp("me") / "me.db") as t:
         play_game(t)
         yield t
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The played game's export, its replay and its verification: computed once for the tests that only read them."""
+
+    ruleset: Any
+    events: list[Event]
+    folded: Any
+    result: Any
+
+
+@pytest.fixture(scope="module")
+def checked(played: Table) -> Checked:
+    ruleset = load_ruleset("mediterranean-empires", played.service.data_dir)
+    events = played.events()
+    return Checked(ruleset, events, replay(ruleset, events), verify(ruleset, events, {}))
 
 
 def test_seven_game_turns_end_in_the_victory_count_with_no_line_refused(played: Table) -> None:
@@ -140,13 +157,11 @@ def _both_bid(state, seat: str) -> bool:  # type: ignore[no-untyped-def]
             and any(e["marker"] in initiative for e in state.sides[other].hand))
 
 
-def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table) -> None:
+def test_the_export_replays_to_the_same_public_view_and_verifies(played: Table, checked: Checked) -> None:
     t = played
-    ruleset = load_ruleset("mediterranean-empires", t.service.data_dir)
-    events = t.events()
-    folded = replay(ruleset, events)
+    ruleset, events, folded = checked.ruleset, checked.events, checked.folded
     assert json.dumps(ruleset.public_view(folded.state), sort_keys=True) == json.dumps(t.service.state(), sort_keys=True)
-    result = verify(ruleset, events, {})
+    result = checked.result
     assert result.ok, [str(f) for f in result.findings]
     ledger = t.say("ann", "/ledger")
     assert "pending" not in ledger and "turn 7 " in ledger and "turn None" not in ledger
@@ -192,10 +207,8 @@ def _with(events: list[Event], seq: int, data: dict[str, Any]) -> list[Event]:
     return [replace(e, data=data) if e.seq == seq else e for e in events]
 
 
-def test_at_the_end_every_marker_and_the_pick_key_are_revealed_and_verify_derives_every_pick_again(played: Table) -> None:
-    t = played
-    ruleset = load_ruleset("mediterranean-empires", t.service.data_dir)
-    events = t.events()
+def test_at_the_end_every_marker_and_the_pick_key_are_revealed_and_verify_derives_every_pick_again(checked: Checked) -> None:
+    events = checked.events
     sealed = [e for e in events if e.kind == "secret.sealed"]
     revealed = {e.data["seq"]: e for e in events if e.kind == "secret.revealed"}
     first_draw = next(e for e in events if e.kind == "order" and "sealed" in e.data and "sealed_answer" not in e.data)
@@ -203,9 +216,9 @@ def test_at_the_end_every_marker_and_the_pick_key_are_revealed_and_verify_derive
     assert first_draw.seq in revealed and all(e.seq in revealed for e in sealed if "marker" not in e.data)
     # Anyone can redo each pick from the export alone: the key, the public value, the pool sorted by name.
     key = revealed[first_draw.seq].data["salt"]
-    folded = replay(ruleset, events)
+    folded = checked.folded
     assert folded.state.pick_key["revealed"] and folded.state.pick_key["salt"] == key
-    result = verify(ruleset, events, {})
+    result = checked.result
     assert result.ok, [str(f) for f in result.findings]
     assert any(f"of the {len(sealed)} the bot sealed itself" in n for n in result.notes), result.notes
 
@@ -225,8 +238,9 @@ def test_verify_catches_a_bot_that_sealed_another_marker_than_the_pick_gives(pla
     forged = _with(events, reveal.seq, {**reveal.data, "content": content})
     forged = _with(forged, target.seq, {**target.data, "sealed": secrets.digest(content, reveal.data["salt"])})
     forged = rechained(forged)
-    assert verify(ruleset, forged, {}).findings, "the forged log must not verify"
-    found = [str(f) for f in verify(ruleset, forged, {}).findings]
+    findings = verify(ruleset, forged, {}).findings
+    assert findings, "the forged log must not verify"
+    found = [str(f) for f in findings]
     assert any(f"gives {was}" in f and f"not {now}" in f for f in found), found
     replay(ruleset, forged)  # the public fold alone cannot tell: only the revealed key can
 
