@@ -7,8 +7,9 @@ one untimed run that fills the bytecode cache):
 
 - a bare ``python -c 'import sqlite3, json'``, the floor any Python command stands on;
 - ``legatus state``, ``post`` (table talk: the campaign is read and the post recorded, no event), ``ledger``
-  and ``map`` on the 15-turn scripted campaign of tests/bot/campaign_play.py (396 events), with their ratio
-  to the bare interpreter;
+  and ``map``, and ``post`` again while a ``legatus run`` (the console) serves the file and writes the post,
+  on the 15-turn scripted campaign of tests/bot/campaign_play.py (396 events), with their ratio to the bare
+  interpreter;
 - one post at turn 1 of a new campaign against one at the end of the 15-turn campaign, with its snapshot
   (bot/store/snapshots.py) and without (the snapshot deleted before each run: the whole log is folded).
 
@@ -90,6 +91,27 @@ class Runner:
         self.cpu = statistics.median(cpu)
         return statistics.median(samples)
 
+    def served_post(self, run: list[str], post: list[str], db: Path) -> float | None:
+        """``post``'s median time while ``legatus run`` (the console) serves ``db``; None if it never serves."""
+        sys.path.insert(0, str(self.code))
+        try:
+            from bot.store.local_socket import socket_path
+        except ImportError:
+            return None
+        finally:
+            sys.path.pop(0)
+        bot = subprocess.Popen([sys.executable, *run], cwd=self.code, env=self.env, stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+        try:
+            deadline = time.monotonic() + 30
+            while not socket_path(db).exists():
+                if bot.poll() is not None or time.monotonic() > deadline:
+                    return None
+                time.sleep(0.05)
+            return self.median(post)
+        finally:
+            bot.communicate(":quit\n", timeout=60)
+
     def cpu_note(self) -> str:
         return f"cpu {self.cpu * 1000:5.0f} ms"
 
@@ -125,6 +147,12 @@ def main() -> None:
         for label, args in commands.items():
             took = runner.median(args)
             print(f"  {label:<34} {took * 1000:7.0f} ms  {runner.cpu_note()}  ({took / bare:4.1f} x bare python)")
+        served = runner.served_post([*cli, "run", "--db", str(long_db)], commands["legatus post (table talk)"], long_db)
+        if served is None:
+            print("  (this checkout's `legatus run` serves no local posts: no line for a post to a running bot)")
+        else:
+            print(f"  {'legatus post (to a running bot)':<34} {served * 1000:7.0f} ms  {runner.cpu_note()}  "
+                  f"({served / bare:4.1f} x bare python; the bot writes it: bot/service/local_posts.py)")
 
         print("one post (table talk) in a fresh process:")
         post = [*cli, "post", "--as", "hanno", "well played, all", "--db"]
