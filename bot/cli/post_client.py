@@ -51,11 +51,14 @@ def post_through_bot(db: str | os.PathLike[str] | None, author: str, text: str, 
         connection.settimeout(timeout)
         try:
             connection.sendall(request)
+        except OSError:
+            pass  # the bot may have refused and closed already: its answer, read next, says why
+        try:
             answer = _read_line(connection)
         except OSError as exc:
             raise BotDidNotAnswer(
-                f"the running bot took the post but did not answer ({exc.__class__.__name__}); it may have been "
-                "applied: check with `legatus state` or `legatus ledger` before posting it again") from None
+                f"the running bot did not answer ({exc.__class__.__name__}); the post may have been applied: check "
+                "with `legatus state` or `legatus ledger` before posting it again") from None
     finally:
         connection.close()
     try:

@@ -72,17 +72,23 @@ class LocalPosts:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
+            try:
+                # Read first, whoever it is: closing on unread bytes resets the connection, and the client would
+                # not get the refusal below.
+                line = await reader.readuntil(b"\n")
+            except (asyncio.LimitOverrunError, asyncio.IncompleteReadError) as exc:
+                writer.write(encode({"error": f"the bot could not read the request: {exc}"}))
+                return
             connection = writer.get_extra_info("socket")
             if connection is None or not may_post(peer_uid(connection)):
                 writer.write(encode({"error": "only the user the bot runs as may post through it"}))
                 return
             try:
-                line = await reader.readuntil(b"\n")
                 request = decode(line)
                 author, text, campaign = request.get("author"), request.get("text"), request.get("campaign")
                 if not isinstance(author, str) or not isinstance(text, str) or not isinstance(campaign, (str, type(None))):
                     raise ValueError("author and text must be strings, campaign a string or null")
-            except (asyncio.LimitOverrunError, asyncio.IncompleteReadError, ValueError) as exc:
+            except ValueError as exc:
                 writer.write(encode({"error": f"the bot could not read the request: {exc}"}))
                 return
             reply = await self.submit(author, text, campaign)
