@@ -205,3 +205,31 @@ def test_a_folder_others_may_enter_is_neither_served_nor_used(tmp_path: Path, ru
     assert asyncio.run(start()) is False
     assert not socket_path(db).exists()
     assert post_through_bot(db, "gm", "/turn open 2023-01-03", "c") is None  # the command posts alone
+
+
+def test_a_bot_that_takes_the_post_and_never_answers_is_reported_not_retried(tmp_path: Path, runtime: Path) -> None:
+    import socket as sockets
+    import threading
+
+    db = campaign_db(tmp_path / "c.db")
+    where = socket_path(db)
+    where.parent.mkdir(mode=0o700)
+    listener = sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM)
+    listener.bind(str(where))
+    listener.listen()
+    taken: list[bytes] = []
+
+    def stuck() -> None:  # takes the post, then says nothing
+        connection, _ = listener.accept()
+        taken.append(connection.recv(65536))
+        threading.Event().wait(5)
+        connection.close()
+
+    threading.Thread(target=stuck, daemon=True).start()
+    try:
+        with pytest.raises(BotDidNotAnswer, match="did not answer .*may have been applied: check with `legatus state`"):
+            post_through_bot(db, "gm", "/turn open 2023-01-03", "c", timeout=0.5)
+    finally:
+        listener.close()
+    assert taken and b"/turn open" in taken[0]
+    assert Legatus(open_engine(db)).state("c")["turn"] == 0  # the command did not post it again by itself
