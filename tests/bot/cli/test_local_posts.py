@@ -79,22 +79,36 @@ def start_bot(db: Path) -> subprocess.Popen[str]:
     return bot
 
 
-def test_a_post_through_the_running_bot_is_the_post_made_alone_and_loads_nothing_heavy(tmp_path: Path,
-                                                                                       runtime: Path) -> None:
+def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """`legatus ARGS` through its entry point in this process: what it prints and its exit code."""
+    from bot.cli.main import main
+
+    capsys.readouterr()
+    code = main(list(args))
+    said = capsys.readouterr()
+    return code, said.out + said.err
+
+
+def test_a_post_through_the_running_bot_is_the_post_made_alone_and_loads_nothing_heavy(
+        tmp_path: Path, runtime: Path, capsys: pytest.CaptureFixture[str]) -> None:
     served_db = campaign_db(tmp_path / "served.db")
     alone_db = tmp_path / "alone.db"
     shutil.copy(served_db, alone_db)
     bot = start_bot(served_db)
     try:
-        for author, text in (("gm", "/turn open 2023-01-03"), ("antiochus", "pass"), ("brennus", "pass"),
-                             ("antiochus", "nonsense order"), ("gm", "pass\n/turn open 1999-01-01")):
-            served = legatus("post", "--db", str(served_db), "--as", author, text, probe=True)
-            alone = legatus("post", "--db", str(alone_db), "--as", author, text)
+        # A command of its own, as a user runs it: it imports no database nor network library.
+        code, out, loaded = legatus("post", "--db", str(served_db), "--as", "gm", "/turn open 2023-01-03", probe=True)
+        assert not loaded & HEAVY, loaded & HEAVY
+        assert (code, HEAD.sub("HEAD", out)) == (0, HEAD.sub("HEAD", in_process(capsys, "post", "--db", str(alone_db),
+                                                                                  "--as", "gm", "/turn open 2023-01-03")[1]))
+        for author, text in (("antiochus", "pass"), ("brennus", "pass"), ("antiochus", "nonsense order"),
+                             ("gm", "pass\n/turn open 1999-01-01"), ("philip", "pass")):
+            served = in_process(capsys, "post", "--db", str(served_db), "--as", author, text)
+            alone = in_process(capsys, "post", "--db", str(alone_db), "--as", author, text)
             # The same but for the log head: the events' times, which the head hashes, are those of each post.
             assert (served[0], HEAD.sub("HEAD", served[1])) == (alone[0], HEAD.sub("HEAD", alone[1])), (served, alone)
-            assert not served[2] & HEAVY, served[2] & HEAVY  # the client imported no database nor network library
-        assert served[0] == 3
-        missing = legatus("post", "--db", str(served_db), "--as", "gm", "pass", "--campaign", "nope")
+        assert in_process(capsys, "post", "--db", str(served_db), "--as", "brennus", "pass")[0] == 3  # not his turn
+        missing = in_process(capsys, "post", "--db", str(served_db), "--as", "gm", "pass", "--campaign", "nope")
         assert missing[0] == 1 and "no campaign called 'nope'" in missing[1]
     finally:
         bot.communicate(":quit\n", timeout=60)
