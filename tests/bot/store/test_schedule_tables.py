@@ -21,7 +21,7 @@ def test_many_campaigns_read_together_as_one_by_one(tmp_path: Path) -> None:
     now = datetime(2026, 11, 23, 12, tzinfo=UTC)
     with Session(engine) as session:
         ids = []
-        for k in range(1203):  # more than one statement's worth of ids
+        for k in range(520):
             row = CampaignRow(name=f"c{k}", ruleset="mare-nostrum", gm="gm")
             session.add(row)
             session.flush()
@@ -36,7 +36,7 @@ def test_many_campaigns_read_together_as_one_by_one(tmp_path: Path) -> None:
                 session.add(CampaignSettingsRow(campaign_id=row.id, timezone="Mars/Olympus"))  # read as the default
         session.commit()
     with Session(engine) as session:
-        wanted = ids[::2] + [ids[10]]
+        wanted = ids[:-5]  # more than one statement's worth of ids (500), and not every campaign
         together = active_deadlines_of(session, wanted)
         settings = settings_of(session, wanted)
         assert set(together) == set(settings) == set(wanted)
