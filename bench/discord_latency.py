@@ -40,9 +40,11 @@ Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; be
   instead of a transaction each from worker threads that waited for SQLite's lock; the deadline keeper reads a
   round's campaigns in one query; the bot runs as its own `legatus run` process, as against Discord, and the
   burst waits until the set-up's aftermath (200 turn threads and status boards) is over. Same machine, 2 cores
-  shared with 4 other agents (load 1-3): burst p50 0.8-2.0 s, **p99 1.2-2.5 s** (most runs under 2 s), 340-870
-  posts/s; with --concurrent (200 more campaigns set up amid the burst) p99 1.5-1.6 s and 0 deadline misses of
-  3,200 commands; --same-process p99 2.0-2.3 s. What is left: the writer copies the state per event
+  shared with 4 other agents (load 1-3): burst p50 0.8-2.0 s, p99 1.2-2.5 s, 340-870 posts/s. With the machine
+  to itself (load ~1.7, 5 runs): p50 0.75-0.89 s, **p99 1.13-1.32 s** (median 1.18 s), 777-921 posts/s, 0 of
+  1,600 set-up commands past the 3 s deadline; --concurrent (200 more campaigns set up amid the burst, 3 runs):
+  p99 1.27-1.57 s, 0 of 3,200 commands late; --same-process (the fake on the bot's loop): p99 2.75 s. What is
+  left: the writer copies the state per event
   (State.__deepcopy__, ~45 us a copy, also for a pass refused as out of turn) and discord.py's own work on the
   event loop (gateway parsing, HTTP), both on one core under the GIL.
 Fixed before: concurrent /campaign create and the scheduler's read-then-write sessions failed with "database is
