@@ -140,7 +140,10 @@ def test_a_standby_process_takes_over_the_jobs_of_a_shard_whose_process_died(db_
             second = await start_bot(fake, db_url, tmp_path, "shard-1-second", 1, SHARDS)
             try:
                 await _wait_in_log(second, "standing by", START_WAIT)
-                await first.stop(signal.SIGKILL)
+                # Frozen first: it keeps the shard's lease and does nothing while the rows change below, so the
+                # survivor takes over after the change, whatever the machine's load (killed first, the survivor
+                # could reconcile before the change, with its jobs at the old due times).
+                first.process.send_signal(signal.SIGSTOP)
                 half_done, fell_due, untouched = list(place.campaigns.values())
                 with Session(service.engine) as session:
                     rows = {d.campaign_id: d for d in session.exec(select(DeadlineRow)).all() if d.state in ACTIVE}
@@ -152,6 +155,7 @@ def test_a_standby_process_takes_over_the_jobs_of_a_shard_whose_process_died(db_
                     # The dead process's claim, never recorded as sent: the survivor must finish it.
                     session.refresh(rows[half_done])
                     assert claim(session, _key(rows[half_done], "timeout"), half_done, "deadline", at=now)
+                await first.stop(signal.SIGKILL)
                 channel_of = {cid: place.channels[i].id for i, cid in enumerate(place.campaigns.values())}
                 await fake.wait_until(
                     lambda: len(bot_messages(fake, place.guild.id, TIMEOUT)) >= 2, START_WAIT,
