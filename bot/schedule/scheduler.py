@@ -32,16 +32,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Protocol
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from apscheduler.jobstores.base import JobLookupError
-from apscheduler.jobstores.memory import MemoryJobStore
-from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from sqlalchemy.engine import Engine
@@ -51,7 +48,10 @@ from bot.schedule.clock import Clock, FixedClock
 from bot.service.deadlines import Acting, acting_from, acting_of, deadline_listeners, discord_when, possessive
 from bot.lottery.fetch import fetch_draw_async, next_fetch_time
 from bot.lottery.reconcile import Outcome, Status
-from bot.store.db import open_engine_unmigrated, writer
+# The job stores and the posters are the scheduler's API too: the transports and the tests name them from here.
+from bot.schedule.job_store import JOB_DEFAULTS, MEMORY, lease_name, make_scheduler  # noqa: F401
+from bot.schedule.posting import NotPosted, Poster, RecordingPoster, Sent  # noqa: F401
+from bot.store.db import writer
 from bot.store.posted import claim, find, mark_sent
 from bot.store.process_locks import ProcessLocks, process_locks
 from bot.store.shards import ALL, Shard
@@ -66,70 +66,14 @@ log = logging.getLogger("legatus.scheduler")
 UTC = timezone.utc
 BOT = "legatus"  # bot.service.BOT: the actor of the draws the bot records
 LOTTO_JOB = "lotto-next"
-MEMORY = "memory"  # the job store of the deadlines' jobs (see the module's docstring); the others: "default"
 # A draw not yet published is fetched again after these delays (minutes); then the GM is alerted.
 LOTTO_RETRIES = (15, 30, 60, 120, 240)
-JOB_DEFAULTS: dict[str, Any] = {
-    # None: a job overdue by any amount (the bot was down) still runs, once; never skipped silently.
-    "misfire_grace_time": None,
-    "coalesce": True,
-    "max_instances": 1,
-}
 
 FetchDraw = Callable[[Engine, date], Awaitable[Outcome]]
 
 
-# --- posting ------------------------------------------------------------------------------------------------------------
-
-
-class NotPosted(Exception):
-    """Raised by a poster that has nowhere to put a message yet (a forum campaign before its turn post opens):
-    the claim stays unsent and the message is tried again, never recorded as sent."""
-
-
 # An unsent message is tried again after this long (or as soon as the turn's thread opens: ``resume_unsent``).
 RESEND_AFTER = timedelta(minutes=10)
-
-
-class Poster(Protocol):
-    """Sends a message to a campaign's channel. ``key`` identifies the message: a sink that can (Discord, via
-    the nonce) uses it to drop a resend of what it already accepted. ``turn``: the game turn the message belongs
-    to (a transport with a thread per turn puts it there); None: the current one. Returns the message id, if
-    any; raises NotPosted when the message cannot go out yet."""
-
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None: ...
-
-
-@dataclass
-class Sent:
-    campaign_id: int
-    text: str
-    ping: list[str]
-    key: str
-    files: list[tuple[str, bytes]] = field(default_factory=list)
-
-
-@dataclass
-class RecordingPoster:
-    """Keeps what would be posted: for tests and the console (``echo=print``)."""
-
-    sent: list[Sent] = field(default_factory=list)
-    echo: Callable[[str], None] | None = None
-    # Behave like Discord's enforced nonce: a key already accepted is not posted again.
-    honour_keys: bool = False
-
-    async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None:
-        if self.honour_keys:
-            for i, sent in enumerate(self.sent):
-                if sent.key == key:
-                    return str(i + 1)  # Discord answers a repeated nonce with the message it already has
-        self.sent.append(Sent(campaign_id, text, list(ping), key, list(files)))
-        if self.echo is not None:
-            attached = f" [{', '.join(name for name, _ in files)}]" if files else ""
-            self.echo(f"[campaign {campaign_id}] {text}{attached}")
-        return str(len(self.sent))
 
 
 # --- the running app ----------------------------------------------------------------------------------------------------
@@ -928,73 +872,8 @@ async def _tell_draw(app: App, key: str, campaign_id: int, name: str, gm: str, o
 # --- start-up -----------------------------------------------------------------------------------------------------------
 
 
-def job_table(shard: Shard = ALL) -> str:
-    """apscheduler's table: one per shard, since apscheduler 3 cannot share a job store between processes (each
-    would run and remove the other's jobs). An unsharded bot keeps the original name."""
-    return "apscheduler_jobs" if shard.whole else f"apscheduler_jobs_shard_{shard.id}_of_{shard.count}"
-
-
-def lease_name(shard: Shard = ALL) -> str:
-    """The process lock held by the one process whose scheduler runs this shard's jobs."""
-    return f"scheduler:{shard.name}"
-
-
 # A process whose shard's scheduler runs elsewhere tries to take it over this often.
 STANDBY_POLL_SECONDS = 2.0
-
-
-class _Scheduler(AsyncIOScheduler):
-    """apscheduler's asyncio scheduler, woken once for many jobs added at once. Each wake-up reads every job store
-    on the event loop, the persistent one from the database; a burst of posts adds a deadline job per post, from
-    the writer thread, and woke it as many times, each wake-up a query the players' messages waited behind."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._wake_lock = threading.Lock()
-        self._wake_pending = False
-
-    def wakeup(self) -> None:
-        with self._wake_lock:
-            if self._wake_pending:
-                return
-            self._wake_pending = True
-        self._eventloop.call_soon_threadsafe(self._wake)
-
-    def _wake(self) -> None:
-        with self._wake_lock:
-            self._wake_pending = False  # a job added from here on wakes it again: nothing is missed
-        self._stop_timer()
-        self._start_timer(self._process_jobs())
-
-
-def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
-    # An engine of its own (the job store disposes it at shutdown) with the store's connection settings: on SQLite
-    # WAL, synchronous=NORMAL and the busy timeout (bot/store/db.py). A job-store write per deadline moved used to
-    # sync the disk each time (SQLite's default, FULL). NORMAL may lose the last jobs on a power cut, never corrupt
-    # the file, and the jobs are rebuilt from the deadline table at every start (``reconcile``): safe.
-    store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
-                               tablename=job_table(shard))
-    _create_job_table(store)
-    return _Scheduler(jobstores={"default": store, MEMORY: MemoryJobStore()}, job_defaults=dict(JOB_DEFAULTS),
-                      timezone=UTC)
-
-
-def _create_job_table(store: SQLAlchemyJobStore, attempts: int = 20) -> None:
-    """Create the job table now, under the write lock, so that the job store's own start finds it there: its
-    check-then-create is a read turned write, which SQLite refuses at once (no busy wait) when another process
-    wrote in between, as a second bot process starting beside the first does."""
-    import time
-
-    from sqlalchemy.exc import OperationalError
-
-    for attempt in range(1, attempts + 1):
-        try:
-            store.jobs_t.create(writer(store.engine), checkfirst=True)
-            return
-        except OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts:
-                raise
-            time.sleep(0.05 * attempt)
 
 
 def _take_lease(app: App) -> bool:

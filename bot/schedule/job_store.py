@@ -1,0 +1,89 @@
+"""The scheduler apscheduler runs for a shard: its two job stores, its table, and the lease that makes one process
+at a time run it (bot/schedule/scheduler.py says which jobs go where and why)."""
+from __future__ import annotations
+
+import threading
+from datetime import timezone
+from typing import Any
+
+from apscheduler.jobstores.memory import MemoryJobStore
+from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy.engine import Engine
+
+from bot.store.db import open_engine_unmigrated, writer
+from bot.store.shards import ALL, Shard
+
+UTC = timezone.utc
+MEMORY = "memory"  # the job store of the deadlines' jobs (see bot/schedule/scheduler.py); the others: "default"
+JOB_DEFAULTS: dict[str, Any] = {
+    # None: a job overdue by any amount (the bot was down) still runs, once; never skipped silently.
+    "misfire_grace_time": None,
+    "coalesce": True,
+    "max_instances": 1,
+}
+
+
+def job_table(shard: Shard = ALL) -> str:
+    """apscheduler's table: one per shard, since apscheduler 3 cannot share a job store between processes (each
+    would run and remove the other's jobs). An unsharded bot keeps the original name."""
+    return "apscheduler_jobs" if shard.whole else f"apscheduler_jobs_shard_{shard.id}_of_{shard.count}"
+
+
+def lease_name(shard: Shard = ALL) -> str:
+    """The process lock held by the one process whose scheduler runs this shard's jobs."""
+    return f"scheduler:{shard.name}"
+
+
+class _Scheduler(AsyncIOScheduler):
+    """apscheduler's asyncio scheduler, woken once for many jobs added at once. Each wake-up reads every job store
+    on the event loop, the persistent one from the database; a burst of posts adds a deadline job per post, from
+    the writer thread, and woke it as many times, each wake-up a query the players' messages waited behind."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._wake_lock = threading.Lock()
+        self._wake_pending = False
+
+    def wakeup(self) -> None:
+        with self._wake_lock:
+            if self._wake_pending:
+                return
+            self._wake_pending = True
+        self._eventloop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        with self._wake_lock:
+            self._wake_pending = False  # a job added from here on wakes it again: nothing is missed
+        self._stop_timer()
+        self._start_timer(self._process_jobs())
+
+
+def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
+    # An engine of its own (the job store disposes it at shutdown) with the store's connection settings: on SQLite
+    # WAL, synchronous=NORMAL and the busy timeout (bot/store/db.py). A job-store write per deadline moved used to
+    # sync the disk each time (SQLite's default, FULL). NORMAL may lose the last jobs on a power cut, never corrupt
+    # the file, and the jobs are rebuilt from the deadline table at every start (``reconcile``): safe.
+    store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
+                               tablename=job_table(shard))
+    _create_job_table(store)
+    return _Scheduler(jobstores={"default": store, MEMORY: MemoryJobStore()}, job_defaults=dict(JOB_DEFAULTS),
+                      timezone=UTC)
+
+
+def _create_job_table(store: SQLAlchemyJobStore, attempts: int = 20) -> None:
+    """Create the job table now, under the write lock, so that the job store's own start finds it there: its
+    check-then-create is a read turned write, which SQLite refuses at once (no busy wait) when another process
+    wrote in between, as a second bot process starting beside the first does."""
+    import time
+
+    from sqlalchemy.exc import OperationalError
+
+    for attempt in range(1, attempts + 1):
+        try:
+            store.jobs_t.create(writer(store.engine), checkfirst=True)
+            return
+        except OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or attempt == attempts:
+                raise
+            time.sleep(0.05 * attempt)
