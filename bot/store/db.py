@@ -6,8 +6,10 @@ which only ever ran ``create_all``) is upgraded in place at start-up.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +45,10 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=5000")  # first: switching a new file to WAL waits for its lock too
     # WAL lets readers (a backup, the map renderer) work while the bot writes.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
     # NORMAL in WAL mode can lose the last commits on power loss but never corrupts the file; the posts
     # themselves stay in Discord, so a lost tail can be re-read.
     cursor.execute("PRAGMA synchronous=NORMAL")
@@ -99,7 +101,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     register_tables()
-    with writer(engine).begin() as connection:
+    with writer(engine).connect() as connection, _patient(connection), connection.begin():
         if connection.dialect.name == "postgresql":
             # Two processes starting together (the bot and the scheduler) must not both create the tables.
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
@@ -107,6 +109,27 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         # full disk mid-way leaves the old schema) and takes the write lock first, so a second process starting
         # at once waits (busy_timeout), then finds the work done.
         command.upgrade(alembic_config(connection), revision)
+
+
+# How long a process starting beside one that is migrating the same SQLite file waits for it: a migration from
+# nothing on a loaded machine can outlast the busy timeout posts use (5 s), and the waiter then failed with
+# "database is locked" instead of finding the work done.
+MIGRATION_WAIT_MS = 120_000
+
+
+@contextlib.contextmanager
+def _patient(connection: Connection) -> Iterator[None]:
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    # On the driver's connection: through SQLAlchemy the statement would begin the transaction, whose BEGIN
+    # IMMEDIATE is the wait this is for.
+    raw = connection.connection.driver_connection
+    raw.execute(f"PRAGMA busy_timeout={MIGRATION_WAIT_MS}")
+    try:
+        yield
+    finally:
+        raw.execute("PRAGMA busy_timeout=5000")  # back to the pool as every connection is
 
 
 # Execution option: transactions on an engine carrying it take SQLite's write lock at BEGIN (see ``writer``).

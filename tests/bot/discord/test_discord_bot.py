@@ -117,6 +117,8 @@ def test_a_whole_turn_on_discord(tmp_path: Path) -> None:
         # Everything of a turn goes to its thread, and the first player is pinged once there, not again in the channel.
         turn_thread = str(thread.id)
         sam_pinged = f"<@{t.uid('sam')}>: it is your turn."
+        # Sent after the thread's other messages, within its rate limit: waited for, then counted.
+        await t.fake.wait_for_message(turn_thread, lambda m: m["content"] == sam_pinged, timeout=20)
         assert [m["content"] for m in t.fake.messages_in(turn_thread) if "it is your turn" in m["content"]] == [sam_pinged]
         assert not [m for m in t.fake.messages_in("mare-nostrum") if "it is your turn" in m["content"]]
         ping = await t.fake.wait_for_message(turn_thread, lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
