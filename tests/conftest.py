@@ -1,7 +1,9 @@
 """Shared test fixtures: the real lottery results (copied into tests/data/lotto), and a campaign service on a real SQLite file."""
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from datetime import datetime, timezone
@@ -15,6 +17,12 @@ os.environ.setdefault("PYTHONPYCACHEPREFIX", _PYCACHE)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 sys.dont_write_bytecode = False
+
+# Bots started by the tests serve `legatus post` on a socket in the user's runtime folder (bot/store/local_socket.py):
+# a folder of this test run's own, so that a bot killed by a test leaves nothing in the user's, and two runs never
+# meet. Short, for the socket paths' length limit.
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="lgt-", dir="/tmp" if os.path.isdir("/tmp") else None)
+atexit.register(shutil.rmtree, os.environ["XDG_RUNTIME_DIR"], True)
 
 import pytest  # noqa: E402
 
