@@ -45,14 +45,32 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout=5000")  # first: switching a new file to WAL waits for its lock too
+    cursor.execute("PRAGMA busy_timeout=5000")
     # WAL lets readers (a backup, the map renderer) work while the bot writes.
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _wal(cursor)
     cursor.execute("PRAGMA foreign_keys=ON")
     # NORMAL in WAL mode can lose the last commits on power loss but never corrupts the file; the posts
     # themselves stay in Discord, so a lost tail can be re-read.
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _wal(cursor: Any, patience: float = 30.0) -> None:
+    """Switch to WAL (a no-op once the file is in it: the mode is kept in the file). A new file that several
+    processes open at once: SQLite refuses the switch at once, without its busy wait, to all but the first, so the
+    others try again until the first is done (CI saw "database is locked" from four processes starting together)."""
+    import sqlite3
+    import time
+
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def register_tables() -> None:
