@@ -227,6 +227,11 @@ class LegatusBot(discord.Client):
     async def run_local_post(self, author: str, text: str, campaign: str | None) -> Reply:
         """A `legatus post` of this machine (bot/service/local_posts.py): queued like a channel's, and a GM as on
         the command line, by the campaign's GM identity."""
+        if campaign is None:
+            # The file's only campaign, named: its posts and the scheduler's hold on it are then ordered as a
+            # channel's are (with several, the service refuses the post and says which to name).
+            names = await asyncio.to_thread(self.service.campaign_names)
+            campaign = names[0] if len(names) == 1 else None
         return await self._queue(campaign, author, text, None)
 
     async def _queue(self, campaign: str | None, author: str, text: str, is_gm: bool | None) -> Reply:
