@@ -59,6 +59,17 @@ def no_public_drand_relays(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("LEGATUS_DRAND_RELAYS", "http://127.0.0.1:9")
 
 
+@pytest.fixture(autouse=True)
+def no_public_lottery_sites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nor the lottery's sites: a bot whose scheduler fetches a draw (the fetch falls due by the wall clock, whatever
+    a test's own clock says) asks a closed port on 127.0.0.1 unless the test serves its own site."""
+    closed = "http://127.0.0.1:9"
+    for name, path in (("LEGATUS_LOTTO_ARCHIVE_URLS", "/storico01-oggi.zip"), ("LEGATUS_LOTTO_DRAW_URL", "/draw.json"),
+                       ("LEGATUS_LOTTO_CALENDAR_URL", "/calendar.json")):
+        if name not in os.environ:
+            monkeypatch.setenv(name, closed + path)
+
+
 @pytest.fixture
 def lotto_dir() -> Path:
     return LOTTO

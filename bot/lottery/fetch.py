@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -58,16 +59,33 @@ async def fetch_draw_async(
     settings: LottoSettings | None = None,
     names: Iterable[str] = SOURCE_NAMES,
 ) -> Outcome:
-    """``fetch_draw`` in a worker thread, with its own session and HTTP clients (neither is thread-safe)."""
+    """``fetch_draw`` in a worker thread, with its own session and HTTP clients (neither is thread-safe).
+
+    Cancelled (the bot stops), it stops the thread at its next wait between retries: the event loop's end joins
+    its worker threads, and the back-off alone (seconds to minutes) would otherwise hold the bot's stop."""
     chosen = tuple(names)
     resolved = settings or LottoSettings.from_env()
+    stop = threading.Event()
+
+    def sleep(seconds: float) -> None:
+        if stop.wait(seconds):
+            raise FetchStopped("the fetch was stopped")
 
     def work() -> Outcome:
-        sources = build_sources(resolved, chosen)
+        sources = build_sources(resolved, chosen, sleeper=sleep)
         with Session(engine) as session:
             return fetch_draw(session, day, sources)
 
-    return await asyncio.to_thread(work)
+    try:
+        return await asyncio.to_thread(work)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
+
+
+class FetchStopped(Exception):
+    """Raised in a fetch's thread, at a wait between retries, once the fetch was cancelled: it asks no source
+    again and stores nothing more."""
 
 
 def fetch_until_available(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import hashlib
 import json
+import threading
 import time
 from pathlib import Path
 
@@ -484,3 +486,27 @@ def test_the_fetch_command_lets_a_waiting_campaign_move_on(
     assert out[:2] == ["the draw of 2026-09-01 (Tue) is stored: archive and lotto-italia agree on all 11 wheels",
                        "Campaign 'mare-nostrum':"]
     assert any("Order of play: Gauls (CA 67)" in line for line in out)
+
+
+def test_a_fetch_cancelled_mid_retry_stops_its_thread_at_once(site: FakeSite, engine: Engine, tmp_path: Path) -> None:
+    """A bot stopping while a fetch waits between retries must not wait them out: asyncio.run's end joins the
+    worker thread, so a 60 s back-off would hold the bot's stop (and every test that stops a bot) for minutes."""
+    site.routes[ARCHIVE_PATH] = Reply(status=503, body=b"busy", content_type="text/plain")
+    site.routes[DRAW_PATH] = Reply(status=503, body=b"busy", content_type="text/plain")
+    slow = settings_for(site, retry=RetryPolicy(attempts=3, base=60.0, factor=2.0, cap=120.0))
+    threads: list[threading.Thread] = []
+
+    async def main() -> None:
+        task = asyncio.create_task(fetch_draw_async(engine, SEP_1, settings=slow))
+        while not site.hits(ARCHIVE_PATH):  # the first try was made: the thread now sleeps before the next
+            await asyncio.sleep(0.01)
+        threads.extend(t for t in threading.enumerate() if t.name.startswith("asyncio"))
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    started = time.monotonic()
+    asyncio.run(main())  # returns only once the loop's worker threads have ended
+    assert threads and not any(t.is_alive() for t in threads)
+    assert time.monotonic() - started < 30  # the back-off alone is 60 s: the stop did not wait it out
+    assert len(site.hits(ARCHIVE_PATH)) == 1  # and no source was asked again after the stop
