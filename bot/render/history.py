@@ -65,13 +65,12 @@ def folded_at_turn(service: CampaignService, campaign: str | None, turn: int | N
 
     from bot.store.campaigns import load_events
 
+    if turn is None:
+        return service.folded(campaign)  # type: ignore[no-any-return]
     with Session(service.engine) as session:
         # The service's own lookup, so that an unknown or ambiguous campaign reads exactly as everywhere else.
         row = service._campaign(session, campaign)
         assert row.id is not None
-        if turn is None:
-            ruleset, folded = service._fold(session, row)
-            return ruleset, folded.state
         events = load_events(session, row.id)
     ruleset = load_ruleset(row.ruleset, service.data_dir)
     return ruleset, state_at_close(ruleset, events, turn)

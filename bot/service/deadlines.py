@@ -120,11 +120,8 @@ class Acting:
 
 def acting_of(service: Any, name: str) -> Acting:
     """Who is to act now. Uses the service's fold (a public ``to_act`` on Legatus would be nicer)."""
-    with Session(service.engine) as session:
-        row = find_campaign(session, name)
-        assert row is not None
-        ruleset, folded = service._fold(session, row)
-        return acting_from(tuple(ruleset.to_act(folded.state)), ruleset, folded.state)
+    ruleset, state = service.folded(name)
+    return acting_from(tuple(ruleset.to_act(state)), ruleset, state)
 
 
 def acting_from(seats: tuple[str, ...], ruleset: Any, state: Any) -> Acting:

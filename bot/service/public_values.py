@@ -11,8 +11,6 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
-from bot.store import campaign_secret, sealed as sealed_store
-from bot.store import draws as draw_store
 from engine import commit_reveal
 from engine.events import Rejection
 from engine.log import step
@@ -22,7 +20,7 @@ from engine.secrets import REVEALED, SEALED
 from engine.secrets import digest as seal_digest
 
 if TYPE_CHECKING:
-    from bot.service.legatus import _Posting
+    from bot.service.post_reading import _Posting
 
 BOT = "legatus"  # who the bot's own events are recorded as
 # How many coming draws each event offers for binding rolls: enough slots for a long turn of GM rolls.
@@ -59,8 +57,8 @@ class PublicValues:
         # Read once per transaction and floor: every event of the posts applied together offers the same dates.
         known = posting.batch.draw_dates.get(floor)
         if known is None:
-            known = posting.batch.draw_dates[floor] = draw_store.draw_dates_after(
-                posting.session, date.fromisoformat(floor), OFFERED_DRAWS)
+            known = posting.batch.draw_dates[floor] = posting.store.draw_dates_after(
+                date.fromisoformat(floor), OFFERED_DRAWS)
         stored = list(known)
         if len(stored) < OFFERED_DRAWS:
             # Past the end of the stored draws, a roll waits for the next draws by the schedule.
@@ -111,10 +109,12 @@ class PublicValues:
         if not needs:
             return []
         assert posting.campaign.id is not None
-        seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
+        seed = posting.store.seed_of(posting.campaign.id)
         if seed is None:
+            from bot.store.campaign_secret import KEY_ENV
+
             return [f"{len(needs)} commit-reveal roll(s) wait for a number, but the campaign's seed cannot be made "
-                    f"here (no seed stored, or no server key: {campaign_secret.KEY_ENV}). The GM must look into it."]
+                    f"here (no seed stored, or no server key: {KEY_ENV}). The GM must look into it."]
         key = commit_reveal.key(seed)
         numbers: dict[str, Any] = {}
         for need in needs:
@@ -166,7 +166,7 @@ class PublicValues:
         assert posting.campaign.id is not None
         for need in self._needs(posting, "secret"):
             # Sealed earlier (the private store), or by this very post (not written yet).
-            kept = sealed_store.get(posting.session, posting.campaign.id, int(need.key)) or next(
+            kept = posting.store.sealed(posting.campaign.id, int(need.key)) or next(
                 (e.secret for e in posting.new_events if e.seq == int(need.key) and e.secret), None)
             if kept is None:
                 messages.append(f"the sealed content of event #{need.key} is due but this database does not hold it. The GM must look into it.")
@@ -189,11 +189,11 @@ class PublicValues:
             return known
         if day in posting.batch.no_draw:
             return None
-        draw = draw_store.get_draw(posting.session, date.fromisoformat(day))
+        draw = posting.store.draw(date.fromisoformat(day))
         if draw is None or missing_wheels(draw):
             posting.batch.no_draw.add(day)
             return None
-        found = posting.batch.found_draws[day] = (draw, draw_store.source_of(posting.session, draw.date))
+        found = posting.batch.found_draws[day] = (draw, posting.store.draw_source(draw.date))
         return found
 
     def _seal_secrets(self, posting: _Posting) -> list[str]:

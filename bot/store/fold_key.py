@@ -17,6 +17,8 @@ log = logging.getLogger("legatus.snapshots")
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
 # Bump when the body's layout changes; old snapshots are then ignored and replaced at the next post.
 FORMAT = 1
+# How far the log may run ahead of a sound snapshot before a post rewrites it (bot/store/snapshots.py).
+EVERY = 64
 _keys: dict[tuple[int, Path], str] = {}
 
 

@@ -21,12 +21,10 @@ import pickle
 from sqlalchemy import LargeBinary, text
 from sqlmodel import Column, Field, Session, SQLModel
 
-from bot.store.fold_key import FORMAT, snapshot_key, sound_fold
+from bot.store.fold_key import EVERY, FORMAT, snapshot_key, sound_fold
 from engine.log import Folded
 
 log = logging.getLogger("legatus.snapshots")
-# How far the log may run ahead of a sound snapshot before a post rewrites it.
-EVERY = 64
 # Campaigns whose stored snapshot this process found unsound: the next post replaces it whatever its age.
 _unsound: set[tuple[str, int]] = set()  # (database, campaign id)
 # The (seq, key) of the snapshot this process last wrote or read as sound, by (database, campaign id): a post then
