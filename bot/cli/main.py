@@ -296,6 +296,12 @@ def cmd_post(args: argparse.Namespace) -> int:
     if served is not None:  # a running bot serves this file: it wrote the post
         print(served.text)
         return EXIT_OF.get(served.outcome, EXIT_FAILED)
+    from bot.service.direct_post import post_directly
+
+    direct = post_directly(args.db, args.author, text, args.campaign)
+    if direct is not None:  # written here over sqlite3, as the service writes it
+        print(direct.render())
+        return EXIT_OF[direct.outcome]
     service = _service(args)
     check_writable(service.engine)  # a read-only database says so here, not as an internal error after the post
     reply = service.post(args.author, text, args.campaign)

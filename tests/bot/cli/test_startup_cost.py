@@ -80,7 +80,21 @@ def test_the_map_loads_only_the_imaging_library_and_takes_no_write_lock(db: Path
     assert modules & (HEAVY | ORM) == {"PIL"}
 
 
-def test_a_post_loads_nothing_heavy(db: Path) -> None:
-    code, modules, stderr = run(db, "post", "--as", "antiochus", "what a nice day", locked=False)
+@pytest.mark.parametrize("text", ["what a nice day", "build fortification in Syria"])
+def test_a_post_with_no_bot_running_loads_nothing_heavy_nor_the_orm(db: Path, text: str) -> None:
+    """Written by the command itself over sqlite3 (bot/service/direct_post.py): table talk, and an order applied."""
+    code, modules, stderr = run(db, "post", "--as", "antiochus", text, locked=False)
     assert code == 0, stderr
-    assert modules & HEAVY == set()
+    assert modules & (HEAVY | ORM) == set()
+    with sqlite3.connect(db) as connection:
+        (answer,) = connection.execute("SELECT answer FROM post WHERE text = ? ORDER BY id DESC", (text,)).fetchone()
+    assert answer.startswith("✓ line 1") if text.startswith("build") else "No order found" in answer
+
+
+def test_a_post_only_the_service_can_make_still_answers_from_the_command_line(db: Path) -> None:
+    code, modules, stderr = run(db, "post", "--as", "gm", "/gm extend Seleucids 12", locked=False)
+    assert code in (0, 3), stderr
+    assert "sqlalchemy" in modules  # the service took it (deadlines are its tables)
+    with sqlite3.connect(db) as connection:
+        (answer,) = connection.execute("SELECT answer FROM post ORDER BY id DESC").fetchone()
+    assert "gm extend" in answer and "internal error" not in answer

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import Session
 
-import bot.service.legatus as legatus_module
+import bot.service.post_reading as legatus_module  # where the service folds a whole log
 from bot.service.legatus import Legatus
 from bot.store import snapshots
 from bot.store.snapshots import SnapshotRow
