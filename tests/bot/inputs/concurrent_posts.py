@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.schedule.clock import FixedClock
 
 
-def setup(db: Path | str) -> None:
+def setup(db: Path | str, randomness: str = "commit-reveal") -> None:
     from bot.service.legatus import Legatus
     from bot.store.db import open_engine
     from bot.store.draws import import_archive
@@ -21,7 +21,7 @@ def setup(db: Path | str) -> None:
 
     service = Legatus(open_engine(db))
     # Commit-reveal: every roll gets its number at once, so no post waits for lottery slots running out.
-    assert service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), randomness="commit-reveal").changed
+    assert service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), randomness=randomness).changed
     with Session(service.engine) as session:
         import_archive(session, (LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "jan")
     assert service.post("gm", "/turn open 2023-01-03").ok
@@ -41,10 +41,34 @@ def worker(args: tuple[str, int, int]) -> list[tuple[bool, str, float]]:
     return results
 
 
-def run(db: Path | str, processes: int, posts: int) -> list[tuple[bool, str, float]]:
+def direct_worker(args: tuple[str, int, int]) -> list[tuple[bool, str, float]]:
+    """As ``worker``, but as `legatus post` with no bot running: bot/service/direct_post.py, over sqlite3 (the
+    service only for a post it leaves to it)."""
+    from bot.service.direct_post import post_directly
+
+    db, number, posts = args
+    results = []
+    for i in range(posts):
+        started = time.perf_counter()
+        text = f"/roll 1d6 w{number}p{i}"
+        reply = post_directly(db, "gm", text)
+        if reply is None:
+            results.append((False, f"left to the service: {text}", time.perf_counter() - started))
+            continue
+        results.append((reply.ok and reply.changed, reply.render(), time.perf_counter() - started))
+    return results
+
+
+def run(db: Path | str, processes: int, posts: int, direct: int = 0) -> list[tuple[bool, str, float]]:
+    """``direct`` of the ``processes`` write as `legatus post` with no bot (``direct_worker``), the others as bots."""
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        chunks = pool.map(worker, [(str(db), n, posts) for n in range(processes)])
+        chunks = pool.map(_either, [(str(db), n, posts, n < direct) for n in range(processes)])
     return [r for chunk in chunks for r in chunk]
+
+
+def _either(args: tuple[str, int, int, bool]) -> list[tuple[bool, str, float]]:
+    db, number, posts, direct = args
+    return (direct_worker if direct else worker)((db, number, posts))
 
 
 __all__ = ["FixedClock", "run", "setup"]
