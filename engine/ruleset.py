@@ -303,6 +303,12 @@ class Ruleset(Protocol):
         ``engine.chance.book.ledger_entry`` makes one from a chance binding."""
         ...
 
+    def ledger_size(self, state: Any) -> int:
+        """Optional: ``len(self.ledger(state))`` without building the entries, which grow with the campaign (the
+        shell asks for it twice a post, to know whether the post bound a roll). Left out, the shell counts the
+        ledger."""
+        ...
+
     def carry_over(self, before: Any, after: Any) -> Any:
         """After a GM undo: keep what must survive it (slots of lottery numbers already seen)."""
         ...

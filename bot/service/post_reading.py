@@ -196,7 +196,9 @@ class PostReading(PublicValues):
     @staticmethod
     def _anchor_marks(posting: _Posting) -> tuple[int, Any]:
         """What a post that must publish the head changes: the number of bound rolls, or the turn."""
-        return len(posting.ruleset.ledger(posting.folded.state)), posting.summary().turn
+        size = getattr(posting.ruleset, "ledger_size", None)  # optional: the ledger itself grows with the campaign
+        state = posting.folded.state
+        return (size(state) if size is not None else len(posting.ruleset.ledger(state))), posting.summary().turn
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []

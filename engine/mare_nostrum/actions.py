@@ -108,7 +108,7 @@ def _peace(ctx: Ctx, nation: str, enemy: str) -> None:
     if nation in state.nations[enemy].peace_with:
         raise Rejection(f"the {enemy} imposed a peace treaty on you this turn: you may not attack them")
     pending = [
-        r for r in state.rolls
+        r for r in state.open_rolls()
         if r.purpose == "peace_treaty" and r.nation == enemy and r.target == nation and r.number is None
     ]
     if pending:

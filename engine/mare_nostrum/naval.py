@@ -73,7 +73,9 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
     if battle is None:
         return
     # An amphibious attack may fight several naval battles in turn: only the latest pair of numbers decides this one.
-    mine = [r for r in ctx.state.rolls if r.ref == battle.id and r.purpose in ("naval_attacker", "naval_defender")][-2:]
+    # A battle and its rolls belong to the open turn (a turn closes only once its battles are settled).
+    mine = [r for r in ctx.state.open_rolls() if r.ref == battle.id
+            and r.purpose in ("naval_attacker", "naval_defender")][-2:]
     if any(r.number is None for r in mine) or len(mine) < 2:
         roll.outcome = "waiting for the other side's number"
         return

@@ -185,7 +185,7 @@ class MareNostrum:
         return picture(self.rules, state)
 
     def wanted_draws(self, state: State) -> list[str]:
-        wanted = {r.draw for r in state.rolls if r.number is None and r.draw != COMMIT_REVEAL
+        wanted = {r.draw for r in state.open_rolls() if r.number is None and r.draw != COMMIT_REVEAL
                   and not r.draw.startswith(DRAND_PREFIX)}
         if state.phase == "awaiting_draw" and state.turn_draw:
             wanted.add(state.turn_draw)
@@ -281,6 +281,9 @@ class MareNostrum:
                 "outcome": r.outcome if r.number is not None else "pending", "meaning": r.meaning,
             })
         return entries
+
+    def ledger_size(self, state: State) -> int:
+        return (1 if state.turn_draw else 0) + len(state.rolls)
 
     def seat_of(self, state: State, user: str) -> str | None:
         for name, ns in state.nations.items():

@@ -193,14 +193,15 @@ def later_draws(ctx: Ctx, day: str) -> list[str]:
 def pending_rounds(state: State) -> list[str]:
     """The drand rounds bound and still waiting for their beacon: a drand roll's, or the round a commit-reveal
     label is mixed with."""
-    wanted = {r.draw[len(DRAND_PREFIX):] for r in state.rolls if r.number is None and r.draw.startswith(DRAND_PREFIX)}
+    wanted = {r.draw[len(DRAND_PREFIX):] for r in state.open_rolls()
+              if r.number is None and r.draw.startswith(DRAND_PREFIX)}
     wanted |= {mixing for label in _waiting_labels(state)
                if (mixing := commit_reveal.mixing_round(label)) is not None}
     return sorted((w for w in wanted if w not in state.beacons), key=int)
 
 
 def _waiting_labels(state: State) -> list[str]:
-    return [r.label for r in state.rolls if r.draw == COMMIT_REVEAL and r.number is None and r.label is not None
+    return [r.label for r in state.open_rolls() if r.draw == COMMIT_REVEAL and r.number is None and r.label is not None
             and r.label not in state.numbers]
 
 
@@ -225,7 +226,7 @@ def settle(ctx: Ctx, resolvers: dict[str, Resolver]) -> None:
     progress = True
     while progress:
         progress = False
-        for roll in ctx.state.rolls:
+        for roll in ctx.state.open_rolls():  # those of closed turns all have their number
             if roll.number is not None:
                 continue
             if roll.draw == COMMIT_REVEAL:

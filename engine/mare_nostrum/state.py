@@ -212,6 +212,11 @@ class State:
         with its last number). From then on a copy of the state shares them instead of copying them."""
         self.sealed = (len(self.battles), len(self.rolls), len(self.gm_rolls))
 
+    def open_rolls(self) -> list[Roll]:
+        """The rolls made since the last turn closed: only these can still wait for their number (``seal``), so
+        what the game waits for is found without walking every roll of the campaign."""
+        return self.rolls[self.sealed[1]:]
+
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         new = _shallow(self)
         memo[id(self)] = new
@@ -256,19 +261,19 @@ class State:
         return self.order_of_play[self.current]
 
     def gm_roll(self, roll_id: int) -> GmRoll:
-        for g in self.gm_rolls:
+        for g in reversed(self.gm_rolls):  # the one asked for is nearly always of the open turn
             if g.id == roll_id:
                 return g
         raise KeyError(roll_id)
 
     def roll(self, roll_id: int) -> Roll:
-        for r in self.rolls:
+        for r in reversed(self.rolls):  # the one asked for is nearly always of the open turn
             if r.id == roll_id:
                 return r
         raise KeyError(roll_id)
 
     def battle(self, battle_id: int) -> Battle:
-        for b in self.battles:
+        for b in reversed(self.battles):  # the one asked for is nearly always of the open turn
             if b.id == battle_id:
                 return b
         raise KeyError(battle_id)

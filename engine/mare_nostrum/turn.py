@@ -259,7 +259,7 @@ def close_turn(ctx: Ctx) -> None:
             "turn cannot close while battles are pending: "
             + ", ".join(f"#{b.id} {b.province or b.sea} ({b.status.replace('_', ' ')})" for b in pending_battles)
         )
-    pending_rolls = [r for r in state.rolls if r.number is None]
+    pending_rolls = [r for r in state.open_rolls() if r.number is None]  # the sealed ones were settled before
     if pending_rolls:
         raise Rejection(
             "turn cannot close while rolls wait for their draw: "

@@ -585,6 +585,9 @@ class MediterraneanEmpires:
         return [chance.ledger_entry(b, int(m[1]) if (m := _LABEL_TURN.match(b.label)) else None)
                 for b in state.book.bindings]  # type: ignore[attr-defined]
 
+    def ledger_size(self, state: State) -> int:
+        return len(state.book.bindings)  # type: ignore[attr-defined]
+
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)  # type: ignore[attr-defined]
         return after

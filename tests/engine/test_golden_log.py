@@ -27,3 +27,25 @@ def test_the_recorded_campaign_replays_to_the_same_state_and_head() -> None:
     assert f"{folded.last_seq}:{folded.head}" == (GOLDEN / "mare-nostrum-15-turns.head").read_text().strip()
     state = canonical.dumps(ruleset.public_view(folded.state), indent=2) + "\n"
     assert state == (GOLDEN / "mare-nostrum-15-turns.state.json").read_text(encoding="utf-8")
+
+
+def test_the_ledger_size_and_the_open_rolls_agree_with_the_whole_ledger_at_every_event() -> None:
+    """The shell asks ``ledger_size`` twice a post instead of building the ledger (which grows with the campaign),
+    and the game looks for what it waits for among the open turn's rolls only: both must say what a walk over
+    everything says, after every event of the recorded campaign."""
+    from engine.log import start, step
+
+    lines = (GOLDEN / "mare-nostrum-15-turns.log").read_text(encoding="utf-8").splitlines()
+    events = [Event.from_dict(json.loads(line)) for line in lines]
+    ruleset = load_ruleset("mare-nostrum", DATA)
+    folded, _ = start(ruleset, events[0])
+    sealed_seen = 0
+    for event in events[1:]:
+        folded, _ = step(ruleset, folded, event)
+        state = folded.state
+        assert ruleset.ledger_size(state) == len(ruleset.ledger(state)), event.seq
+        closed = state.rolls[:state.sealed[1]]
+        assert all(r.number is not None for r in closed), event.seq  # what open_rolls leaves out never waits
+        assert [r for r in state.rolls if r.number is None] == [r for r in state.open_rolls() if r.number is None]
+        sealed_seen = max(sealed_seen, state.sealed[1])
+    assert sealed_seen > 20  # the turns closed with rolls in them: the cut was really made
