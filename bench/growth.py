@@ -7,7 +7,9 @@ seed between the recorded months) by the scripted players of tests/bot/campaign_
 prints the time to replay the whole log, and the time of one post through the service with its fold in memory
 (the GM locking and unlocking the orders, each one event). Then the same at 15 turns on the stock map (38
 provinces) and on one grown to 500. Prints the fitted log-log slope of each cost: about 1 for a replay (every event
-once) is linear, about 0 for a post is "the same at turn 1 and turn 500". Asserts nothing.
+once) is linear, about 0 for a post is "the same at turn 1 and turn 500". Costs are CPU time of this process
+(steadier than the wall clock where other work shares the machine; it leaves out a commit's wait on the disk, which
+WAL with synchronous=NORMAL makes rare). Asserts nothing.
 """
 from __future__ import annotations
 
@@ -28,15 +30,20 @@ from engine.events import Event  # noqa: E402
 from engine.log import replay  # noqa: E402
 
 
+# CPU time of this process (``time.process_time``): on a machine shared with other work the wall clock swung a
+# replay's figure by 3x between runs (2026-11-24), which bent the fitted slopes either way.
+CLOCK = time.process_time
+
+
 def post_cost(service: lc.Legatus, campaign: str, posts: int) -> float:
     """The median time of one post, in ms: the GM locks and unlocks the orders in turn."""
     service.state(campaign)  # the fold is in memory, as in a running bot
     samples = []
     for i in range(posts):
         text = "/gm lock growth benchmark" if i % 2 == 0 else "/gm unlock growth benchmark"
-        start = time.perf_counter()
+        start = CLOCK()
         reply = service.post("gm", text, campaign)
-        samples.append(time.perf_counter() - start)
+        samples.append(CLOCK() - start)
         assert reply.ok, reply.render()
     if posts % 2:
         service.post("gm", "/gm unlock growth benchmark", campaign)
@@ -48,9 +55,9 @@ def replay_cost(service: lc.Legatus, campaign: str, repeat: int) -> tuple[float,
     ruleset = service.ruleset_of(campaign)
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         replay(ruleset, events)
-        samples.append(time.perf_counter() - start)
+        samples.append(CLOCK() - start)
     return statistics.median(samples) * 1000, len(events)
 
 
