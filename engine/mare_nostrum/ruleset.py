@@ -298,8 +298,7 @@ class MareNostrum:
     def carry_over(self, before: State, after: State) -> State:
         # Numbers once seen stay used: an undone roll's slot is never handed out again.
         for key in before.used_slots:
-            if key not in after.used_slots:
-                after.used_slots.append(key)
+            after.used_slots.setdefault(key, None)
         for date, numbers in before.draws.items():
             after.draws.setdefault(date, numbers)
         # Likewise a commit-reveal label once bound is never bound again (its number may have been seen).
@@ -338,7 +337,7 @@ class MareNostrum:
             if known != numbers:
                 raise Rejection(f"the draw of {date} is already recorded with other numbers; a stored draw is never changed")
             return
-        needed = {n.wheel for n in self.rules.nations.values()} | {r.wheel for r in ctx.state.rolls if r.draw == date}
+        needed = {n.wheel for n in self.rules.nations.values()} | {r.wheel for r in ctx.state.open_rolls() if r.draw == date}
         missing = sorted(needed - set(numbers))
         if missing:
             raise Rejection(f"the draw of {date} lacks the wheels {', '.join(missing)}")

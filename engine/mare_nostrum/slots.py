@@ -71,7 +71,7 @@ def bind_in(
     if state.randomness == DRAND:
         return bind_round(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
     for date, wheel, position in free_slots(ctx, dates, avoid):
-        state.used_slots.append(slot_key(date, wheel, position))
+        state.used_slots[slot_key(date, wheel, position)] = None
         roll = Roll(
             id=state.new_id(), turn=state.turn if turn is None else turn, purpose=purpose, nation=nation,
             draw=date, wheel=wheel, position=position, meaning=meaning, ref=ref, target=target,
@@ -158,7 +158,7 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
     stays used. The rolls bound again, with their new slots."""
     state = ctx.state
     later = later_draws(ctx, day)
-    moved = [r for r in state.rolls if r.number is None and r.draw == day]
+    moved = [r for r in state.open_rolls() if r.number is None and r.draw == day]
     if moved and not later:
         raise Rejection(f"no later lottery draw is known to bind the rolls of {day} to again; import the coming draws first")
     free = iter(list(free_slots(ctx, later)))
@@ -167,7 +167,7 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
             date, wheel, position = next(free)
         except StopIteration:
             raise Rejection("every lottery slot of the coming draws is taken; import later draws first") from None
-        state.used_slots.append(slot_key(date, wheel, position))
+        state.used_slots[slot_key(date, wheel, position)] = None
         roll.draw, roll.wheel, roll.position = date, wheel, position
         ctx.say(f"Roll #{roll.id} ({roll.purpose.replace('_', ' ')}{', ' + roll.nation if roll.nation else ''}) is bound "
                 f"again to the draw of {date}, wheel {wheel}, {ordinal(position)} number.")
@@ -177,7 +177,7 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
 def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = None) -> Iterator[tuple[str, str, int]]:
     """The slots (date, wheel, position) not used yet, of ``dates`` in order and each draw's fixed sequence, on no
     (date, wheel) in ``avoid``; read against the slots used when the walk starts."""
-    used = set(ctx.state.used_slots)
+    used = ctx.state.used_slots  # a slot it yields is used by the caller before the walk goes on, never met again
     slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
     for date in dates:
         for wheel, position in slots:

@@ -189,7 +189,9 @@ class State:
     battles: list[Battle] = field(default_factory=list)
     rolls: list[Roll] = field(default_factory=list)
     gm_rolls: list[GmRoll] = field(default_factory=list)
-    used_slots: list[str] = field(default_factory=list)  # "date|wheel|position", never reused
+    # "date|wheel|position" of every slot ever bound, never reused: an ordered set (a dict's keys), asked for
+    # membership at every binding, which a list answered in time growing with the campaign.
+    used_slots: dict[str, None] = field(default_factory=dict)
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     history: list[TurnRecord] = field(default_factory=list)
     winner: str | None = None
