@@ -309,6 +309,12 @@ class Ruleset(Protocol):
         ledger."""
         ...
 
+    def ledger_mark(self, state: Any) -> Any:
+        """Optional: a value that changes whenever ``ledger(state)`` gains an entry, loses one or binds one again
+        elsewhere (its values filling in need not change it). ``verify`` reads the ledger again only when it
+        changes, or after an undo or a void; left out, it reads the ledger after every event."""
+        ...
+
     def carry_over(self, before: Any, after: Any) -> Any:
         """After a GM undo: keep what must survive it (slots of lottery numbers already seen)."""
         ...

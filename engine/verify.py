@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 from engine import canonical, commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
-from engine.log import VOID, replay, start, step
+from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
@@ -98,6 +98,10 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
     if not events:
         raise Rejection("the log is empty")
     folded, _ = start(ruleset, replace(events[0], hash=""))
+    # The ledger is read again only when the game says it may have changed (``ledger_mark``; after an undo or a void
+    # always): reading it after every event made a verify quadratic in the campaign's length.
+    mark = getattr(ruleset, "ledger_mark", None)
+    seen: object = None
     for event in events[1:]:
         if event.kind == "random.recorded":
             for need in ruleset.needs(folded.state):
@@ -109,6 +113,13 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
         folded, messages = step(ruleset, folded, replace(event, hash=""), in_place=True)
         if event.kind == VOID:
             trace.voids.append(f"event #{event.seq}: " + " ".join(messages))
+        if mark is not None and event.kind not in (UNDO, VOID, PLAYER_UNDO):
+            now = mark(folded.state)
+            if now == seen:
+                continue
+            seen = now
+        else:
+            seen = None
         for entry in ruleset.ledger(folded.state):
             key = str(entry["id"])
             if key not in trace.bound_at:

@@ -23,3 +23,28 @@ def rechained(events: list[Event]) -> list[Event]:
         head = event.hash
         out.append(event)
     return out
+
+
+class _Unmarked:
+    """A ruleset without ``ledger_mark``: ``verify`` then reads the whole ledger after every event."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ledger_mark":
+            raise AttributeError(name)
+        return getattr(self._ruleset, name)
+
+
+def assert_trace_as_without_marks(ruleset: Any, events: list[Event]) -> None:
+    """``verify`` reads the ledger only when the game's ``ledger_mark`` changes: what it learns of every roll (when it
+    was bound, what each lottery number served, the commit-reveal ranges) must be what a read after every event
+    learns."""
+    from engine.verify import _trace
+
+    marked, every = _trace(ruleset, events), _trace(_Unmarked(ruleset), events)
+    assert marked.bound_at == every.bound_at
+    assert marked.slots == every.slots
+    assert (marked.ranges, marked.mixes, marked.voids) == (every.ranges, every.mixes, every.voids)
+    assert getattr(ruleset, "ledger_mark", None) is not None and marked.bound_at, "nothing was compared"

@@ -588,6 +588,10 @@ class MediterraneanEmpires:
     def ledger_size(self, state: State) -> int:
         return len(state.book.bindings)  # type: ignore[attr-defined]
 
+    def ledger_mark(self, state: State) -> tuple[int, int]:
+        # A binding bound again (a cancelled draw) is handed new slots: ``used`` only ever grows.
+        return len(state.book.bindings), len(state.book.used)  # type: ignore[attr-defined]
+
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)  # type: ignore[attr-defined]
         return after

@@ -49,3 +49,10 @@ def test_the_ledger_size_and_the_open_rolls_agree_with_the_whole_ledger_at_every
         assert [r for r in state.rolls if r.number is None] == [r for r in state.open_rolls() if r.number is None]
         sealed_seen = max(sealed_seen, state.sealed[1])
     assert sealed_seen > 20  # the turns closed with rolls in them: the cut was really made
+
+
+def test_verify_reads_the_ledger_only_when_it_changed_and_learns_the_same() -> None:
+    from tests.log_tools import assert_trace_as_without_marks
+
+    lines = (GOLDEN / "mare-nostrum-15-turns.log").read_text(encoding="utf-8").splitlines()
+    assert_trace_as_without_marks(load_ruleset("mare-nostrum", DATA), [Event.from_dict(json.loads(line)) for line in lines])

@@ -297,3 +297,9 @@ def test_the_ledger_size_is_the_ledger_s_length_at_every_event(checked: Checked)
         assert size == len(checked.ruleset.ledger(folded.state)), event.seq
         sizes.add(size)
     assert len(sizes) > 10
+
+
+def test_verify_reads_the_ledger_only_when_it_changed_and_learns_the_same(checked: Checked) -> None:
+    from tests.log_tools import assert_trace_as_without_marks
+
+    assert_trace_as_without_marks(checked.ruleset, checked.events)

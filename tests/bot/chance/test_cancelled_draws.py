@@ -119,3 +119,6 @@ def test_a_roll_waiting_for_a_cancelled_draw_is_bound_again_to_a_draw_still_to_c
     assert again["id"] == roll["id"] and again["draw"] == "2026-12-05" and again["number"] is None
     assert (again["wheel"], again["position"]) == (roll["wheel"], roll["position"]), "the first free slot, as before"
     assert f"Roll #{roll['id']} (gm roll) is bound again to the draw of 2026-12-05" in ruled.render()
+    from tests.log_tools import assert_trace_as_without_marks
+
+    assert_trace_as_without_marks(load_ruleset("mare-nostrum", DATA_DIR), events_of(waiting))  # a roll bound again

@@ -92,6 +92,11 @@ def test_the_cli_prints_the_notes(service: Legatus, tmp_path: Path) -> None:
     service.post("gm", "/turn open 2023-01-03")
     service.post("antiochus", "peace treaty with Gauls")
     service.post("gm", "/gm void wrong nation")
+    service.post("antiochus", "peace treaty with Gauls")
+    from engine.rulesets import load_ruleset
+    from tests.log_tools import assert_trace_as_without_marks, events_of
+
+    assert_trace_as_without_marks(load_ruleset("mare-nostrum", service.data_dir), events_of(service, "c"))  # a void
     log = tmp_path / "log.jsonl"
     log.write_text(service.export("c"))
     out = io.StringIO()
