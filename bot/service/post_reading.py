@@ -99,6 +99,16 @@ class _Posting:
         return self._summary[1]
 
 
+def _day_and_more(command: Command, example: str) -> date:
+    """The date a draw command starts with (``/lotto confirm DATE ...``), which must be followed by more."""
+    if len(command.args) < 2:
+        raise CommandError(f"usage: {usage(command.name)}{example}")
+    try:
+        return date.fromisoformat(command.args[0])
+    except ValueError:
+        raise CommandError(f"'{command.args[0][:40]}' is not a date: write YYYY-MM-DD") from None
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -472,12 +482,7 @@ class PostReading(PublicValues):
         """A GM types a draw the sources disagree on (or have not published): stored with the GM's name."""
         from bot.lottery.reconcile import confirm_by_gm
 
-        if len(command.args) < 2:
-            raise CommandError(f"usage: {usage(command.name)}")
-        try:
-            day = date.fromisoformat(command.args[0])
-        except ValueError:
-            raise CommandError(f"'{command.args[0]}' is not a date: write YYYY-MM-DD") from None
+        day = _day_and_more(command, "")
         numbers = " ".join(command.args[1:])
         # In the post's own transaction: a post that fails later leaves no typed draw behind.
         outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now, commit=False)
@@ -495,12 +500,7 @@ class PostReading(PublicValues):
         binds its rolls again to draws still to come. Only once the lottery has visibly gone on without it: its
         publication time is long past, no source has it, and a later draw is stored. ``verify`` refuses the ruling
         if the public draws hold that date."""
-        if len(command.args) < 2:
-            raise CommandError(f"usage: {usage(command.name)}, e.g. /lotto cancelled 2026-12-26 no draw on Boxing Day")
-        try:
-            day = date.fromisoformat(command.args[0])
-        except ValueError:
-            raise CommandError(f"'{command.args[0][:40]}' is not a date: write YYYY-MM-DD") from None
+        day = _day_and_more(command, ", e.g. /lotto cancelled 2026-12-26 no draw on Boxing Day")
         waited = {n.key for n in posting.ruleset.needs(posting.folded.state) if n.source == "lottery"}
         if day.isoformat() not in waited:
             shown = ", ".join(sorted(waited)) or "none"
