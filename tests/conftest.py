@@ -77,8 +77,10 @@ def lotto_dir() -> Path:
 
 @pytest.fixture
 def service(tmp_path: Path) -> Legatus:
+    from tests.fresh_db import migrated_engine
+
     clock = FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
-    return Legatus(open_engine(tmp_path / "campaign.db"), clock=clock)
+    return Legatus(migrated_engine(tmp_path / "campaign.db"), clock=clock)
 
 
 @pytest.fixture(scope="session")
