@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Generator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -77,8 +78,10 @@ def lotto_dir() -> Path:
 
 @pytest.fixture
 def service(tmp_path: Path) -> Legatus:
+    from tests.fresh_db import migrated_engine
+
     clock = FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
-    return Legatus(open_engine(tmp_path / "campaign.db"), clock=clock)
+    return Legatus(migrated_engine(tmp_path / "campaign.db"), clock=clock)
 
 
 @pytest.fixture(scope="session")
@@ -96,3 +99,60 @@ def played_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     log = folder / "campaign.log"
     log.write_text(service.export(), encoding="utf-8")
     return folder / "campaign.db", log
+
+
+@pytest.hookimpl(wrapper=True, optionalhook=True)  # optional: without xdist (-p no:xdist) it is never called
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int, int]:
+    """``-n auto`` is one worker more than the cores: many tests spend much of their time waiting (on the fake
+    Discord's rate-limit windows, on bot and CLI processes), and a third worker on 2 cores fills those waits (the
+    suite in 46-49 s with 3 workers, 61 s with 2, 51 s with 4). PYTEST_XDIST_AUTO_NUM_WORKERS still sets it."""
+    cores = yield
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return cores
+    return cores + 1
+
+
+# Scheduling only (no test depends on another, nor on the order): the longest tests, with their rough seconds on
+# a 2-core machine, start first, spread over the workers. pytest-xdist hands each worker a contiguous share of
+# the collection (--dist worksteal, then idle workers take from the tail of a busy one's): collected in file order
+# they started last, on whichever worker had them, and the run waited for that worker alone (e.g. the whole
+# Mediterranean Empires game, 10 s, started 39 s into a 63 s run on 3 workers). Node-id prefixes.
+LONGEST_FIRST = {
+    "tests/bot/discord/test_mediterranean_empires_on_discord.py::": 10.0,
+    "tests/bot/discord/test_sharded_processes.py::test_a_standby_process": 9.5,
+    "tests/bot/discord/test_sharded_processes.py::test_one_process_runs_every_shard": 9.0,
+    "tests/bot/discord/test_sharded_processes.py::test_two_shards": 5.0,
+    "tests/bot/schedule/test_scheduler.py::test_killed_anywhere": 5.0,
+    "tests/bot/discord/test_status_board.py::test_the_status_board_is_pinned": 4.0,
+    "tests/bot/inputs/test_concurrency.py::test_concurrent_posts_all_land_once": 3.0,
+    "tests/bot/cli/test_cli.py::test_a_turn_through_the_command_line": 2.5,
+    "tests/bot/cli/test_local_posts.py::test_a_socket_left_by_a_killed_bot": 2.0,
+    "tests/bot/discord/test_sharded_processes.py::test_a_bot_with_too_many_guilds": 1.5,
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    if workers < 2:
+        return
+    slow = []
+    for prefix, seconds in LONGEST_FIRST.items():
+        slow += [(seconds, item) for item in items if item.nodeid.startswith(prefix)]
+    if not slow:
+        return
+    # Longest first, each to the worker's share with the least of them so far; each share begins with its own.
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for seconds, item in sorted(slow, key=lambda s: -s[0]):
+        k = load.index(min(load))
+        heads[k].append(item)
+        load[k] += seconds
+    taken = {id(item) for _, item in slow}
+    rest = [item for item in items if id(item) not in taken]
+    share, start, ordered = len(items) // workers, 0, []
+    for k in range(workers):
+        fill = len(rest) - start if k == workers - 1 else max(share - len(heads[k]), 0)
+        ordered += heads[k] + rest[start:start + fill]
+        start += fill
+    assert len(ordered) == len(items)
+    items[:] = ordered

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import Engine
 
-from bot.store.db import open_engine
 from tests.bot.lottery.lotto_fakes import FakeSite, running_site
+from tests.fresh_db import migrated_engine
 
 
 @pytest.fixture
@@ -18,6 +18,6 @@ def site() -> Iterator[FakeSite]:
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_engine(tmp_path / "lotto.db")
+    engine = migrated_engine(tmp_path / "lotto.db")
     yield engine
     engine.dispose()

@@ -17,6 +17,7 @@ from bot.store.db import open_engine
 from bot.store.schedule_tables import ACTIVE, DeadlineRow, as_utc, settings_for
 from tests.bot.schedule.scheduler_drive import START, fake_fetch
 from tests.conftest import PLAYERS
+from tests.fresh_db import migrated_engine
 
 UTC = timezone.utc
 
@@ -29,7 +30,7 @@ def no_app() -> Iterator[None]:
 
 def live(path: Path) -> tuple[Legatus, FixedClock]:
     clock = FixedClock(START)
-    service = Legatus(open_engine(path), clock=clock)
+    service = Legatus(migrated_engine(path), clock=clock)
     service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), clock="live")
     return service, clock
 

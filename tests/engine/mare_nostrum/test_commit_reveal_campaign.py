@@ -19,7 +19,6 @@ from bot.cli import main as cli_main, read_log
 from bot.service import DATA_DIR, Legatus
 from bot.schedule.clock import FixedClock
 from bot.store.campaigns import find_campaign
-from bot.store.db import open_engine
 from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import event_hash
@@ -29,13 +28,14 @@ from engine.verify import verify
 from tests.bot.drand.drand_fakes import FakeRelay, beacon_source, serving
 from tests.conftest import LOTTO, PLAYERS
 from tests.log_tools import events_of, rechained
+from tests.fresh_db import migrated_engine
 
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Legatus]:
     clock = FixedClock(datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc))
     with serving(FakeRelay()) as relay:
-        service = Legatus(open_engine(tmp_path / "campaign.db"), clock=clock)
+        service = Legatus(migrated_engine(tmp_path / "campaign.db"), clock=clock)
         service.beacons = beacon_source(relay, clock)
         yield service
 
