@@ -3,10 +3,11 @@
 
 The same reading as every transport's (``bot/service/post_reading.py``), in one write transaction: the same events,
 post record, sealed contents and snapshot as ``Legatus.post`` writes. Whatever it does not do itself gives ``None``
-before anything is committed, and the caller posts through the service instead: a post that needs deadlines,
-settings, a typed draw or commit-reveal numbers (``NeedsFullStore``), a database the light path cannot use (another
-server, an older schema, busy, read-only), an unknown campaign, or an unexpected failure (the service then answers
-it, logs it and says so without a traceback). So the answer a user sees never depends on which path wrote it.
+before anything is committed, and the caller posts through the service instead: a post that needs the deadline
+tables (the GM's deadline tools, /status), settings, a typed draw or a reveal (``NeedsFullStore``), a database the
+light path cannot use (another server, an older schema, busy, read-only), an unknown campaign, or an unexpected
+failure (the service then answers it, logs it and says so without a traceback). So the answer a user sees never
+depends on which path wrote it.
 """
 from __future__ import annotations
 

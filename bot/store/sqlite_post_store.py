@@ -24,6 +24,7 @@ from bot.store.fold_key import EVERY, sound_fold
 from bot.store.post_store import NeedsFullStore
 from bot.store.reader import sqlite_path
 from bot.store.revision import HEAD_REVISION
+from bot.store.server_key import seed_from_stored
 from engine.events import Event
 from engine.log import Folded
 from engine.lotto import Draw
@@ -161,7 +162,8 @@ class SqlitePostStore:
         return date.fromisoformat(row[0]) if row and row[0] else None
 
     def seed_of(self, campaign_id: int) -> str | None:
-        raise NeedsFullStore("commit-reveal numbers are derived by the service")
+        row = self.connection.execute("SELECT seed FROM campaign_secret WHERE campaign_id = ?", (campaign_id,)).fetchone()
+        return None if row is None else seed_from_stored(str(row[0]))
 
     def flush(self) -> None:
         """Nothing to send: each statement ran as it came."""

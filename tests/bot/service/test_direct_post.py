@@ -5,6 +5,7 @@ The parity tests play the same posts into two stores, one through the service, o
 compare every answer and every row but the wall-clock time a post was stored at."""
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from datetime import datetime, timedelta, timezone
 from itertools import count
@@ -111,7 +112,48 @@ def test_sealed_bids_posted_directly_keep_the_same_private_store(tmp_path: Path,
     assert len(got["sealed"]) == 8 and any(e[2] == "beacon.recorded" for e in got["event"])
 
 
-@pytest.mark.parametrize("text", ["/gm extend Gauls 24", "/status", "/settings heads-up off",
+def test_a_commit_reveal_campaign_posted_directly_derives_the_same_numbers(tmp_path: Path) -> None:
+    """The seed made from the server key and the stored nonce, mixed with a drand round recorded by a later post."""
+    script = [("gm", "/turn open 2023-01-03"), ("gm", "/roll 2d6 omen of Apollo"), ("antiochus", "peace treaty with Gauls"),
+              (None, ""), ("gm", "/ledger"), ("gm", "/roll 1d6 second omen"), (None, ""), ("ptolemy", "hello"),
+              ("gm", "/ledger")]
+    base = tmp_path / "base.db"
+    answers: dict[str, list[str]] = {}
+    with serving(FakeRelay()) as relay:
+        made = Legatus(open_engine(base), clock=FixedClock(CLOCK))
+        made.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1))  # its chain is logged
+        made.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
+        assert made.create_campaign("mare-nostrum", "mare-nostrum", "gm", dict(PLAYERS),
+                                    randomness="commit-reveal").changed
+        made.engine.dispose()
+        for how in ("service", "direct"):
+            db = tmp_path / f"{how}.db"
+            shutil.copyfile(base, db)  # one campaign, one nonce: the same seed behind both
+            clock = FixedClock(CLOCK)
+            service = Legatus(open_engine(db), clock=clock)
+            beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
+                                   clock=lambda: clock.now().timestamp())
+            service.beacons = beacons
+            poster = DirectPoster(clock=clock)
+            poster.beacons = beacons
+            said = answers[how] = []
+            for author, text in script:
+                if author is None:
+                    clock.advance(timedelta(seconds=30))  # the bound drand round comes
+                    continue
+                reply = (post_directly(db, author, text, poster=poster) if how == "direct"
+                         else service.post(author, text))
+                assert reply is not None, text
+                said.append(reply.render())
+            service.engine.dispose()
+    assert answers["direct"] == answers["service"]
+    expected, got = rows(tmp_path / "service.db"), rows(tmp_path / "direct.db")
+    for table in ("event", "post", "sealed", "snapshot"):
+        assert got[table] == expected[table], table
+    assert sum(e[2] == "random.recorded" for e in got["event"]) >= 2
+
+
+@pytest.mark.parametrize("text", ["/gm extend Gauls 24", "/status", "/settings heads-up off", "/campaign reveal",
                                   "/lotto confirm 2023-01-05 BA 1 2 3 4 5"])
 def test_a_post_the_direct_writer_cannot_make_is_left_to_the_service_untouched(tmp_path: Path, text: str) -> None:
     db = tmp_path / "camp.db"
