@@ -20,9 +20,10 @@ from bot.store.db import after_outer_commit
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
+from bot.service.deadline_text import discord_time, discord_when  # noqa: F401  (discord_time: re-exported)
 from engine.quote import quote
 from bot.store.campaigns import find_campaign
-from bot.store.schedule_tables import PENDING, PLAYER_TURN, REMINDED, DeadlineRow, active_deadlines, as_utc, settings_for
+from bot.store.schedule_tables import PENDING, PLAYER_TURN, DeadlineRow, active_deadlines, as_utc, settings_for
 
 log = logging.getLogger("legatus.scheduler")
 
@@ -64,15 +65,6 @@ def check_window(moment: datetime, now: datetime, typed: str, zone: str = "UTC")
 
 
 # --- time ---------------------------------------------------------------------------------------------------------------
-
-
-def discord_time(moment: datetime, style: str = "F") -> str:
-    """A Discord timestamp: every reader sees it in their own zone (F: full date, R: relative)."""
-    return f"<t:{int(as_utc(moment).timestamp())}:{style}>"
-
-
-def discord_when(moment: datetime) -> str:
-    return f"{discord_time(moment, 'R')} ({discord_time(moment, 'F')})"
 
 
 def local_to_utc(text: str, zone: str) -> datetime:
@@ -213,21 +205,3 @@ def set_deadline(service: Any, campaign: str | None, nation: str, local_time: st
     target = check_window(local_to_utc(local_time, zone), as_utc((clock or service.clock).now()), local_time, zone)
     return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock,
                            session=given)
-
-
-def status_board_deadlines(service: Any, campaign: str | None) -> list[str]:
-    """Who is up and until when, as Discord timestamps."""
-    with Session(service.engine) as session:
-        row = find_campaign(session, campaign)
-        if row is None or row.id is None:
-            return []
-        deadlines = [d for d in active_deadlines(session, row.id) if d.kind == PLAYER_TURN]
-        name = row.name
-    if not deadlines:
-        return ["No running deadline."]
-    players = acting_of(service, name).players
-    return [
-        f"{d.nation} ({players.get(d.nation or '') or 'no player'}): until {discord_when(d.due_at)}"
-        + (" (reminded)" if d.state == REMINDED else "")
-        for d in deadlines
-    ]

@@ -316,9 +316,10 @@ class PostReading(PublicValues):
         state = posting.folded.state
         ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
         if name in ("turn status", "status"):
-            from bot.service.deadlines import status_board_deadlines
+            from bot.service.deadline_text import deadline_lines
 
-            deadlines = status_board_deadlines(self, posting.campaign.name)
+            players = {seat.name: str(seat.player or "") for seat in posting.ruleset.seats(state)}
+            deadlines = deadline_lines(posting.store.turn_deadlines(posting.campaign.id), players)
             return ok("status", posting.ruleset.status(state).splitlines() + ["Deadlines:"] + deadlines)
         if name in ("gm extend", "gm deadline"):
             self._require_gm(posting, command)

@@ -9,7 +9,7 @@ service, so both give the same answer and write the same rows.
 """
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Protocol
 
 from engine.events import Event
@@ -55,6 +55,9 @@ class PostStore(Protocol):
 
     def seed_of(self, campaign_id: int) -> str | None:
         """The campaign's commit-reveal seed, or None (none stored, or no server key here)."""
+
+    def turn_deadlines(self, campaign_id: int) -> list[tuple[str | None, datetime, str]]:
+        """The running deadlines of players' turns, soonest first: (seat, when, its state: pending or reminded)."""
 
     def flush(self) -> None:
         """Send what the post wrote so far, so that a row the database refuses fails this post."""

@@ -23,15 +23,9 @@ from bot.store.db import writer
 from bot.store.posted import PostedRow
 from engine.quote import quote
 
-PLAYER_TURN = "player_turn"
-TURN_CLOSE = "turn_close"
-LOTTO_FETCH = "lotto_fetch"
-
-PENDING = "pending"
-REMINDED = "reminded"
-DONE = "done"
-CANCELLED = "cancelled"
-ACTIVE = (PENDING, REMINDED)
+from bot.store.deadline_states import (  # noqa: F401  (re-exported: the scheduler and the tests name them here)
+    ACTIVE, CANCELLED, DONE, LOTTO_FETCH, PENDING, PLAYER_TURN, REMINDED, TURN_CLOSE, as_utc,
+)
 
 DEFAULT_TIMEZONE = "Europe/Rome"
 # bot.service.deadlines.MAX_HOURS: a year; a longer turn is a typing slip, and inf would overflow every deadline.
@@ -43,12 +37,6 @@ NOTHING_SENT = ""
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def as_utc(moment: datetime) -> datetime:
-    if moment.tzinfo is None:
-        raise ValueError("a naive datetime has no meaning here: give a timezone-aware one")
-    return moment.astimezone(timezone.utc)
 
 
 class DeadlineRow(SQLModel, table=True):

@@ -1,7 +1,7 @@
 """The post store (``bot/store/post_store.py``) over a SQLAlchemy session: the one the bot and the service use."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -56,6 +56,11 @@ class SessionPostStore:
 
     def seed_of(self, campaign_id: int) -> str | None:
         return campaign_secret.seed_of(self._session, campaign_id)
+
+    def turn_deadlines(self, campaign_id: int) -> list[tuple[str | None, datetime, str]]:
+        from bot.store.schedule_tables import PLAYER_TURN, active_deadlines
+
+        return [(d.nation, d.due_at, d.state) for d in active_deadlines(self._session, campaign_id) if d.kind == PLAYER_TURN]
 
     def flush(self) -> None:
         self._session.flush()

@@ -16,10 +16,11 @@ import os
 import pickle
 import sqlite3
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from typing import Any
 
 from bot.store.campaign_names import pick
+from bot.store.deadline_states import ACTIVE, PLAYER_TURN
 from bot.store.fold_key import EVERY, sound_fold
 from bot.store.post_store import NeedsFullStore
 from bot.store.reader import sqlite_path
@@ -164,6 +165,13 @@ class SqlitePostStore:
     def seed_of(self, campaign_id: int) -> str | None:
         row = self.connection.execute("SELECT seed FROM campaign_secret WHERE campaign_id = ?", (campaign_id,)).fetchone()
         return None if row is None else seed_from_stored(str(row[0]))
+
+    def turn_deadlines(self, campaign_id: int) -> list[tuple[str | None, datetime, str]]:
+        rows = self.connection.execute(
+            f"SELECT nation, due_at, state FROM deadline WHERE campaign_id = ? AND kind = ? AND state IN "
+            f"({', '.join('?' for _ in ACTIVE)}) ORDER BY due_at, id", (campaign_id, PLAYER_TURN, *ACTIVE))
+        # Kept as SQLAlchemy keeps a UtcDateTime in SQLite: naive, in UTC.
+        return [(nation, datetime.fromisoformat(due).replace(tzinfo=timezone.utc), str(state)) for nation, due, state in rows]
 
     def flush(self) -> None:
         """Nothing to send: each statement ran as it came."""

@@ -116,9 +116,14 @@ def test_the_nation_to_act_gets_a_deadline_and_the_previous_loses_its_own(tmp_pa
         assert gauls.state == CANCELLED
         assert (ptolemaics.nation, ptolemaics.state) == ("Ptolemaics", PENDING)
         assert ptolemaics.due_at == clock.moment + timedelta(hours=48)
-        assert D.status_board_deadlines(service, "c") == [
-            f"Ptolemaics (ptolemy): until {D.discord_when(ptolemaics.due_at)}"
-        ]
+        line = f"Ptolemaics (ptolemy): until {D.discord_when(ptolemaics.due_at)}"
+        status = service.post("ptolemy", "/status").render()
+        assert f"    Deadlines:\n    {line}\n" in status + "\n", status
+        # A post read over sqlite3 (`legatus post` with no bot running) words the same deadlines the same way.
+        from bot.service.direct_post import DirectPoster, post_directly
+
+        direct = post_directly(tmp_path / "c.db", "ptolemy", "/status", poster=DirectPoster(clock=clock))
+        assert direct is not None and direct.render() == status
 
     asyncio.run(main())
 

@@ -153,7 +153,7 @@ def test_a_commit_reveal_campaign_posted_directly_derives_the_same_numbers(tmp_p
     assert sum(e[2] == "random.recorded" for e in got["event"]) >= 2
 
 
-@pytest.mark.parametrize("text", ["/gm extend Gauls 24", "/status", "/settings heads-up off", "/campaign reveal",
+@pytest.mark.parametrize("text", ["/gm extend Gauls 24", "/settings heads-up off", "/campaign reveal",
                                   "/lotto confirm 2023-01-05 BA 1 2 3 4 5"])
 def test_a_post_the_direct_writer_cannot_make_is_left_to_the_service_untouched(tmp_path: Path, text: str) -> None:
     db = tmp_path / "camp.db"
