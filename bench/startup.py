@@ -10,8 +10,8 @@ one untimed run that fills the bytecode cache):
   and ``map``, and ``post`` again while a ``legatus run`` (the console) serves the file and writes the post,
   on the 15-turn scripted campaign of tests/bot/campaign_play.py (396 events), with their ratio to the bare
   interpreter; with no bot running a post is written over sqlite3 (bot/service/direct_post.py): also a GM roll
-  (an event bound to a coming draw, at turn 1), and ``/status``, which the direct writer leaves to the full
-  service (SQLAlchemy: the cost of a post that needs it);
+  (an event bound to a coming draw, at turn 1), ``/status`` (the deadlines read too), and a player's
+  ``/settings``, which the direct writer leaves to the full service (SQLAlchemy: the cost of a post that needs it);
 - one post at turn 1 of a new campaign against one at the end of the 15-turn campaign, with its snapshot
   (bot/store/snapshots.py) and without (the snapshot deleted before each run: the whole log is folded).
 
@@ -144,7 +144,9 @@ def main() -> None:
             "legatus state": [*cli, "state", "--db", str(long_db)],
             "legatus post (table talk)": [*cli, "post", "--db", str(long_db), "--as", "hanno", "well played, all"],
             "legatus post (a GM roll, bound)": [*cli, "post", "--db", str(short_db), "--as", "gm", "/roll 2d6 bench"],
-            "legatus post (/status: service)": [*cli, "post", "--db", str(long_db), "--as", "gm", "/status"],
+            "legatus post (/status)": [*cli, "post", "--db", str(long_db), "--as", "gm", "/status"],
+            "legatus post (/settings: service)": [*cli, "post", "--db", str(long_db), "--as", "hanno",
+                                                  "/settings heads-up on"],
             "legatus ledger": [*cli, "ledger", "--db", str(long_db)],
             "legatus map": [*cli, "map", "--db", str(long_db), "--out", str(tmp / "map.png")],
         }
