@@ -84,6 +84,10 @@ def test_two_shards_answer_and_schedule_each_their_own_guilds_once(db_url: str, 
                     said[k] = await fake.user_says(place.channels[0].id, "alice", "build temple in Latium")
                     answer = await fake.wait_for_message(place.channels[0].id, answering(said[k]), timeout=60)
                     assert "Latium" in answer["content"], answer["content"]
+                for k, place in guilds.items():  # each log says so once its posts returned (standby test: why)
+                    mine = set(place.campaigns.values())
+                    await _wait_in_log(bots[k], lambda log, mine=mine: mine <= set(_posted_by(log)),  # type: ignore[misc]
+                                       START_WAIT)
                 await asyncio.sleep(SETTLE)
                 found = timeouts()
                 results = {k: bot_messages(fake, g.guild.id, RESULTS) for k, g in guilds.items()}
@@ -160,6 +164,9 @@ def test_a_standby_process_takes_over_the_jobs_of_a_shard_whose_process_died(db_
                 await fake.wait_until(
                     lambda: len(bot_messages(fake, place.guild.id, TIMEOUT)) >= 2, START_WAIT,
                     "the survivor to post the two timeouts")
+                # Its log says so once the post returns, which may be after the message shows (the rest of the pass
+                # it announces waits for the channel's rate limit on a loaded machine): waited for, not assumed.
+                await _wait_in_log(second, lambda log: set(_posted_by(log)) >= {half_done, fell_due}, START_WAIT)
                 await asyncio.sleep(SETTLE)
                 found = Counter(home for _, home in bot_messages(fake, place.guild.id, TIMEOUT))
                 elsewhere = bot_messages(fake, guilds[0].guild.id, TIMEOUT)
@@ -177,10 +184,11 @@ def test_a_standby_process_takes_over_the_jobs_of_a_shard_whose_process_died(db_
     _run(scenario())
 
 
-async def _wait_in_log(bot: BotProcess, text: str, timeout: float) -> None:
+async def _wait_in_log(bot: BotProcess, text: str | Callable[[str], bool], timeout: float) -> None:
+    """Until ``bot``'s log holds ``text`` (or ``text(log)`` is true)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
-    while text not in bot.text():
+    while not (text(bot.text()) if callable(text) else text in bot.text()):
         if bot.process.returncode is not None:
             raise AssertionError(f"{bot.label} exited ({bot.process.returncode}):\n{bot.text()[-3000:]}")
         if loop.time() > end:
