@@ -26,9 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
-from bot.service.post_reading import (  # noqa: F401  (CANCEL_MARGIN, _Posting: re-exported for older imports)
-    CANCEL_MARGIN, PostReading, PostRequest, _Batch, _Posting,
-)
+from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting
 from bot.service.public_values import BOT
 from bot.service.replies import Reply
 from bot.store import campaign_secret
@@ -237,10 +235,8 @@ class Legatus(PostReading):
     # --- reading --------------------------------------------------------------------------------------------------------
 
     def state(self, campaign: str | None = None) -> dict[str, Any]:
-        with Session(self.engine) as session:
-            row = self._campaign(session, campaign)
-            ruleset, folded = self._fold(SessionPostStore(session), row)
-            return ruleset.public_view(folded.state)
+        ruleset, state = self.folded(campaign)
+        return ruleset.public_view(state)
 
     def folded(self, campaign: str | None = None) -> tuple[Ruleset, Any]:
         """The campaign's ruleset and its current state (read only)."""
@@ -258,16 +254,12 @@ class Legatus(PostReading):
 
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""
-        with Session(self.engine) as session:
-            row = self._campaign(session, campaign)
-            ruleset, folded = self._fold(SessionPostStore(session), row)
-            return ruleset.summary(folded.state)
+        ruleset, state = self.folded(campaign)
+        return ruleset.summary(state)
 
     def status(self, campaign: str | None = None) -> str:
-        with Session(self.engine) as session:
-            row = self._campaign(session, campaign)
-            ruleset, folded = self._fold(SessionPostStore(session), row)
-            return ruleset.status(folded.state)
+        ruleset, state = self.folded(campaign)
+        return ruleset.status(state)
 
     def export(self, campaign: str | None = None) -> str:
         with Session(self.engine) as session:
@@ -437,8 +429,9 @@ class Legatus(PostReading):
             row = self._campaign(session, campaign)
             assert row.id is not None
             lock_campaign(session, row.id)  # as a post does: another process's post waits (PostgreSQL)
-            ruleset, folded = self._fold(SessionPostStore(session), row)
-            posting = _Posting(SessionPostStore(session), row, ruleset, folded, BOT)
+            store = SessionPostStore(session)
+            ruleset, folded = self._fold(store, row)
+            posting = _Posting(store, row, ruleset, folded, BOT)
             before = tuple(ruleset.to_act(folded.state))
             messages = self._record_draws(posting)
             for event in posting.new_events:

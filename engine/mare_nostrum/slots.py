@@ -176,8 +176,9 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
 
 def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = None) -> Iterator[tuple[str, str, int]]:
     """The slots (date, wheel, position) not used yet, of ``dates`` in order and each draw's fixed sequence, on no
-    (date, wheel) in ``avoid``; read against the slots used when the walk starts."""
-    used = ctx.state.used_slots  # a slot it yields is used by the caller before the walk goes on, never met again
+    (date, wheel) in ``avoid``. A slot it yields and the caller then uses lies behind the walk: read live, the used
+    slots answer as they did when the walk started."""
+    used = ctx.state.used_slots
     slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
     for date in dates:
         for wheel, position in slots:
