@@ -18,7 +18,7 @@ from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
 from bot.store.fold_key import snapshot_key
-from bot.store.post_store import PostStore
+from bot.store.post_store import PostStore, with_secrets
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.ledger import event_hash
@@ -141,25 +141,17 @@ class PostReading(PublicValues):
             return ruleset, batch.folds[campaign.id]
         cached = self._folds.get(campaign.id) or store.snapshot(campaign.id, self._snapshot_key(ruleset))
         if cached is None:
-            folded = replay(ruleset, self._with_secrets(store, campaign.id, store.events(campaign.id)))
+            folded = replay(ruleset, with_secrets(store, campaign.id, store.events(campaign.id)))
         else:
             folded = cached
             # Another process sharing the store may have written since: the batch read every campaign's last event
             # number at its start (one query); otherwise one indexed read. Nothing new, usually.
             last = batch.last_seqs.get(campaign.id) if batch is not None and batch.last_seqs is not None else None
             new = store.events(campaign.id, cached.last_seq) if last is None or last > cached.last_seq else []
-            for event in self._with_secrets(store, campaign.id, new, cached.last_seq) if new else ():
+            for event in with_secrets(store, campaign.id, new, cached.last_seq) if new else ():
                 folded, _ = step(ruleset, folded, event)
         self._folds[campaign.id] = folded  # committed events only: this transaction wrote none for this campaign
         return ruleset, folded
-
-    @staticmethod
-    def _with_secrets(store: PostStore, campaign_id: int, events: list[Event], after: int = 0) -> list[Event]:
-        """The bot folds sealed orders with their content (live checks, private views); the export never has it."""
-        kept = store.sealed_after(campaign_id, after)
-        if not kept:
-            return events
-        return [replace(e, secret=kept[e.seq]) if e.seq in kept else e for e in events]
 
     def _snapshot_key(self, ruleset: Ruleset) -> str:
         return snapshot_key(ruleset, self.data_dir)

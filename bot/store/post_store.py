@@ -9,6 +9,7 @@ service, so both give the same answer and write the same rows.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, Protocol
 
@@ -61,3 +62,12 @@ class PostStore(Protocol):
 
     def flush(self) -> None:
         """Send what the post wrote so far, so that a row the database refuses fails this post."""
+
+
+def with_secrets(store: PostStore, campaign_id: int, events: list[Event], after: int = 0) -> list[Event]:
+    """The events (those after ``after``) with their sealed contents, as the bot folds them: live checks and private
+    views need them; the export never has them."""
+    kept = store.sealed_after(campaign_id, after)
+    if not kept:
+        return events
+    return [replace(e, secret=kept[e.seq]) if e.seq in kept else e for e in events]

@@ -17,13 +17,13 @@ import pickle
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from bot.store.campaign_names import pick
 from bot.store.deadline_states import ACTIVE, PLAYER_TURN
 from bot.store.fold_key import EVERY, sound_fold
 from bot.store.post_store import NeedsFullStore
-from bot.store.reader import sqlite_path
 from bot.store.revision import HEAD_REVISION
 from bot.store.server_key import seed_from_stored
 from engine.events import Event
@@ -31,6 +31,7 @@ from engine.log import Folded
 from engine.lotto import Draw
 
 log = logging.getLogger("legatus.snapshots")
+DEFAULT_DB = "legatus.db"  # as bot/store/db.py
 # SQLAlchemy's way of keeping a DateTime in SQLite (naive, the moment in UTC): the post table's `at` column.
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
 
@@ -44,6 +45,21 @@ class CampaignRecord:
     ruleset: str
     gm: str
     clock: str
+
+
+def sqlite_path(db: str | os.PathLike[str] | None) -> Path | None:
+    """The SQLite file a ``--db`` (or $DATABASE_URL, or the default) names; None for any other kind of database."""
+    text = str(db) if db is not None else (os.environ.get("DATABASE_URL") or DEFAULT_DB)
+    if text.startswith("sqlite:///"):
+        text = text[len("sqlite:///"):]
+    elif "://" in text:
+        return None
+    return Path(text)
+
+
+def at_newest_schema(connection: sqlite3.Connection) -> bool:
+    """Whether the store records the newest alembic revision (and that one only): the schema the SQL here is for."""
+    return {str(r[0]) for r in connection.execute("SELECT version_num FROM alembic_version")} == {HEAD_REVISION}
 
 
 class SqlitePostStore:
@@ -191,8 +207,7 @@ def open_post_store(db: str | os.PathLike[str] | None) -> SqlitePostStore | None
         connection.execute("PRAGMA foreign_keys=ON")
         connection.execute("PRAGMA synchronous=NORMAL")
         connection.execute("BEGIN IMMEDIATE")
-        revisions = {str(r[0]) for r in connection.execute("SELECT version_num FROM alembic_version")}
-        if revisions != {HEAD_REVISION}:
+        if not at_newest_schema(connection):
             raise LookupError("not at the newest schema")
         mode = connection.execute("PRAGMA journal_mode").fetchone()
         if not mode or str(mode[0]).lower() != "wal":
@@ -203,4 +218,4 @@ def open_post_store(db: str | os.PathLike[str] | None) -> SqlitePostStore | None
     return SqlitePostStore(connection)
 
 
-__all__ = ["CampaignRecord", "SqlitePostStore", "open_post_store"]
+__all__ = ["CampaignRecord", "SqlitePostStore", "at_newest_schema", "open_post_store", "sqlite_path"]
