@@ -74,6 +74,45 @@ def test_a_campaign_posted_directly_is_the_campaign_posted_through_the_service(t
     assert len(expected["snapshot"]) == 1 and expected["snapshot"][0][1] > 64  # the snapshot was rewritten on the way
 
 
+def with_beacons(db: Path, relay: FakeRelay, start: datetime) -> Legatus:
+    """A service on ``db`` fetching beacons from the test relay: a campaign it creates logs the test chain."""
+    clock = FixedClock(start)
+    service = Legatus(open_engine(db), clock=clock)
+    service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
+                                   clock=lambda: clock.now().timestamp())
+    return service
+
+
+def post_both_ways(tmp_path: Path, base: Path, relay: FakeRelay, start: datetime,
+                   script: list[tuple[str | None, str]]) -> dict[str, list[tuple[object, ...]]]:
+    """``script`` posted into two copies of ``base``, one through the service, one through the direct writer (an
+    author None: the clock moves 30 s on, and a bound drand round comes); both must answer and store alike. The
+    salts of sealed contents count up, the same in both. The direct store's rows."""
+    answers: dict[str, list[str]] = {}
+    for how in ("service", "direct"):
+        db = tmp_path / f"{how}.db"
+        shutil.copyfile(base, db)  # one campaign, one nonce: the same seed behind both
+        service = with_beacons(db, relay, start)
+        salts = count()
+        service.salt = lambda: f"{next(salts):032x}"
+        poster = DirectPoster(clock=service.clock, salt=service.salt)
+        poster.beacons = service.beacons
+        said = answers[how] = []
+        for author, text in script:
+            if author is None:
+                service.clock.advance(timedelta(seconds=30))
+                continue
+            reply = post_directly(db, author, text, poster=poster) if how == "direct" else service.post(author, text)
+            assert reply is not None, text
+            said.append(reply.render())
+        service.engine.dispose()
+    assert answers["direct"] == answers["service"]
+    expected, got = rows(tmp_path / "service.db"), rows(tmp_path / "direct.db")
+    for table in ("event", "post", "sealed", "snapshot"):
+        assert got[table] == expected[table], table
+    return got
+
+
 def test_sealed_bids_posted_directly_keep_the_same_private_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The tests' sealed-bid game (a plugin): sealed contents, their reveal, a drand tie settled by a later post."""
     monkeypatch.setenv("LEGATUS_RULESETS", "blind-auction=tests.games.blind_auction:load")
@@ -81,34 +120,13 @@ def test_sealed_bids_posted_directly_keep_the_same_private_store(tmp_path: Path,
               ("bob", "/ledger"), ("ann", "/private"), (None, ""), ("ann", "/ledger"), ("ann", "bid 9"),
               ("bob", "bid 3"), (None, ""), ("gm", "/ledger"), ("ann", "bid 2"), ("bob", "bid 8"), (None, ""),
               ("gm", "/state")]
-    answers: dict[str, list[str]] = {}
+    start = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+    base = tmp_path / "base.db"
     with serving(FakeRelay()) as relay:
-        for how in ("service", "direct"):
-            clock = FixedClock(datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc))
-            salts = count()
-            db = tmp_path / f"{how}.db"
-            service = Legatus(open_engine(db), clock=clock)
-            beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
-                                   clock=lambda: clock.now().timestamp())
-            service.beacons = beacons
-            service.salt = lambda: f"{next(salts):032x}"  # repeatable, so both stores hold the same
-            assert service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"}).changed
-            poster = DirectPoster(clock=clock, salt=service.salt)
-            poster.beacons = beacons
-            said = answers[how] = []
-            for author, text in script:
-                if author is None:
-                    clock.advance(timedelta(seconds=30))  # the tie's drand round comes
-                    continue
-                reply = (post_directly(db, author, text, poster=poster) if how == "direct"
-                         else service.post(author, text))
-                assert reply is not None, text
-                said.append(reply.render())
-            service.engine.dispose()
-    assert answers["direct"] == answers["service"]
-    expected, got = rows(tmp_path / "service.db"), rows(tmp_path / "direct.db")
-    for table in ("event", "post", "sealed", "snapshot"):
-        assert got[table] == expected[table], table
+        made = with_beacons(base, relay, start)
+        assert made.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"}).changed
+        made.engine.dispose()
+        got = post_both_ways(tmp_path, base, relay, start, script)
     assert len(got["sealed"]) == 8 and any(e[2] == "beacon.recorded" for e in got["event"])
 
 
@@ -118,38 +136,13 @@ def test_a_commit_reveal_campaign_posted_directly_derives_the_same_numbers(tmp_p
               (None, ""), ("gm", "/ledger"), ("gm", "/roll 1d6 second omen"), (None, ""), ("ptolemy", "hello"),
               ("gm", "/ledger")]
     base = tmp_path / "base.db"
-    answers: dict[str, list[str]] = {}
     with serving(FakeRelay()) as relay:
-        made = Legatus(open_engine(base), clock=FixedClock(CLOCK))
-        made.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1))  # its chain is logged
+        made = with_beacons(base, relay, CLOCK)
         made.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
         assert made.create_campaign("mare-nostrum", "mare-nostrum", "gm", dict(PLAYERS),
                                     randomness="commit-reveal").changed
         made.engine.dispose()
-        for how in ("service", "direct"):
-            db = tmp_path / f"{how}.db"
-            shutil.copyfile(base, db)  # one campaign, one nonce: the same seed behind both
-            clock = FixedClock(CLOCK)
-            service = Legatus(open_engine(db), clock=clock)
-            beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
-                                   clock=lambda: clock.now().timestamp())
-            service.beacons = beacons
-            poster = DirectPoster(clock=clock)
-            poster.beacons = beacons
-            said = answers[how] = []
-            for author, text in script:
-                if author is None:
-                    clock.advance(timedelta(seconds=30))  # the bound drand round comes
-                    continue
-                reply = (post_directly(db, author, text, poster=poster) if how == "direct"
-                         else service.post(author, text))
-                assert reply is not None, text
-                said.append(reply.render())
-            service.engine.dispose()
-    assert answers["direct"] == answers["service"]
-    expected, got = rows(tmp_path / "service.db"), rows(tmp_path / "direct.db")
-    for table in ("event", "post", "sealed", "snapshot"):
-        assert got[table] == expected[table], table
+        got = post_both_ways(tmp_path, base, relay, CLOCK, script)
     assert sum(e[2] == "random.recorded" for e in got["event"]) >= 2
 
 
