@@ -21,7 +21,7 @@ import discord
 from sqlmodel import Session, select
 
 from bot.discord.output import DISCORD_LIMIT
-from bot.service.deadlines import discord_when
+from bot.service.deadlines import discord_when, seat_players
 from bot.store.campaigns import CampaignRow
 from bot.store.discord_places import save_status_board, status_board
 from bot.store.schedule_tables import ACTIVE, PLAYER_TURN, DeadlineRow
@@ -47,7 +47,7 @@ class BoardView:
 
 def view_of(change: Any) -> BoardView:
     ruleset, state, summary = change.ruleset, change.state, change.summary
-    players = {seat.name: str(seat.player or "") for seat in ruleset.seats(state)}
+    players = seat_players(ruleset, state)
     asked = ruleset.prompts(state)
     prompts = tuple((p.seat, p.what, tuple(p.choices)) for p in asked)
     asks = tuple((p.seat, p.mode, p.on_timeout) for p in asked)

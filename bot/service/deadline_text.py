@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from bot.store.deadline_states import REMINDED, as_utc
 
@@ -15,6 +16,11 @@ def discord_time(moment: datetime, style: str = "F") -> str:
 
 def discord_when(moment: datetime) -> str:
     return f"{discord_time(moment, 'R')} ({discord_time(moment, 'F')})"
+
+
+def seat_players(ruleset: Any, state: Any) -> dict[str, str]:
+    """Each seat's player identity ("" for none), through the ruleset boundary: whom a deadline names."""
+    return {seat.name: str(seat.player or "") for seat in ruleset.seats(state)}
 
 
 def deadline_lines(deadlines: list[tuple[str | None, datetime, str]], players: Mapping[str, str]) -> list[str]:

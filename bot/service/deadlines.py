@@ -20,7 +20,9 @@ from bot.store.db import after_outer_commit
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
-from bot.service.deadline_text import discord_time, discord_when  # noqa: F401  (discord_time: re-exported)
+from bot.service.deadline_text import (  # noqa: F401  (discord_time: re-exported)
+    discord_time, discord_when, seat_players,
+)
 from engine.quote import quote
 from bot.store.campaigns import find_campaign
 from bot.store.schedule_tables import PENDING, PLAYER_TURN, DeadlineRow, active_deadlines, as_utc, settings_for
@@ -118,7 +120,7 @@ def acting_of(service: Any, name: str) -> Acting:
 
 def acting_from(seats: tuple[str, ...], ruleset: Any, state: Any) -> Acting:
     """Who is to act, their players and the game turn: all through the ruleset boundary."""
-    players = {seat.name: str(seat.player or "") for seat in ruleset.seats(state)}
+    players = seat_players(ruleset, state)
     return Acting(turn=ruleset.summary(state).turn, nations=seats, players=players)
 
 

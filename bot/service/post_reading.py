@@ -308,9 +308,9 @@ class PostReading(PublicValues):
         state = posting.folded.state
         ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
         if name in ("turn status", "status"):
-            from bot.service.deadline_text import deadline_lines
+            from bot.service.deadline_text import deadline_lines, seat_players
 
-            players = {seat.name: str(seat.player or "") for seat in posting.ruleset.seats(state)}
+            players = seat_players(posting.ruleset, state)
             deadlines = deadline_lines(posting.store.turn_deadlines(posting.campaign.id), players)
             return ok("status", posting.ruleset.status(state).splitlines() + ["Deadlines:"] + deadlines)
         if name in ("gm extend", "gm deadline"):
