@@ -13,14 +13,14 @@ from engine.names import Resolution
 from engine.chance.book import record_beacon
 from engine.mare_nostrum import battles, commands, gm_roll, naval
 from engine.mare_nostrum.actions import carry_out
-from engine.mare_nostrum.conquest import check_supremacy, fall
+from engine.mare_nostrum.conquest import check_supremacy, fall, knock_out
 from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
 from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, later_draws, rebind_cancelled, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
-from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
+from engine.mare_nostrum.turn import after_ruling, close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
 from engine.mare_nostrum.picture import picture
 from engine.ruleset import IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
@@ -319,6 +319,10 @@ class MareNostrum:
     def _no_seat(self, state: State, actor: str) -> str:
         if actor == state.gm:
             return "you are the GM and play no nation; to give an order for a nation write /order <nation> <order>"
+        out = next((n for n, ns in state.nations.items() if ns.player == actor and not ns.alive), None)
+        if out is not None:
+            return (f"your nation, the {out}, is out of the game ({state.nations[out].fate or 'out'}): "
+                    "you have no more orders to give")
         return f"you ({actor}) play no nation in this campaign; ask the GM to assign you one"
 
     # --- event handlers ------------------------------------------------------------------------------------------------
@@ -472,8 +476,16 @@ class MareNostrum:
     def _gm_pass(self, ctx: Ctx) -> None:
         self._require_gm(ctx)
         nation = str(ctx.event.data["nation"])
-        if ctx.state.acting() != nation:
-            raise Rejection(f"the {nation} are not playing now (the {ctx.state.acting() or 'no nation'} are)")
+        ns = ctx.state.nations.get(nation)
+        if ns is not None and not ns.alive:
+            raise Rejection(f"the {nation} are out of the game ({ns.fate or 'out'}): they have no turn to end")
+        acting = ctx.state.acting()
+        if acting is None:
+            now = ("every nation has declared (the battles phase)" if ctx.state.phase == "battles"
+                   else f"no nation plays in the '{ctx.state.phase.replace('_', ' ')}' phase")
+            raise Rejection(f"the {nation} are not playing now: {now}")
+        if acting != nation:
+            raise Rejection(f"the {nation} are not playing now (the {acting} are)")
         ctx.say(f"The GM ends the turn of the {nation}: {ctx.event.data.get('reason') or 'no reason given'}.")
         end_player_turn(ctx, nation)
 
@@ -499,6 +511,7 @@ class MareNostrum:
         what, target, value = str(data["what"]), str(data["target"]), data["value"]
         reason = data.get("reason") or "no reason given"
         state, rules = ctx.state, self.rules
+        handed_capital: str | None = None
         if what not in GM_SETTABLE:
             raise Rejection(f"the GM can set {', '.join(sorted(GM_SETTABLE))}; not '{what}'")
         if what in ("stability", "actions"):
@@ -507,6 +520,8 @@ class MareNostrum:
             number = int(value)
             if what == "stability" and not 0 <= number <= rules.max_stability:
                 raise Rejection(f"stability runs from 0 to {rules.max_stability}")
+            if number < 0:
+                raise Rejection(f"a nation has 0 actions or more, not {number}")
             setattr(state.nations[target], what, number)
         elif what == "fleets":
             sea, nation = target.split("|", 1)
@@ -524,10 +539,21 @@ class MareNostrum:
             if what == "owner":
                 if value is not None and value not in state.nations:
                     raise Rejection(f"unknown nation '{value}'")
+                before = state.provinces[target].owner
+                prov = rules.map.provinces[target]
+                if before is not None and before != value and prov.is_capital and prov.nation == before \
+                        and state.nations[before].alive:
+                    handed_capital = before
                 state.provinces[target].owner = value
             else:
                 setattr(state.provinces[target], what, bool(value))
         ctx.say(f"GM ruling: {what} of {target.replace('|', ' / ')} set to {value} ({reason}).")
+        if handed_capital is not None:
+            # A capital handed over by ruling is lost as a conquered one is (the seed: losing the capital knocks the
+            # nation out); the other provinces pass with their buildings, as no battle was fought.
+            knock_out(ctx, handed_capital, value, value or "independent forces")
         if what == "stability" and int(value) <= 0 and state.nations[target].alive:
             fall(ctx, target)
         check_supremacy(ctx)
+        if state.phase == "orders":
+            after_ruling(ctx)

@@ -130,6 +130,8 @@ def status_board(rules: RulesData, state: State) -> str:
         lines.append(f"Orders are locked by the GM: {state.locked}.")
     for name in state.order_of_play or list(state.nations):
         n = view["nations"][name]
+        if not n["alive"]:
+            continue  # listed once below, as out (a nation out mid-turn stays in the turn's order of play)
         mark = "▶" if name == view["to_play"] else ("✓" if n["passed"] else "·")
         event = view["events"].get(name, {}).get("name", "-")
         lines.append(
