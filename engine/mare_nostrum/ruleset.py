@@ -96,6 +96,7 @@ class MareNostrum:
         state = State(
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
             commitment=commitment if randomness == COMMIT_REVEAL else None,
+            commit_reveal_rule=commit_reveal.rule_of(setup) if randomness == COMMIT_REVEAL else 1,
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
@@ -389,9 +390,15 @@ class MareNostrum:
             known = state.numbers.get(str(label))
             if known is not None and known != number:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
+            if state.commit_reveal_rule != 1 and str(label) not in state.used_labels:
+                raise Rejection(f"no roll of this campaign is bound to '{label}': no number can be recorded for it")
             early = commit_reveal.waits_for_round(str(label), state.beacons)
             if early:
                 raise Rejection(early)
+            if state.commit_reveal_rule != 1:
+                wrong = commit_reveal.check_at_once(str(label), [number], 1, 1, 90, state.beacons)
+                if wrong:
+                    raise Rejection(wrong)
         for label, number in numbers.items():
             state.numbers[str(label)] = number
 

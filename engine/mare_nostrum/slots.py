@@ -97,6 +97,11 @@ def bind_label(
             "the commit-reveal seed has been revealed and is public now: a new roll bound to it could be "
             "computed in advance, so no roll can be made any more in this campaign"
         )
+    mixed = offered_round(ctx.event)
+    if mixed is None and state.commit_reveal_rule != 1:
+        # Rule 2 draws a number from its round alone: with no round the number could only come from the seed,
+        # uncheckable until the reveal, the very window rule 2 closes.
+        raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
     roll_id = state.new_id()
     roll_turn = state.turn if turn is None else turn
     base = f"turn-{roll_turn}:roll-{roll_id}:{purpose}"
@@ -105,7 +110,6 @@ def bind_label(
         again += 1
         label = f"{base}:{again}"
     state.used_labels.append(label)
-    mixed = offered_round(ctx.event)
     if mixed is not None:
         label = commit_reveal.with_round(label, mixed[len(DRAND_PREFIX):])
         state.used_labels.append(label)
@@ -114,7 +118,13 @@ def bind_label(
         meaning=meaning, ref=ref, target=target, label=label,
     )
     state.rolls.append(roll)
-    if announce:
+    if announce and mixed is not None and state.commit_reveal_rule != 1:
+        ctx.say(
+            f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to drand quicknet "
+            f"round {mixed[len(DRAND_PREFIX):]}, label '{label}' (its number is the round's, checkable by anyone as soon "
+            f"as it is recorded): {meaning}."
+        )
+    elif announce:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the commit-reveal "
             f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}'"
