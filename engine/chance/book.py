@@ -14,7 +14,8 @@ reaches the engine):
   are linked). A refused pair re-binds that value to the next free slots of the next draw offered then.
 * ``commit-reveal``: the label itself, mixed with the first offered drand round when the shell offers one
   (engine/commit_reveal.py: the label ends in "@drand:<round>"); the roll waits for that round's beacon, then the
-  shell records the values in a ``random.recorded`` event.
+  shell records the values in a ``random.recorded`` event. Under ``commit_reveal_rule`` 2 a roll binds only with a
+  round and its values must be the round's alone, checked as they are recorded.
 
 A slot, a label or a round used once is never handed out again, even after an undo (``carry``).
 """

@@ -12,7 +12,9 @@ the shell derives its number 1..90 from the seed it committed to at creation and
 ``random.recorded`` event. When the shell offers a drand round, the label is also mixed with it
 ("...@drand:<round>", engine/commit_reveal.py): the number waits for that round's beacon, so whoever holds the
 seed cannot foresee it either. Once the
-GM revealed the seed no roll can bind any more: its every number could be computed in advance.
+GM revealed the seed no roll can bind any more: its every number could be computed in advance. A campaign created
+under ``commit_reveal_rule`` 2 binds a label only with a round, and its number is that round's alone (recorded all
+the same, and refused if it is not the round's): checkable at once, no reveal needed.
 """
 from __future__ import annotations
 
