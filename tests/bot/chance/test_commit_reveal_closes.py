@@ -44,7 +44,9 @@ def closed(tmp_path: Path) -> Iterator[Legatus]:
         service.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
         assert service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), randomness="commit-reveal").changed
         assert service.post("gm", "/turn open 2023-01-03").ok
-        assert service.post("gm", "/roll 2d6 omen").ok
+        rolled = service.post("gm", "/roll 2d6 omen")
+        assert rolled.ok and "bound to drand quicknet round " in rolled.render(), rolled.render()
+        assert "commit-reveal seed" not in rolled.render()  # the seed gives these numbers nothing
         clock.advance(timedelta(seconds=30))
         for user in ("antiochus", "ptolemy", "philip", "scipio", "hanno", "brennus"):
             assert service.post(user, "pass").ok
