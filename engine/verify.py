@@ -192,6 +192,10 @@ def verify(
         notes.append(f"{len(unmixed)} commit-reveal roll(s) drawn from the seed alone, not mixed with a drand round "
                      f"(e.g. '{unmixed[0]}'): whoever held the seed could foresee them")
     rule = commit_reveal.rule_of(events[0].data)
+    if rule == commit_reveal.RULE_SEED and events[0].data.get("randomness") == "commit-reveal":
+        # Said even when all is revealed: a first event rewritten to drop the rule (or an old bot) shows here.
+        notes.append("campaign.created names no commit_reveal_rule: its numbers are the seed's (the rule of campaigns "
+                     "created before rule 2), checkable only once the seed is revealed")
     recorded = [e for e in labels.values() if e.get("values") is not None]
     awaiting = 0 if seed is not None or rule != commit_reveal.RULE_SEED else len(recorded)
     awaiting_turns = tuple(sorted({int(e["turn"]) for e in recorded if isinstance(e.get("turn"), int)})) if awaiting else ()

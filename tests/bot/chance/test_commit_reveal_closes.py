@@ -137,3 +137,23 @@ def test_the_seeds_commitment_still_refuses_a_wrong_reveal(closed: Legatus) -> N
     assert closed.post("gm", "/campaign reveal").ok
     result, _ = closed.verify()
     assert result.verified and result.numbers_checked == 2
+
+
+def test_dropping_the_rule_from_the_first_event_buys_no_verified_log(closed: Legatus) -> None:
+    """Operator with the database: they rewrite campaign.created without commit_reveal_rule (the old rule takes any
+    number until the reveal), forge a number and hash the chain anew. verify does not call it verified, names the
+    old rule, and an anchor the bot posted before catches the rewrite."""
+    events = events_of(closed)
+    anchor = f"{events[-1].seq}:{events[-1].hash}"
+    created = {k: v for k, v in events[0].data.items() if k != commit_reveal.RULE_FIELD}
+    events[0] = replace(events[0], data=created)
+    index, numbers = _recorded(events)
+    label = sorted(numbers)[0]
+    numbers[label] = numbers[label] % 90 + 1
+    events[index] = replace(events[index], data={**events[index].data, "numbers": numbers})
+    ruleset = load_ruleset("mare-nostrum", DATA_DIR)
+    result = verify(ruleset, rechained(events), public_draws())
+    assert not result.verified and result.awaiting_words() == "2 numbers of turn 1 wait for their seed: not verified"
+    assert any("names no commit_reveal_rule" in n for n in result.notes), result.notes
+    anchored = verify(ruleset, rechained(events), public_draws(), expect_head=anchor)
+    assert any(f.purpose == "anchor" and "the log was rewritten" in f.detail for f in anchored.findings)
