@@ -423,6 +423,11 @@ class MareNostrum:
                 f"this seed does not match the commitment published at creation ({state.commitment[:12]}…): refused"
             )
         state.seed = seed
+        if state.commit_reveal_rule != 1:
+            ctx.say(f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation. "
+                    "Every number of this campaign came from its drand round and was checked as it was recorded; "
+                    "no new roll can be made.")
+            return
         ctx.say(
             f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation, so anyone "
             "can now recompute every roll of the campaign from its label (legatus verify). No new roll can be made."

@@ -134,7 +134,8 @@ def test_the_seeds_commitment_still_refuses_a_wrong_reveal(closed: Legatus) -> N
     wrong = Event(folded.last_seq + 1, "seed.revealed", "gm", {"seed": "00" * 32}, at=START.isoformat())
     with pytest.raises(Rejection, match="does not match the commitment"):
         step(ruleset, folded, replace(wrong, hash=event_hash(folded.head, wrong)))
-    assert closed.post("gm", "/campaign reveal").ok
+    revealed = closed.post("gm", "/campaign reveal")
+    assert revealed.ok and "Every number of this campaign came from its drand round" in revealed.render()
     result, _ = closed.verify()
     assert result.verified and result.numbers_checked == 2
 
