@@ -1,4 +1,5 @@
-"""Benchmark: verify drand quicknet beacons offline (BLS with blst), derive dice from them, and commit-reveal rolls.
+"""Benchmark: verify drand quicknet beacons offline (BLS with blst), derive dice from them, commit-reveal rolls, and
+the check of a rule-2 commit-reveal number against its round.
 
     .venv/bin/python bench/randomness.py [--rounds N] [--dice N] [--rolls N]
 
@@ -69,6 +70,17 @@ def main() -> None:
         commit_reveal.dice(seed, f"turn {i // 10} roll {i}", 2, 6)
     spent = time.perf_counter() - start
     print(f"commit-reveal: {args.rolls} rolls (2d6 each) in {spent * 1000:.1f} ms "
+          f"({spent / max(args.rolls, 1) * 1e6:.1f} us each)")
+
+    # Rule 2: the game checks each recorded number against its round as it takes it (engine/commit_reveal.py).
+    beacon = {"1": randomness}
+    recorded = [(f"turn {i // 10} roll {i}@drand:1", commit_reveal.round_values(f"turn {i // 10} roll {i}@drand:1", 1,
+                                                                              1, 90, randomness)) for i in range(args.rolls)]
+    start = time.perf_counter()
+    for label, values in recorded:
+        assert commit_reveal.check_at_once(label, values, 1, 1, 90, beacon) is None
+    spent = time.perf_counter() - start
+    print(f"commit-reveal rule 2: {args.rolls} recorded numbers checked against their round in {spent * 1000:.1f} ms "
           f"({spent / max(args.rolls, 1) * 1e6:.1f} us each)")
 
 

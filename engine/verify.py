@@ -8,7 +8,9 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   reported with the turn and purpose that number served, from the ledger's slots);
 * a commit-reveal campaign whose log holds the revealed seed: every recorded number is recomputed from the
   seed and its label (the range comes from what the game asked for); before the reveal they are counted as
-  ``awaiting_reveal``;
+  ``awaiting_reveal``, and the campaign is not ``verified``: any of them could be forged until the reveal. A
+  campaign under rule 2 (engine/commit_reveal.py) has no such wait: the fold itself refuses a number that is not
+  its drand round's, so each is checked as the log is replayed, seed or no seed;
 * the campaign replayed on the public values alone gives every roll the same values and outcome, and the same
   public state;
 * sealed contents: once revealed (``secret.revealed``), each is given back to the event that sealed it and the
@@ -68,10 +70,28 @@ class Verification:
     clock: str = ""  # "live" or "historical" (from campaign.created)
     notes: tuple[str, ...] = ()  # what the record says that is no mismatch: voids, GM-typed draws, historical
     beacons_checked: int = 0
+    awaiting_turns: tuple[int, ...] = ()  # the turns of the numbers that wait for the seed
+    commit_reveal_rule: int = commit_reveal.RULE_SEED
 
     @property
     def ok(self) -> bool:
+        """No mismatch found. Not the verdict: see ``verified``."""
         return not self.findings
+
+    @property
+    def verified(self) -> bool:
+        """No mismatch, and nothing left unchecked: a number still waiting for its seed could be forged."""
+        return self.ok and not self.awaiting_reveal
+
+    def awaiting_words(self) -> str:
+        """The numbers that wait for the seed, said plainly ("" when none)."""
+        n = self.awaiting_reveal
+        if not n:
+            return ""
+        turns = self.awaiting_turns
+        where = (f" of turn{'s' if len(turns) > 1 else ''} {', '.join(str(t) for t in turns)}" if turns else "")
+        return (f"{n} number{'s' if n > 1 else ''}{where} wait{'' if n > 1 else 's'} for {'their' if n > 1 else 'its'} "
+                "seed: not verified")
 
     @property
     def anchor(self) -> str:
@@ -171,10 +191,19 @@ def verify(
     if unmixed:
         notes.append(f"{len(unmixed)} commit-reveal roll(s) drawn from the seed alone, not mixed with a drand round "
                      f"(e.g. '{unmixed[0]}'): whoever held the seed could foresee them")
-    awaiting = 0 if seed is not None else len(labels)
+    rule = commit_reveal.rule_of(events[0].data)
+    if rule == commit_reveal.RULE_SEED and events[0].data.get("randomness") == "commit-reveal":
+        # Said even when all is revealed: a first event rewritten to drop the rule (or an old bot) shows here.
+        notes.append("campaign.created names no commit_reveal_rule: its numbers are the seed's (the rule of campaigns "
+                     "created before rule 2), checkable only once the seed is revealed")
+    recorded = [e for e in labels.values() if e.get("values") is not None]
+    awaiting = 0 if seed is not None or rule != commit_reveal.RULE_SEED else len(recorded)
+    awaiting_turns = tuple(sorted({int(e["turn"]) for e in recorded if isinstance(e.get("turn"), int)})) if awaiting else ()
+    if rule != commit_reveal.RULE_SEED:  # the trace's fold refused any number that is not its round's
+        recomputed = sum(len(e.data.get("numbers") or {}) for e in events if e.kind == "random.recorded")
     substituted: list[Event] = []
     for event in events:
-        if event.kind == "random.recorded" and seed is not None:
+        if event.kind == "random.recorded" and seed is not None and rule == commit_reveal.RULE_SEED:
             fresh, found, count = _recompute(event, seed, trace, labels)
             findings.extend(found)
             recomputed += count
@@ -226,7 +255,8 @@ def verify(
     rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
     return Verification(
         len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
-        head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons,
+        head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons, awaiting_turns=awaiting_turns,
+        commit_reveal_rule=rule,
     )
 
 

@@ -55,6 +55,9 @@ class _Conflict(Exception):
 
 # How often a post is tried when other writers keep coming first; each try folds the newer log again.
 POST_ATTEMPTS = 10
+# The commit-reveal rule written into a new campaign's first event. Campaigns made before rule 2 name none and keep
+# their own; tests set this to RULE_SEED to make a campaign exactly as the bot made them then.
+RULE_OF_NEW_CAMPAIGNS = commit_reveal.RULE_AT_ONCE
 
 
 def _is_conflict(exc: Exception) -> bool:
@@ -162,6 +165,9 @@ class Legatus(PostReading):
             if randomness == "commit-reveal":
                 # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either.
                 data["mix"] = "drand"
+                if RULE_OF_NEW_CAMPAIGNS != commit_reveal.RULE_SEED:
+                    # And its numbers come from that round alone, checkable at once (engine/commit_reveal.py).
+                    data[commit_reveal.RULE_FIELD] = RULE_OF_NEW_CAMPAIGNS
             nonce = seed = None
             if randomness == "commit-reveal":
                 try:  # the seed is HMAC(server key, nonce): the database holds the nonce only
@@ -196,9 +202,13 @@ class Legatus(PostReading):
             return reply.note(
                 f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
                 + (
-                    f"Rolls beyond the order of play and the events come from a commit-reveal seed mixed with a "
-                    f"drand round bound with each roll; the seed's commitment (SHA-256) is {data['commitment']}, "
-                    "published now in the log; the GM reveals the seed at the end with /campaign reveal. "
+                    (f"Rolls beyond the order of play and the events come from a drand round bound with each roll, "
+                     "each number checkable by anyone as soon as it is recorded; " if RULE_OF_NEW_CAMPAIGNS
+                     != commit_reveal.RULE_SEED else
+                     f"Rolls beyond the order of play and the events come from a commit-reveal seed mixed with a "
+                     f"drand round bound with each roll; ")
+                    + f"the commit-reveal seed's commitment (SHA-256) is {data['commitment']}, published now in the "
+                    "log; the GM reveals the seed at the end with /campaign reveal. "
                     if seed is not None else ""
                 )
                 + "The GM opens turn 1 with /turn open <date>."

@@ -108,6 +108,9 @@ class PublicValues:
         needs = self._needs(posting, "commit-reveal")
         if not needs:
             return []
+        created = posting.folded.effective[0].data if posting.folded.effective else {}
+        if commit_reveal.rule_of(created) != commit_reveal.RULE_SEED:
+            return self._record_round_numbers(posting, needs)
         assert posting.campaign.id is not None
         seed = posting.store.seed_of(posting.campaign.id)
         if seed is None:
@@ -127,6 +130,20 @@ class PublicValues:
             return [f"The commit-reveal numbers could not be recorded: {new.reason}. The GM must look into it."]
         shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
         return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
+
+    def _record_round_numbers(self, posting: _Posting, needs: list[Need]) -> list[str]:
+        """Rule 2: each label's values from its round's randomness alone (asked for only once it is recorded), so
+        the seed is not needed and the game checks every value as it takes it."""
+        numbers: dict[str, Any] = {}
+        for need in needs:
+            values = commit_reveal.round_values(need.key, need.count, need.lo, need.hi, need.mix)
+            numbers[need.key] = values[0] if need.count == 1 else values
+        new = self._record_fact(posting, "random.recorded", {"numbers": numbers})
+        if isinstance(new, Rejection):
+            return [f"The numbers of the drand rounds could not be recorded: {new.reason}. The GM must look into it."]
+        shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
+        return [f"Number{'s' if len(numbers) > 1 else ''} drawn from {'their' if len(numbers) > 1 else 'its'} drand "
+                f"round: {shown}.", *new]
 
     def _record_beacons(self, posting: _Posting) -> list[str]:
         """Record each drand round the game waits for whose beacon is at hand (fetched and verified by

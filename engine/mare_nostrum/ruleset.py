@@ -96,6 +96,7 @@ class MareNostrum:
         state = State(
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
             commitment=commitment if randomness == COMMIT_REVEAL else None,
+            commit_reveal_rule=commit_reveal.rule_of(setup) if randomness == COMMIT_REVEAL else 1,
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
@@ -393,9 +394,15 @@ class MareNostrum:
             known = state.numbers.get(str(label))
             if known is not None and known != number:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
+            if state.commit_reveal_rule != 1 and str(label) not in state.used_labels:
+                raise Rejection(f"no roll of this campaign is bound to '{label}': no number can be recorded for it")
             early = commit_reveal.waits_for_round(str(label), state.beacons)
             if early:
                 raise Rejection(early)
+            if state.commit_reveal_rule != 1:
+                wrong = commit_reveal.check_at_once(str(label), [number], 1, 1, 90, state.beacons)
+                if wrong:
+                    raise Rejection(wrong)
         for label, number in numbers.items():
             state.numbers[str(label)] = number
 
@@ -420,6 +427,11 @@ class MareNostrum:
                 f"this seed does not match the commitment published at creation ({state.commitment[:12]}…): refused"
             )
         state.seed = seed
+        if state.commit_reveal_rule != 1:
+            ctx.say(f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation. "
+                    "Every number of this campaign came from its drand round and was checked as it was recorded; "
+                    "no new roll can be made.")
+            return
         ctx.say(
             f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation, so anyone "
             "can now recompute every roll of the campaign from its label (legatus verify). No new roll can be made."

@@ -17,6 +17,7 @@ from bot.service import DATA_DIR, Legatus
 from bot.store import campaign_secret
 from bot.store.campaigns import find_campaign
 from bot.store.db import open_engine
+from bot.service import legatus as legatus_service
 from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import event_hash
@@ -28,6 +29,14 @@ from tests.conftest import LOTTO, PLAYERS
 from tests.log_tools import events_of, rechained
 
 START = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def made_before_rule_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These campaigns are made as the bot made them before commit_reveal_rule 2 (numbers from the seed mixed with
+    their round, checkable once the seed is revealed): such campaigns go on so, and their logs must keep replaying
+    and verifying. Rule 2 is tests/bot/chance/test_commit_reveal_closes.py's."""
+    monkeypatch.setattr(legatus_service, "RULE_OF_NEW_CAMPAIGNS", commit_reveal.RULE_SEED)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from bot.cli import main as cli_main, read_log
 from bot.service import DATA_DIR, Legatus
 from bot.schedule.clock import FixedClock
 from bot.store.campaigns import find_campaign
+from bot.service import legatus as legatus_service
 from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import event_hash
@@ -29,6 +30,14 @@ from tests.bot.drand.drand_fakes import FakeRelay, beacon_source, serving
 from tests.conftest import LOTTO, PLAYERS
 from tests.log_tools import events_of, rechained
 from tests.fresh_db import migrated_engine
+
+
+@pytest.fixture(autouse=True)
+def made_before_rule_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These campaigns are made as the bot made them before commit_reveal_rule 2 (numbers from the seed mixed with
+    their round, checkable once the seed is revealed): such campaigns go on so, and their logs must keep replaying
+    and verifying. Rule 2 is tests/bot/chance/test_commit_reveal_closes.py's."""
+    monkeypatch.setattr(legatus_service, "RULE_OF_NEW_CAMPAIGNS", commit_reveal.RULE_SEED)
 
 
 @pytest.fixture
