@@ -154,11 +154,15 @@ class Legatus(PostReading):
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
+            chain_line = ""
             if randomness in ("drand", "commit-reveal"):
-                from bot.drand.beacons import chain_to_dict
+                from bot.drand.beacons import ChainRefused, campaign_fields
 
-                # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
-                data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
+                try:  # quicknet, or a test chain the operator opted into, marked so
+                    chain_fields, chain_line = campaign_fields(self._beacon_source)
+                except ChainRefused as exc:
+                    return reply.note(f"no campaign created: {exc}")
+                data.update(chain_fields)
             if randomness == "commit-reveal":
                 # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either.
                 data["mix"] = "drand"
@@ -194,7 +198,7 @@ class Legatus(PostReading):
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
             reply.changed = True
             return reply.note(
-                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
+                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. " + chain_line
                 + (
                     f"Rolls beyond the order of play and the events come from a commit-reveal seed mixed with a "
                     f"drand round bound with each roll; the seed's commitment (SHA-256) is {data['commitment']}, "
