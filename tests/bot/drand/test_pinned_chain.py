@@ -132,6 +132,19 @@ def test_in_test_mode_the_campaign_and_its_views_are_marked_and_verify_fails(
             code = main(["verify", str(log)])
         assert code != 0 and NOT_VERIFIABLE in out.getvalue(), out.getvalue()
 
+        # Every other view: the Discord state card, and the command line's ledger, state and export.
+        assert any(NOT_VERIFIABLE in value for _, value in service.state_card("auction").fields())
+        db = str(tmp_path / "t.db")
+        for command in (["ledger"], ["ledger", "--json"], ["state"], ["export", "--out", str(tmp_path / "x.log")]):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                assert main([*command, "--db", db]) == 0, err.getvalue()
+            assert NOT_VERIFIABLE in out.getvalue(), (command, out.getvalue())
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            assert main(["state", "--json", "--db", db]) == 0
+        assert json.loads(out.getvalue()) and NOT_VERIFIABLE in err.getvalue()  # stdout stays JSON
+
 
 def test_quicknet_campaigns_still_verify_with_real_beacons(quicknet_game: tuple[Legatus, Console, FixedClock]) -> None:
     """Outsider with the export: a quicknet campaign's real recorded beacon verifies against the pinned key."""
@@ -142,6 +155,8 @@ def test_quicknet_campaigns_still_verify_with_real_beacons(quicknet_game: tuple[
     result = verify(load_ruleset("blind-auction", service.data_dir), events, {})
     assert result.ok and result.beacons_checked == 1, [str(f) for f in result.findings]
     assert NOT_VERIFIABLE not in service.export()
+    assert verification_text(result).startswith("✓ Every number matches its drand beacon")
+    assert not any("Randomness" == name for name, _ in service.state_card("auction").fields())
 
 
 def test_the_announcement_of_a_campaign_names_the_quicknet_chain_hash(tmp_path: Path, plugin: None) -> None:
@@ -215,3 +230,31 @@ def test_the_bot_refuses_beacons_of_a_chain_other_than_the_campaigns(
         assert not any(e.kind == "beacon.recorded" for e in events_of(service)), said
         assert "quicknet" in said and "wait" in said, said
         assert not fake.hits or all("/public/" not in hit for hit in fake.hits), fake.hits
+
+
+def test_test_mode_is_an_explicit_opt_in_of_the_environment(tmp_path: Path) -> None:
+    """Operator with the environment: the chain file alone gives no campaign; LEGATUS_DRAND_TEST_CHAIN=1 must be
+    set as well, and quicknet needs neither."""
+    from bot.drand.beacons import from_env
+
+    chain = str(operator_chain_file(tmp_path))
+    relays = {"LEGATUS_DRAND_RELAYS": "http://127.0.0.1:9"}
+    assert from_env(relays).creation_problem() is None and not from_env(relays).is_test
+    alone = from_env({**relays, "LEGATUS_DRAND_CHAIN": chain})
+    assert alone.is_test and "LEGATUS_DRAND_TEST_CHAIN=1" in str(alone.creation_problem())
+    for no in ("", "0", "no"):
+        assert from_env({**relays, "LEGATUS_DRAND_CHAIN": chain, "LEGATUS_DRAND_TEST_CHAIN": no}).creation_problem()
+    opted = from_env({**relays, "LEGATUS_DRAND_CHAIN": chain, "LEGATUS_DRAND_TEST_CHAIN": "1"})
+    assert opted.is_test and opted.creation_problem() is None
+
+
+def test_a_chain_file_that_cannot_be_read_refuses_the_campaign_in_one_line(
+        tmp_path: Path, plugin: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Operator with the environment, by mistake: the message quotes the setting and says what would be right."""
+    bad = tmp_path / "chain.json"
+    bad.write_text("{not json", encoding="utf-8")
+    monkeypatch.setenv("LEGATUS_DRAND_CHAIN", str(bad))
+    service = Legatus(open_engine(tmp_path / "b.db"), clock=FixedClock(QUICKNET_START))
+    reply = service.create_campaign("auction", "blind-auction", "gm", dict(SEATS))
+    assert not reply.changed and "no campaign created: LEGATUS_DRAND_CHAIN=" in reply.render(), reply.render()
+    assert "unset it for quicknet" in reply.render() and "Traceback" not in reply.render()
