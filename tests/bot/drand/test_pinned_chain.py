@@ -258,3 +258,27 @@ def test_a_chain_file_that_cannot_be_read_refuses_the_campaign_in_one_line(
     reply = service.create_campaign("auction", "blind-auction", "gm", dict(SEATS))
     assert not reply.changed and "no campaign created: LEGATUS_DRAND_CHAIN=" in reply.render(), reply.render()
     assert "unset it for quicknet" in reply.render() and "Traceback" not in reply.render()
+
+
+def test_the_beacon_source_refuses_a_campaign_pinned_to_another_chain_before_asking_any_relay() -> None:
+    """Operator with the environment: the bot's source serves one chain; a beacon asked for a campaign pinned to
+    another (a quicknet campaign on a test-chain bot, a test campaign on a quicknet bot, a test chain without the
+    opt-in) is refused, and no relay is asked."""
+    from bot.drand.beacons import WrongChain
+    from engine.chance.pinned_chain import NOT_VERIFIABLE as MARK, campaign_chain
+
+    quicknet_campaign = campaign_chain({"drand_chain": chain_to_dict(drand.QUICKNET)})
+    test_campaign = campaign_chain({"drand_chain": chain_to_dict(TEST_CHAIN), "drand_test_chain": MARK})
+    with serving(FakeRelay()) as relay:
+        for source, campaign in (
+            (BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1), test_chain=True),
+             quicknet_campaign),
+            (BeaconSource(DrandClient(drand.QUICKNET, [relay.url], timeout=2, attempts=1)), test_campaign),
+            (BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1)), test_campaign),
+        ):
+            with pytest.raises(WrongChain, match="its rolls wait"):
+                source(7, campaign)
+        assert relay.hits == []
+        served = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1), test_chain=True)
+        beacon = served(7, test_campaign)
+        assert beacon is not None and beacon.signature == sign(7)
