@@ -137,7 +137,7 @@ def campaign_fields(source: Callable[[], BeaconSource]) -> tuple[dict[str, Any],
     fields: dict[str, Any] = {"drand_chain": chain_to_dict(chain)}
     if not chain_source.is_test:
         return fields, (f"Its drand rounds come from quicknet, the League of Entropy's public chain, chain hash "
-                        f"{chain.hash}: nobody holds its key. ")
+                        f"{chain.hash}: no one holds its key alone. ")
     fields[TEST_MARK] = NOT_VERIFIABLE
     return fields, (f"Its drand rounds come from the test chain '{chain.name}', chain hash {chain.hash}: "
                     f"{NOT_VERIFIABLE} (whoever holds its key knows every roll; legatus verify never passes it). ")
