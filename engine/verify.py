@@ -17,6 +17,9 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   campaign is replayed as the bot's own fold ran it, with its private knowledge: the game's own checks run again
   (a stratagem marker the bot sealed must be the one its revealed pick key and the public value derive), and the
   public state must be the same;
+* drand: every recorded beacon is checked against quicknet's public key, pinned in the code, whatever chain the
+  log names; a campaign marked as drawn from a test chain, or a log naming another chain, is a finding
+  (engine/chance/pinned_chain.py);
 * time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
   bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance;
 * the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
@@ -30,6 +33,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine import canonical, commit_reveal
+from engine.chance.pinned_chain import campaign_chain
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
@@ -172,6 +176,9 @@ def verify(
     if beacon_check is None:
         beacon_check = beacon_checker(events)
     findings: list[Finding] = [Finding(seq, None, "hash chain", problem) for seq, problem in chain_problems(events)]
+    pinned = campaign_chain(events[0].data if events else {})
+    if pinned.warning:
+        findings.append(Finding(events[0].seq, None, "drand chain", pinned.warning))
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
     for anchor in [expect_head] if isinstance(expect_head, str) else list(expect_head or ()):
@@ -248,8 +255,7 @@ def verify(
     sealed_findings, sealed_notes = _refold_with_secrets(ruleset, events, trace.state)
     findings.extend(sealed_findings)
     notes.extend(sealed_notes)
-    named = events[0].data.get("drand_chain") if events else None
-    timing, more_notes = _check_times(trace, clock, _round_clock(named))
+    timing, more_notes = _check_times(trace, clock, (pinned.chain.genesis, pinned.chain.period))
     findings.extend(timing)
     notes.extend(more_notes)
     rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
@@ -261,17 +267,13 @@ def verify(
 
 
 def beacon_checker(events: list[Event]) -> Any:
-    """Check a ``beacon.recorded`` event's data offline: its BLS signature is the signature of that round by the
-    chain named in ``campaign.created`` (``drand_chain``; quicknet when the log names none), and its randomness is
-    SHA-256 of that signature. Nothing is fetched: the chain's public key is in the log (or pinned for quicknet)."""
+    """Check a ``beacon.recorded`` event's data offline: its BLS signature is quicknet's signature of that round,
+    against the key pinned in the code whatever the log names (engine/chance/pinned_chain.py), and its randomness
+    is SHA-256 of that signature. A campaign marked as on a test chain is checked against its own chain, for
+    consistency only: ``verify`` never passes it. Nothing is fetched."""
     from engine.chance import drand
 
-    named = events[0].data.get("drand_chain") if events else None
-    try:
-        chain = drand.Chain(name=str(named["name"]), hash=str(named["hash"]), public_key=str(named["public_key"]),
-                            genesis=int(named["genesis"]), period=int(named["period"])) if named else drand.QUICKNET
-    except (KeyError, TypeError, ValueError) as exc:
-        return lambda data: f"the drand chain named in campaign.created cannot be read ({exc})"
+    chain = campaign_chain(events[0].data if events else {}).chain
 
     def check(data: dict[str, Any]) -> str | None:
         round_no, signature = data.get("round"), data.get("signature")
@@ -402,14 +404,6 @@ def _shown(values: Any) -> str:
     if not values:
         return "none"
     return ", ".join(str(v) for v in values)
-
-
-def _round_clock(named: Any) -> tuple[int, int]:
-    """(genesis, period) of the chain the log names in campaign.created (quicknet when none, or unreadable)."""
-    try:
-        return int(named["genesis"]), int(named["period"])
-    except (KeyError, TypeError, ValueError):
-        return DRAND_GENESIS, DRAND_PERIOD
 
 
 def _moment(source: str, key: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> dt.datetime | None:

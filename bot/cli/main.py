@@ -316,13 +316,16 @@ def cmd_post(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    from bot.cli.reading import folded
+    from bot.cli.reading import chain_warning_of, folded
     from bot.store.campaign_names import CampaignNotFound
 
     try:
         ruleset, state = folded(args.db, args.campaign)
+        warning = chain_warning_of(args.db, args.campaign)
     except CampaignNotFound as exc:
         return fail(str(exc))
+    for line in warning:  # a test chain: on stderr with --json, which keeps stdout JSON
+        print(line, file=sys.stderr if args.json else sys.stdout)
     print(canonical.dumps(ruleset.public_view(state), indent=2) if args.json else ruleset.status(state))
     return 0
 
@@ -336,6 +339,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         return fail(str(exc))
     args.out.write_text(text, encoding="utf-8")
     print(f"{text.count(chr(10))} events written to {args.out}")
+    from bot.service.chain_warning import chain_warning
+
+    first = text.split("\n", 1)[0]
+    for line in chain_warning(json.loads(first).get("data") or {}) if first.strip() else []:
+        print(line)  # the log says it too, in campaign.created
     return 0
 
 

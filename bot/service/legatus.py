@@ -157,11 +157,15 @@ class Legatus(PostReading):
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
+            chain_line = ""
             if randomness in ("drand", "commit-reveal"):
-                from bot.drand.beacons import chain_to_dict
+                from bot.drand.beacons import ChainRefused, campaign_fields
 
-                # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
-                data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
+                try:  # quicknet, or a test chain the operator opted into, marked so
+                    chain_fields, chain_line = campaign_fields(self._beacon_source)
+                except ChainRefused as exc:
+                    return reply.note(f"no campaign created: {exc}")
+                data.update(chain_fields)
             if randomness == "commit-reveal":
                 # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either.
                 data["mix"] = "drand"
@@ -200,7 +204,7 @@ class Legatus(PostReading):
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
             reply.changed = True
             return reply.note(
-                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
+                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. " + chain_line
                 + (
                     (f"Rolls beyond the order of play and the events come from a drand round bound with each roll, "
                      "each number checkable by anyone as soon as it is recorded; " if RULE_OF_NEW_CAMPAIGNS
@@ -257,10 +261,13 @@ class Legatus(PostReading):
 
     def state_card(self, campaign: str | None = None) -> Any:
         """The state at a glance (bot/service/state_card.py): turn, phase, who is to play, standings, the JSON."""
+        from bot.service.chain_warning import chain_warning
         from bot.service.state_card import state_card
 
-        ruleset, state = self.folded(campaign)
-        return state_card(ruleset, state)
+        with Session(self.engine) as session:
+            ruleset, folded = self._fold(SessionPostStore(session), self._campaign(session, campaign))
+        warning = chain_warning(folded.effective[0].data) if folded.effective else []
+        return state_card(ruleset, folded.state, *warning)
 
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""

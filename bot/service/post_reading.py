@@ -319,7 +319,8 @@ class PostReading(PublicValues):
         if name == "help":
             return ok(help_text(posting.ruleset.commands()))
         if name == "state":
-            return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
+            return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2),
+                                *self._chain_warning(posting)])
         if name == "ledger":
             return ok("ledger", self._ledger_lines(posting))
         if name == "settings":
@@ -586,4 +587,10 @@ class PostReading(PublicValues):
             + f" [{e['meaning']}]"
             for e in entries
         ] or ["No roll has been bound yet."]
-        return lines + [f"Head of the log's hash chain: {posting.folded.last_seq}:{posting.folded.head}"]
+        return (self._chain_warning(posting) + lines
+                + [f"Head of the log's hash chain: {posting.folded.last_seq}:{posting.folded.head}"])
+
+    def _chain_warning(self, posting: _Posting) -> list[str]:
+        from bot.service.chain_warning import chain_warning
+
+        return chain_warning(posting.folded.effective[0].data) if posting.folded.effective else []

@@ -43,10 +43,11 @@ class PublicValues:
         offered: list[str] = []
         created = posting.folded.effective[0].data if posting.folded.effective else {}
         if self._randomness(posting) == "drand" or created.get("mix") == "drand":
-            from bot.drand.beacons import chain_from_dict
             from engine.chance.drand import bind_round
+            from engine.chance.pinned_chain import campaign_chain
 
-            chain = chain_from_dict(posting.folded.effective[0].data.get("drand_chain"))
+            # The pinned chain's round times, not those the log names: an edited genesis would bind past rounds.
+            chain = campaign_chain(created).chain
             offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
         floor = posting.summary().draw
         if not floor:
@@ -152,13 +153,15 @@ class PublicValues:
         needs = self._needs(posting, "drand")
         if not needs:
             return messages
+        from engine.chance.pinned_chain import campaign_chain
+
         source = self._beacon_source()
-        wanted = posting.folded.effective[0].data.get("drand_chain") or {}
-        if wanted.get("hash", source.chain.hash) != source.chain.hash:
-            return [f"this campaign draws from the drand chain {str(wanted.get('hash'))[:16]}…, but this bot fetches "
-                    f"{source.chain.hash[:16]}… (LEGATUS_DRAND_CHAIN): its rolls wait"]
+        pinned = campaign_chain(posting.folded.effective[0].data)
+        refused = source.refusal(pinned)
+        if refused:
+            return [refused]
         for need in needs:
-            beacon = source(int(need.key))
+            beacon = source(int(need.key), pinned)
             if beacon is None:
                 continue
             data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}
