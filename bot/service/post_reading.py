@@ -390,10 +390,13 @@ class PostReading(PublicValues):
     def _player_undo(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         """A player takes back their own latest order while their turn is still theirs: ``/undo`` says which order
         that would be (nothing changes), ``/undo <its number>`` takes it back. The engine checks it again."""
-        from engine.log import PLAYER_UNDO, describe, player_undo_target
+        from engine.log import PLAYER_UNDO, describe, player_undo_target, undo_refusal
 
         target = player_undo_target(posting.ruleset, posting.folded, posting.author)
         if not command.args:
+            late = undo_refusal(posting.ruleset, posting.folded, target, self._now(), player=True)
+            if late is not None:
+                raise Rejection(f"your order #{target.seq} ({describe(target)}) cannot be taken back: {late}")
             return LineAnswer(line_no, command.text, True, f"your latest order is #{target.seq}: {describe(target)}; "
                               f"to take it back, confirm with /undo {target.seq}")
         number = command.args[0].lstrip("#")
