@@ -57,9 +57,10 @@ def check(takebacks: list[TakeBack], created: Mapping[str, Any]) -> tuple[list[t
     notes: list[str] = []
     for t in takebacks:
         of = f" of event #{t.target}" if t.target is not None else ""
+        took = f" took back event #{t.target}" if t.target is not None else ""
         bindings = "; ".join(f"{takeback.roll_words(e)} on {where_words(e)}" for e in t.removed)
-        notes.append(f"{WHO.get(t.kind, t.kind)}, event #{t.seq}{of} by {t.actor} at {t.at or 'no time'}: "
-                     + (f"removed {bindings}" if bindings else "removed no binding"))
+        notes.append(f"{WHO.get(t.kind, t.kind)} event #{t.seq}{took} (by {t.actor} at {t.at or 'no time'}): "
+                     + (f"bindings removed: {bindings}" if bindings else "no binding removed"))
         if t.kind == VOID:
             continue  # a void keeps the record: its outcomes stay listed, nothing was drawn again in secret
         late, readable = takeback.public_by(t.removed, created, t.at)

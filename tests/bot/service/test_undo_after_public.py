@@ -216,7 +216,7 @@ def test_verify_checks_the_binding_in_effect_not_the_first_one_of_an_id(tmp_path
         f"event #{len(events)}, turn 1: gm roll (roll #2): bound at 2026-12-03T18:52:00+00:00, less than 600 s before its "
         "lottery value (2026-12-03, public at 2026-12-03T20:00:00+01:00): not bound in advance"
     ], [str(f) for f in reused.findings]
-    assert any("GM undo, event #4 of event #3 by gm" in n and "roll #2 (gm roll) on lottery 2026-12-03 PA #1" in n
+    assert any("GM undo event #4 took back event #3 (by gm" in n and "roll #2 (gm roll) on lottery 2026-12-03 PA #1" in n
                for n in reused.notes), reused.notes
 
 
@@ -225,3 +225,33 @@ def _roll_ids_of(ruleset: object, events: list[object]) -> list[str]:
 
     state = replay(ruleset, events).state  # type: ignore[arg-type]
     return [str(e["id"]) for e in ruleset.ledger(state) if e["purpose"] == "gm roll"]  # type: ignore[attr-defined]
+
+
+def test_a_forged_late_player_undo_is_flagged(tmp_path: Path) -> None:
+    """Operator with the database and the clock, for a player: the peace treaty's undo written into the log after
+    Thursday's draw was public, in a campaign.created without the rule (the chain hashed anew)."""
+    from dataclasses import replace
+
+    from engine.events import Event
+    from tests.log_tools import rechained
+
+    service = _live(tmp_path)
+    assert service.post("gm", "/turn open").changed
+    service.clock.moment = draw_moment(TURN_DRAW) + dt.timedelta(hours=1)
+    assert service.post("gm", f"/lotto confirm 2026-12-01 {typed(TURN_DRAW)}").changed
+    first = service.state()["order_of_play"][0]
+    other = next(n for n in PLAYERS if n != first)
+    assert service.post(PLAYERS[first], f"peace treaty with {other}").changed
+    events = events_of(service)
+    created = replace(events[0], data={k: v for k, v in events[0].data.items() if k != "undo_rules"})
+    late = (draw_moment(ROLL_DRAW) + dt.timedelta(minutes=5)).isoformat()
+    taken = Event(len(events) + 1, "player.undo", PLAYERS[first], {"target": events[-1].seq}, at=late)
+    forged = rechained([created, *events[1:], taken])
+    ruleset = load_ruleset("mare-nostrum", DATA_DIR)
+    caught = verify(ruleset, forged, {"2026-12-01": {w: [i + 1, i + 11, i + 21, i + 31, i + 41]
+                                                     for i, w in enumerate(wheels_on(TURN_DRAW))}})
+    [finding] = [f for f in caught.findings if "undo" in f.purpose]
+    assert finding.seq == taken.seq and finding.purpose == f"player undo of event #{events[-1].seq}"
+    assert finding.detail.startswith("roll #1 (peace treaty) was bound to the lottery draw of 2026-12-03"), finding.detail
+    assert finding.detail.endswith(f"public since 2026-12-03T19:00:00+00:00; the undo was made at {late}, after it: "
+                                   "whoever undid it could know the outcome and bind the roll again")
