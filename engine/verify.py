@@ -18,7 +18,9 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
 * time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
   bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance;
 * the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
-  from a single source, is listed.
+  from a single source, is listed;
+* take-backs: every undo and void with the bindings it removed, and an undo made once one of them was public by the
+  clock is a finding (engine/verify_takebacks.py).
 """
 from __future__ import annotations
 
