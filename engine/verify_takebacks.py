@@ -46,9 +46,8 @@ def where_words(entry: Mapping[str, Any]) -> str:
         if len(slots) > 3:
             return f"lottery {', '.join(sorted({str(s[0]) for s in slots}))} ({len(slots)} numbers)"
         return "lottery " + ", ".join(f"{s[0]} {s[1]} #{s[2]}" for s in slots)
-    if source == "drand":
-        return f"drand round {key}"
-    return f"{source} '{key}'"
+    # The game's own words name the round and the label (or the commit-reveal label and its mixing round).
+    return str(entry.get("where") or f"{source} '{key}'")
 
 
 def check(takebacks: list[TakeBack], created: Mapping[str, Any]) -> tuple[list[tuple[int, str, str]], list[str]]:

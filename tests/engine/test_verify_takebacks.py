@@ -58,6 +58,9 @@ def test_a_late_undo_of_a_drand_roll_is_flagged() -> None:
         f"{public.isoformat()}; the undo was made at {stamp(public + dt.timedelta(seconds=1))}, after it: whoever "
         "undid it could know the outcome and bind the roll again"
     ]
+    # The list names the round and the label the undo took away.
+    assert any(n.startswith("GM undo event #4 took back event #3") and f"drand round {round_no}, label "
+               "'turn-1:roll-2:gm_roll'" in n for n in result.notes), result.notes
 
 
 def test_a_late_undo_under_the_clock_rules_makes_the_log_not_replay() -> None:
