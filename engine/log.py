@@ -119,27 +119,35 @@ def _player_undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded
                         f"/undo {target.seq} takes it back")
     kept = tuple(e for e in folded.effective if e.seq != target.seq)
     state = ruleset.carry_over(folded.state, _fold_effective(ruleset, kept))
-    late = _public_refusal(ruleset, folded, state, event.at, player=True)
+    late = _public_refusal(ruleset, folded, target, state, event.at, player=True)
     if late is not None:
-        raise Rejection(f"your order #{target.seq} ({describe(target)}) cannot be taken back: {late}")
+        raise Rejection(late)
     return Folded(state, kept, event.seq), (f"{event.actor} takes back their order #{target.seq} ({describe(target)}).",)
 
 
-def _public_refusal(ruleset: Ruleset, folded: Folded, after: Any, at: str, *, player: bool) -> str | None:
-    """Why undoing into ``after`` must be refused in a campaign under the clock rules, or None."""
+def _public_refusal(ruleset: Ruleset, folded: Folded, target: Event, after: Any, at: str, *, player: bool,
+                    always: bool = False) -> str | None:
+    """Why undoing ``target`` into ``after`` must be refused by the clock, or None: in a campaign under the clock
+    rules, or ``always`` (the shell, which may refuse more than the fold of an older campaign did)."""
     created = folded.effective[0].data if folded.effective else {}
     ledger = getattr(ruleset, "ledger", None)
-    if ledger is None or not takeback.follows_clock_rules(created):
+    if ledger is None or not (always or takeback.follows_clock_rules(created)):
         return None
-    return takeback.refusal(takeback.removed(ledger(folded.state), ledger(after)), created, at, player=player)
+    late = takeback.refusal(takeback.removed(ledger(folded.state), ledger(after)), created, at, player=player)
+    if late is None:
+        return None
+    if player:
+        return f"your order #{target.seq} ({describe(target)}) cannot be taken back: {late}"
+    return f"event #{target.seq} ({describe(target)}) cannot be undone: {late}"
 
 
 def undo_refusal(ruleset: Ruleset, folded: Folded, target: Event, at: str, *, player: bool) -> str | None:
-    """What an undo of ``target`` at time ``at`` would be refused for by the clock, before it is asked: the shell's
-    preview (``/undo``) says it at once. The fold checks it again on the undo itself."""
+    """Why an undo of ``target`` at time ``at`` must be refused by the clock, asked by the shell before it appends
+    one: in every campaign, the older ones too (their fold accepts such an undo, so that their logs replay as they
+    did, but the shell writes no new one). The fold checks it again on the undo itself under the clock rules."""
     kept = tuple(e for e in folded.effective if e.seq != target.seq)
     state = ruleset.carry_over(folded.state, _fold_effective(ruleset, kept))
-    return _public_refusal(ruleset, folded, state, at, player=player)
+    return _public_refusal(ruleset, folded, target, state, at, player=player, always=True)
 
 
 def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
@@ -168,9 +176,9 @@ def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple
     kept = tuple(e for e in folded.effective if e.seq != target.seq)
     rebuilt = _fold_effective(ruleset, kept)
     state = ruleset.carry_over(folded.state, rebuilt)
-    late = _public_refusal(ruleset, folded, state, event.at, player=False) if event.kind == UNDO else None
+    late = _public_refusal(ruleset, folded, target, state, event.at, player=False) if event.kind == UNDO else None
     if late is not None:
-        raise Rejection(f"event #{target.seq} ({describe(target)}) cannot be undone: {late}")
+        raise Rejection(late)
     if event.kind == VOID:
         discarded = _discarded(ruleset, folded.state, state)
         lost = "; ".join(discarded) if discarded else "no random outcome"

@@ -6,6 +6,7 @@ not; a void (which keeps the record) stays allowed."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,15 @@ from bot.schedule.clock import FixedClock, draw_moment
 from bot.service import DATA_DIR
 from bot.service.legatus import Legatus
 from bot.store.db import open_engine
+from engine import takeback
+from engine.events import Event
+from engine.log import replay
 from engine.lotto import wheels_on
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.conftest import PLAYERS
 from tests.games.mediterranean_empires_players import START
-from tests.log_tools import events_of
+from tests.log_tools import events_of, rechained
 
 TURN_DRAW = dt.date(2026, 12, 1)  # a Tuesday: the turn's draw
 ROLL_DRAW = dt.date(2026, 12, 3)  # the Thursday after: the first draw a roll of that turn binds to
@@ -150,11 +154,6 @@ def test_the_log_of_a_refused_undo_verifies_and_a_forged_one_is_flagged(tmp_path
     """Operator with the database and the clock: the shell refused the late undo, so the operator writes it into
     the log himself (an old-style campaign.created without the rule, chain hashed anew); verify flags it with the
     event's number and the roll it took back."""
-    from dataclasses import replace
-
-    from engine.events import Event
-    from tests.log_tools import rechained
-
     service = _live(tmp_path)
     _gm_roll_bound(service)
     events = events_of(service)
@@ -194,10 +193,6 @@ def test_verify_checks_the_binding_in_effect_not_the_first_one_of_an_id(tmp_path
     """Operator with the database and the clock, in a campaign made before ids were fresh: a roll bound in time,
     undone before its draw, and bound again with the same id eight minutes before the draw (too late). Verify used to
     keep the first binding's time for the id and passed; it must check the binding in effect."""
-    from dataclasses import replace
-
-    from tests.log_tools import rechained
-
     service = _live(tmp_path)
     _gm_roll_bound(service)
     service.clock.moment = draw_moment(ROLL_DRAW) - dt.timedelta(hours=1)
@@ -221,8 +216,6 @@ def test_verify_checks_the_binding_in_effect_not_the_first_one_of_an_id(tmp_path
 
 
 def _roll_ids_of(ruleset: object, events: list[object]) -> list[str]:
-    from engine.log import replay
-
     state = replay(ruleset, events).state  # type: ignore[arg-type]
     return [str(e["id"]) for e in ruleset.ledger(state) if e["purpose"] == "gm roll"]  # type: ignore[attr-defined]
 
@@ -230,11 +223,6 @@ def _roll_ids_of(ruleset: object, events: list[object]) -> list[str]:
 def test_a_forged_late_player_undo_is_flagged(tmp_path: Path) -> None:
     """Operator with the database and the clock, for a player: the peace treaty's undo written into the log after
     Thursday's draw was public, in a campaign.created without the rule (the chain hashed anew)."""
-    from dataclasses import replace
-
-    from engine.events import Event
-    from tests.log_tools import rechained
-
     service = _live(tmp_path)
     assert service.post("gm", "/turn open").changed
     service.clock.moment = draw_moment(TURN_DRAW) + dt.timedelta(hours=1)
@@ -255,3 +243,23 @@ def test_a_forged_late_player_undo_is_flagged(tmp_path: Path) -> None:
     assert finding.detail.startswith("roll #1 (peace treaty) was bound to the lottery draw of 2026-12-03"), finding.detail
     assert finding.detail.endswith(f"public since 2026-12-03T19:00:00+00:00; the undo was made at {late}, after it: "
                                    "whoever undid it could know the outcome and bind the roll again")
+
+
+def test_the_shell_refuses_a_late_undo_in_a_campaign_made_before_the_rule(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """GM with Discord, in a campaign created before the clock rules (its fold accepts a late undo, so that its log
+    replays as it did): the shell still writes no new late undo."""
+    monkeypatch.setattr("bot.service.legatus.CLOCK_RULES", 1)  # what campaign.created said before the rule
+    service = _live(tmp_path)
+    _gm_roll_bound(service)
+    assert not takeback.follows_clock_rules(events_of(service)[0].data)
+    service.clock.moment = draw_moment(ROLL_DRAW) + dt.timedelta(minutes=5)
+    refused = service.post("gm", "/gm undo")
+    assert not refused.changed and "roll #2 (gm roll) is bound to the lottery draw of 2026-12-03" in refused.render()
+    # The fold of such a campaign would take it (the shell is what refuses), and verify would flag it.
+    events = events_of(service)
+    late = Event(len(events) + 1, "gm.undo", "gm", {"target": events[-1].seq}, at=service.clock.now().isoformat())
+    forged = rechained([*events, late])
+    replay(load_ruleset("mare-nostrum", DATA_DIR), forged)
+    assert [f.purpose for f in verify(load_ruleset("mare-nostrum", DATA_DIR), forged, {}).findings] == \
+        [f"undo of event #{events[-1].seq}"]
