@@ -103,15 +103,17 @@ def public_moment(entry: Mapping[str, Any], created: Mapping[str, Any]) -> Publi
     moment = local.astimezone(dt.timezone.utc)
     on_day = [s for s in slots if str(s[0]) == dates[0]]
     if 0 < len(on_day) <= 3:
-        detail = " (" + "; ".join(f"wheel {s[1]}, {_ordinal(int(s[2]))} number" for s in on_day) + ")"
+        detail = " (" + "; ".join(f"wheel {s[1]}, {_ordinal(s[2])} number" for s in on_day) + ")"
     else:
         detail = f" ({len(on_day)} numbers)" if on_day else ""
     return Public(roll_words(entry), f"the lottery draw of {day.isoformat()}{detail}", moment,
                   f"{local.strftime('%Y-%m-%d %H:%M')} Rome ({moment.isoformat()})")
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _ordinal(position: Any) -> str:
+    # A game's ledger names positions as numbers; anything else is shown as it is rather than refused.
+    n = str(position)
+    return {"1": "1st", "2": "2nd", "3": "3rd"}.get(n, f"{n}th" if n.isdigit() else n)
 
 
 def when(at: str) -> dt.datetime | None:
