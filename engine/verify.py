@@ -23,7 +23,9 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
 * time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
   bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance;
 * the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
-  from a single source, is listed.
+  from a single source, is listed;
+* take-backs: every undo and void with the bindings it removed, and an undo made once one of them was public by the
+  clock is a finding (engine/verify_takebacks.py).
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from engine.events import Event, Rejection
 from engine.ledger import chain_problems
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
+from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
 # be under way, and the binding message must be out before anyone could know the numbers.
@@ -114,6 +117,9 @@ class _Trace:
     ranges: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # commit-reveal label -> (lo, hi, count)
     mixes: dict[str, str] = field(default_factory=dict)  # mixed commit-reveal label -> its round's randomness
     voids: list[str] = field(default_factory=list)
+    takebacks: list[TakeBack] = field(default_factory=list)
+    # Bindings an undo or void removed: still checked for time, while ``bound_at`` keeps the one in effect per id.
+    removed_bound: list[tuple[str, tuple[int, str, dict[str, Any]]]] = field(default_factory=list)
     state: Any = None  # the state the whole log folds to: the trace is the replay, done once
 
 
@@ -133,8 +139,16 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
                     trace.ranges[need.key] = (need.lo, need.hi, need.count)
                     if need.mix:
                         trace.mixes[need.key] = need.mix
+        before = ruleset.ledger(folded.state) if event.kind in (UNDO, VOID, PLAYER_UNDO) else None
+        effective = folded.effective
         # The trace owns its fold, and a refused event ends it (``verify`` reports it): no copy needed.
         folded, messages = step(ruleset, folded, replace(event, hash=""), in_place=True)
+        if before is not None:
+            taken_back = taken(event, before, ruleset.ledger(folded.state), effective, folded.effective)
+            trace.takebacks.append(taken_back)
+            for entry in taken_back.removed:
+                if str(entry["id"]) in trace.bound_at:
+                    trace.removed_bound.append((str(entry["id"]), trace.bound_at.pop(str(entry["id"]))))
         if event.kind == VOID:
             trace.voids.append(f"event #{event.seq}: " + " ".join(messages))
         if mark is not None and event.kind not in (UNDO, VOID, PLAYER_UNDO):
@@ -258,6 +272,9 @@ def verify(
     timing, more_notes = _check_times(trace, clock, (pinned.chain.genesis, pinned.chain.period))
     findings.extend(timing)
     notes.extend(more_notes)
+    late, listed = check_takebacks(trace.takebacks, events[0].data if events else {})
+    findings.extend(Finding(seq, None, purpose, detail) for seq, purpose, detail in late)
+    notes.extend(listed)
     rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
     return Verification(
         len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
@@ -425,7 +442,8 @@ def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GEN
         return [], ([f"historical: not bound in advance ({bound} bindings on draws that had already been held)"]
                     if bound else [])
     findings = []
-    for roll_id, (seq, at, entry) in sorted(trace.bound_at.items(), key=lambda item: item[1][0]):
+    bindings = [*trace.bound_at.items(), *trace.removed_bound]
+    for roll_id, (seq, at, entry) in sorted(bindings, key=lambda item: item[1][0]):
         source, key = str(entry.get("source")), str(entry.get("key"))
         if source == "commit-reveal" and commit_reveal.mixing_round(key) is not None:
             source, key = "drand", str(commit_reveal.mixing_round(key))  # its values wait for that round too

@@ -44,6 +44,7 @@ from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, start
 from engine.ruleset import Ruleset
 from engine.rulesets import load_ruleset
+from engine.takeback import CLOCK_RULES, UNDO_RULES
 
 log = logging.getLogger("legatus")
 from bot.service.data_dir import DATA_DIR  # noqa: E402  (re-exported: bot.service.DATA_DIR)
@@ -154,6 +155,8 @@ class Legatus(PostReading):
             data: dict[str, Any] = {
                 "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
                 "randomness": randomness,
+                # An undo is refused once a value it would take back is public by the clock; ids never reused.
+                UNDO_RULES: CLOCK_RULES,
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import commit_reveal
+from engine import commit_reveal, takeback
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
@@ -97,6 +97,7 @@ class MareNostrum:
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
             commitment=commitment if randomness == COMMIT_REVEAL else None,
             commit_reveal_rule=commit_reveal.rule_of(setup) if randomness == COMMIT_REVEAL else 1,
+            fresh_ids=takeback.follows_clock_rules(setup),
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
@@ -315,6 +316,8 @@ class MareNostrum:
         for round_no, randomness in before.beacons.items():
             after.beacons.setdefault(round_no, randomness)
         after.seed = after.seed or before.seed
+        if before.fresh_ids:
+            after.next_id = max(after.next_id, before.next_id)
         return after
 
     def _no_seat(self, state: State, actor: str) -> str:

@@ -197,6 +197,9 @@ class State:
     winner: str | None = None
     locked: str | None = None  # orders locked by the GM: the reason given
     next_id: int = 1
+    # Campaigns under the clock rules (engine/takeback.py): an id once handed out is never handed out again, not
+    # even after an undo, so a roll bound again is another roll. Older campaigns reuse it and fold as they did.
+    fresh_ids: bool = False
     # Where the rolls beyond the order of play and the events come from: LOTTERY or COMMIT_REVEAL.
     randomness: str = LOTTERY
     commitment: str | None = None  # commit-reveal: SHA-256 of the seed, published at creation
