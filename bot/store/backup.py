@@ -49,6 +49,7 @@ def restore(source: Path, db: Path, force: bool = False) -> str:
         _check_database(backup_db, source)
         if "event" not in _tables(backup_db):
             raise BackupError(f"{source} is a SQLite database but not a Legatus store (it has no event table)")
+        _check_restorable(backup_db, source)
         from bot.store.running import STALE_SECONDS, holder
 
         bot = holder(db)
@@ -70,6 +71,53 @@ def restore(source: Path, db: Path, force: bool = False) -> str:
 
     open_engine(db).dispose()
     return summary
+
+
+def _check_restorable(backup_db: sqlite3.Connection, source: Path) -> None:
+    """Refuse, before anything is replaced, a backup this code cannot use: one a newer Legatus made (its schema
+    would fail to open after the good database was gone), or one whose log no longer verifies (an event edited or
+    damaged: every campaign's hash chain is walked, as `legatus verify` does)."""
+    from bot.store.revision import HEAD_REVISION
+
+    if "alembic_version" in _tables(backup_db):
+        versions = [str(r[0]) for r in backup_db.execute("SELECT version_num FROM alembic_version")]
+        newer = [v for v in versions if not v.isdigit() or int(v) > int(HEAD_REVISION)]
+        if newer:
+            raise BackupError(f"{source} was made by a newer Legatus (schema {newer[0][:20]}; this one reads up to "
+                              f"{HEAD_REVISION}): upgrade Legatus, then restore; nothing was replaced")
+    problem = _chain_problem(backup_db)
+    if problem is not None:
+        raise BackupError(f"{source} holds a log that does not verify: {problem}; restore an older backup; "
+                          "nothing was replaced")
+
+
+def _chain_problem(connection: sqlite3.Connection) -> str | None:
+    """The first break in any campaign's hash chain, in words, or None when every log holds."""
+    import json
+
+    from engine.events import Event
+    from engine.ledger import chain_problems
+
+    names = {row[0]: row[1] for row in connection.execute("SELECT id, name FROM campaign")} \
+        if "campaign" in _tables(connection) else {}
+    rows = connection.execute("SELECT campaign_id, seq, body FROM event ORDER BY campaign_id, seq").fetchall()
+    by_campaign: dict[int, list[tuple[int, str]]] = {}
+    for campaign_id, seq, body in rows:
+        by_campaign.setdefault(campaign_id, []).append((seq, body))
+    for campaign_id, stored in by_campaign.items():
+        where = f"campaign '{names.get(campaign_id, campaign_id)}'"
+        events = []
+        for number, (seq, body) in enumerate(stored, start=1):
+            if seq != number:
+                return f"{where}, event #{number} is missing (the log jumps to #{seq})"
+            try:
+                raw = json.loads(body)
+                events.append(Event.from_dict(raw))
+            except (ValueError, TypeError, KeyError):
+                return f"{where}, event #{seq} is not readable JSON"
+        for seq, _ in chain_problems(events):
+            return f"{where}, event #{seq} does not match the hash chain (it or the one before it was changed)"
+    return None
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:
