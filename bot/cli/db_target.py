@@ -20,6 +20,8 @@ def problem(db: str | os.PathLike[str] | None, *, creates: bool) -> str | None:
         if text.startswith("file:") or ("?" in text and "://" not in text):
             return (f"--db '{text[:80]}' is a URI, not a file path: give the SQLite file as a path "
                     "(e.g. --db campaign.db), or another database as DATABASE_URL")
+        if "://" in text and ("?" in text or "file:" in text):
+            return None  # a SQLAlchemy URL with SQLite's own options (e.g. mode=ro): SQLite reads it as it is told
     path = sqlite_path(db)
     if path is None or creates or str(path) == ":memory:" or path.exists():
         return None

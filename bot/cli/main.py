@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from bot.store.log_damage import DamagedLog
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.log import replay
@@ -55,6 +56,8 @@ def _dispatch(argv: list[str] | None) -> int:
         return 0
     except NotALog as exc:
         return fail(str(exc), EXIT_FAILED)
+    except DamagedLog as exc:
+        return fail(exc.message, EXIT_FAILED)
     except Exception as exc:
         problem = database_problem(exc, getattr(args, "db", None))
         if problem is not None:
@@ -424,6 +427,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         folded = replay(ruleset, events)
     except NotALog as exc:
         return fail(str(exc), EXIT_FAILED)
+    except DamagedLog as exc:
+        return fail(exc.message, EXIT_FAILED)
     except OSError as exc:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except KeyError as exc:
@@ -462,6 +467,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
     except NotALog as exc:
         return fail(str(exc), EXIT_FAILED)
+    except DamagedLog as exc:
+        return fail(exc.message, EXIT_FAILED)
     except OSError as exc:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except (Rejection, IndexError, KeyError) as exc:

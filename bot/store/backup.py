@@ -18,6 +18,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from bot.store.log_damage import DamagedLog, check_whole, event_from_body
+
 
 class BackupError(Exception):
     pass
@@ -33,6 +35,11 @@ def backup(db: Path, out: Path) -> str:
     # Read-only: a mistyped --db must not create an empty database; and a backup never writes to the store.
     with _closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)) as source:
         _check_database(source, db)
+        if "event" in _tables(source):
+            broken = _chain_problem(source)
+            if broken is not None:
+                raise BackupError(f"{broken[1].message}; no backup was written (copy the file itself if you want "
+                                  "it for the record)")
         with _replacing(out) as temp:
             _copy(source, temp)
             # Counted in the copy: the live store may have gained posts since, which the backup does not hold.
@@ -85,19 +92,15 @@ def _check_restorable(backup_db: sqlite3.Connection, source: Path) -> None:
         if newer:
             raise BackupError(f"{source} was made by a newer Legatus (schema {newer[0][:20]}; this one reads up to "
                               f"{HEAD_REVISION}): upgrade Legatus, then restore; nothing was replaced")
-    problem = _chain_problem(backup_db)
-    if problem is not None:
-        raise BackupError(f"{source} holds a log that does not verify: {problem}; restore an older backup; "
-                          "nothing was replaced")
+    broken = _chain_problem(backup_db)
+    if broken is not None:
+        name, damage = broken
+        raise BackupError(f"{source} holds a log that does not verify: campaign '{name}', {damage.problem}; restore "
+                          "an older backup; nothing was replaced")
 
 
-def _chain_problem(connection: sqlite3.Connection) -> str | None:
-    """The first break in any campaign's hash chain, in words, or None when every log holds."""
-    import json
-
-    from engine.events import Event
-    from engine.ledger import chain_problems
-
+def _chain_problem(connection: sqlite3.Connection) -> tuple[str, DamagedLog] | None:
+    """The first campaign whose stored log does not verify, with its damage; None when every log holds."""
     names = {row[0]: row[1] for row in connection.execute("SELECT id, name FROM campaign")} \
         if "campaign" in _tables(connection) else {}
     rows = connection.execute("SELECT campaign_id, seq, body FROM event ORDER BY campaign_id, seq").fetchall()
@@ -105,18 +108,11 @@ def _chain_problem(connection: sqlite3.Connection) -> str | None:
     for campaign_id, seq, body in rows:
         by_campaign.setdefault(campaign_id, []).append((seq, body))
     for campaign_id, stored in by_campaign.items():
-        where = f"campaign '{names.get(campaign_id, campaign_id)}'"
-        events = []
-        for number, (seq, body) in enumerate(stored, start=1):
-            if seq != number:
-                return f"{where}, event #{number} is missing (the log jumps to #{seq})"
-            try:
-                raw = json.loads(body)
-                events.append(Event.from_dict(raw))
-            except (ValueError, TypeError, KeyError):
-                return f"{where}, event #{seq} is not readable JSON"
-        for seq, _ in chain_problems(events):
-            return f"{where}, event #{seq} does not match the hash chain (it or the one before it was changed)"
+        name = str(names.get(campaign_id, campaign_id))
+        try:
+            check_whole((event_from_body(body, seq) for seq, body in stored), name)
+        except DamagedLog as exc:
+            return name, exc.of(name)
     return None
 
 
