@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
+from bot.service.hidden_refusals import refusal_reason
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
@@ -252,8 +253,9 @@ class PostReading(PublicValues):
         try:
             messages = self._append(posting, proposal.kind, proposal.data, actor, secret=proposal.secret)
         except Rejection as exc:
-            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}",
-                              sealed=sealed)
+            reason, own = refusal_reason(exc, posting.ruleset.seat_of(posting.folded.state, posting.author))
+            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {reason}",
+                              sealed=sealed, reason_private=own)
         return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages, sealed=sealed)
 
     def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None, *,
@@ -332,7 +334,8 @@ class PostReading(PublicValues):
             if seat is None:
                 raise Rejection(f"you ({posting.author}) hold no seat in this campaign, so you have no private view")
             view = posting.ruleset.private_view(state, seat)
-            return ok(f"private view of {seat}", [canonical.dumps(view, indent=2)] if view else ["nothing private"])
+            return LineAnswer(line_no, command.text, True, f"private view of {seat}",
+                              [canonical.dumps(view, indent=2)] if view else ["nothing private"], private=True)
         if name in ("turn open", "turn close"):
             # The shell binds the turn to its lottery draw (first stored or scheduled on or after the date asked);
             # the game decides what opening or closing a turn means, or that it has no such thing.
@@ -567,7 +570,11 @@ class PostReading(PublicValues):
             seats = posting.ruleset.seats(posting.folded.state)
             example = f'/order "{seats[0].name}" <its order>' if seats else "/order <seat> <its order>"
             raise CommandError(f"usage: {usage(command.name)} (for example {example})")
-        nation = self._resolve(posting, "nation", command.args[0])
+        try:
+            nation = self._resolve(posting, "nation", command.args[0])
+        except Rejection:
+            # A game without nations names its seats ("North"), as /campaign assign reads them.
+            nation = self._resolve(posting, "seat", command.args[0])
         seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
         if not posting.is_gm and seat != nation:
             raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")

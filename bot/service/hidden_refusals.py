@@ -1,0 +1,24 @@
+"""Refusals that read a hidden holding, told to its owner alone (issue 22).
+
+The bot's own fold knows every sealed marker and card, so a game refuses at once an order the hand cannot pay for,
+and its reason names the hand (``Rejection.hidden_of``: whose). That reason is for the seat's player only: anyone
+else who made the order for the seat (the GM's ``/order <seat> ...``, the scheduler's timeout order) learns that
+the order cannot be carried out, not the count or kind it would tell; the owner gets the reason, and a transport
+shows it to them alone (``LineAnswer.reason_private``), never in the channel.
+"""
+from __future__ import annotations
+
+from engine.events import Rejection
+
+# Said to a non-owner: the same words whatever the holding, so the refusal tells no count and no kind.
+HIDDEN = "this order cannot be carried out; why would tell what {seat} keeps hidden, so only {seat}'s player is told"
+
+
+def refusal_reason(exc: Rejection, author_seat: str | None) -> tuple[str, bool]:
+    """The reason the author of a refused order may read, and whether it is theirs alone (it reads the hidden
+    holding of their own seat, so others must not read it where the author does)."""
+    if exc.hidden_of is None:
+        return exc.reason, False
+    if exc.hidden_of == author_seat:
+        return exc.reason, True
+    return HIDDEN.format(seat=exc.hidden_of), False
