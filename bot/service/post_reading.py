@@ -49,6 +49,9 @@ class PostRequest:
     text: str
     campaign: str | None = None
     is_gm: bool | None = None
+    # Set by a transport that received the post where others read it and cannot take it down (Discord: no Manage
+    # Messages in the channel): every sealed order of the post is refused with this reason, applied nowhere.
+    sealed_refused: str | None = None
 
 
 @dataclass
@@ -78,6 +81,7 @@ class _Posting:
     folded: Folded
     author: str
     is_gm: bool = False  # the transport's check said so (the campaign's GM, or a member of its GM role)
+    sealed_refused: str | None = None  # PostRequest.sealed_refused
     new_events: list[Event] = field(default_factory=list)
     batch: _Batch = field(default_factory=_Batch)
     _summary: tuple[Any, Any] | None = None  # (state, its summary): asked for several times per event
@@ -167,7 +171,7 @@ class PostReading(PublicValues):
         ruleset, folded = self._fold(store, row, batch)
         gm = (author == row.gm) if request.is_gm is None else request.is_gm
         posting = _Posting(store, row, ruleset, folded, author, is_gm=gm, batch=batch,
-                           _summary=self._summaries.get(row.id))
+                           _summary=self._summaries.get(row.id), sealed_refused=request.sealed_refused)
         before = tuple(ruleset.to_act(folded.state))
         marks = self._anchor_marks(posting)
         # Public values that came in since the last post (a drand round now produced) are recorded first,
@@ -250,6 +254,9 @@ class PostReading(PublicValues):
         sealed = proposal.secret is not None
         if proposal.error is not None or proposal.kind is None:
             return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood", sealed=sealed)
+        if sealed and posting.sealed_refused is not None:
+            return LineAnswer(proposal.line_no, proposal.text, False,
+                              f"{proposal.understood}: refused: {posting.sealed_refused}", sealed=True)
         try:
             messages = self._append(posting, proposal.kind, proposal.data, actor, secret=proposal.secret)
         except Rejection as exc:
