@@ -85,6 +85,8 @@ class MessagesRest(ServerCore):
         Send Messages (Send Messages in Threads in a thread), Embed Links for embeds, Attach Files for uploads;
         an archived thread that is locked takes a post only from Manage Threads."""
         if channel.guild_id is None:
+            if any(self.world.users[r].dms_closed for r in channel.recipients if r != self.bot_id):
+                raise ApiError(403, 50007, "Cannot send messages to this user")
             return
         needed = model.VIEW_CHANNEL | (model.SEND_MESSAGES_IN_THREADS if channel.is_thread else model.SEND_MESSAGES)
         if body.get("embeds"):

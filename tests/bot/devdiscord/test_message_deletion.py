@@ -74,3 +74,19 @@ def test_a_members_view_holds_the_ephemeral_answers_to_that_member_only() -> Non
             assert "for alice alone" not in [m["content"] for m in fake.view_of("bob", "mare-nostrum")]
 
     run(scenario)
+
+
+def test_a_user_with_closed_dms_refuses_the_bots_direct_message_with_50007() -> None:
+    """Discord refuses a bot's DM to a member who allows none (403 Cannot send messages to this user, 50007): the
+    fake too, or a test of "told privately" would pass where Discord drops the message."""
+    async def scenario() -> None:
+        async with fake_and_bot() as (fake, dev, bot):
+            alice = fake.user("alice")
+            status, channel, _ = await bot.call("POST", "/users/@me/channels", {"recipient_id": alice.id})
+            assert status == 200 and (await bot.post(channel["id"], {"content": "hello"}))[0] == 200
+            alice.dms_closed = True
+            status, body, _ = await bot.post(channel["id"], {"content": "your sealed hand"})
+            assert (status, body) == (403, {"message": "Cannot send messages to this user", "code": 50007})
+            assert [m["content"] for m in fake.view_of("alice", channel["id"])] == ["hello"]
+
+    run(scenario)

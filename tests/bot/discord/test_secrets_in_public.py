@@ -144,3 +144,28 @@ def test_a_gms_order_for_a_seat_is_refused_without_reading_its_hand(tmp_path: Pa
         assert t.ephemeral and "7 is not a card you still hold: bid one of 2, 5, 9" in answer, answer
 
     run(lambda: table(tmp_path, scenario))
+
+
+def test_an_author_with_closed_dms_gets_the_sealed_answer_with_their_next_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attacker: the other members, when North's player allows no DMs: the fallback must not be the channel. The
+    channel says only where to look; the whole answer comes with the player's next command's ephemeral answer."""
+    async def scenario(t: Table) -> None:
+        await _auction(t, monkeypatch)
+        t.fake.user("alice").dms_closed = True
+        await t.fake.user_says(CHANNEL, "alice", "hand 2 5 9")
+        where = await t.fake.wait_for_message(CHANNEL, lambda m: "direct message" in m["content"], timeout=10)
+        assert not _cards(where["content"], (2, 5, 9)) and "/private" in where["content"]
+        for other in ("bob", "carla", "gm"):
+            assert not any(_cards(text, (2, 5, 9)) for text in _readable_by(t, other)), other
+        invocation = await t.fake.invoke_slash(None, CHANNEL, "alice", "private")
+        await t.answer(invocation)
+        notice = await t.fake.wait_until(
+            lambda: next((f for f in invocation.followups if DELETED in f["content"]), None), 10, "the notice")
+        assert notice["flags"] & model.FLAG_EPHEMERAL and "hand 2 5 9" in notice["content"]
+        # Given once: the next command has no notice any more.
+        again = await t.fake.invoke_slash(None, CHANNEL, "alice", "private")
+        await t.answer(again)
+        assert not any(DELETED in f["content"] for f in again.followups)
+
+    run(lambda: table(tmp_path, scenario))
