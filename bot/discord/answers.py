@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord.output import split_message
+from bot.discord.typed_secrets import tell_owners
 from bot.service.replies import Reply
 
 log = logging.getLogger("legatus.discord")
@@ -106,6 +107,7 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
         await interaction.followup.send(split_message(reply.render())[0], ephemeral=True)
     if not hidden and interaction.channel is not None:
         await bot.ping(interaction.channel, reply)
+    await tell_owners(bot, reply)
     await deliver_notices(bot, interaction)
 
 

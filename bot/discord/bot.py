@@ -28,7 +28,7 @@ from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, na
 from bot.service.asks import is_question, question_text
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
-from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, may_delete, take_down
+from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, may_delete, take_down, tell_owners
 from bot.schedule.scheduler import NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
@@ -215,6 +215,7 @@ class LegatusBot(discord.Client):
         await self.send_reply(message.channel, reply, reference=message, view=view, post_gone=gone)
         if reply.sealed:
             await self.tell_author(message, reply, deleted=gone)
+        await tell_owners(self, reply)
 
     async def tell_author(self, message: discord.Message, reply: Reply, *, deleted: bool = False) -> None:
         """A post with lines for its author alone (sealed orders, a refusal's private reason, /private): the channel

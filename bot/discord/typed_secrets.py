@@ -48,3 +48,19 @@ async def take_down(message: discord.Message) -> bool:
                     message.channel.id, exc_info=True)
         return False
     return True
+
+
+async def tell_owners(bot: Any, reply: Any) -> None:
+    """Each seat's player whose hidden holding refused an order someone else gave for their seat
+    (``Reply.owner_notes``): told why by DM, or with the answer to their next command (``LegatusBot.notices``)."""
+    from bot.discord.output import split_message, user_ids
+
+    for player, texts in reply.owner_notes.items():
+        for uid in user_ids([player]):
+            text = "\n".join(texts)
+            try:
+                user = bot.get_user(uid) or await bot.fetch_user(uid)
+                for chunk in split_message(text):
+                    await user.send(chunk)
+            except discord.HTTPException:
+                bot.notices[uid].append(text)

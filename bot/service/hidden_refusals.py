@@ -11,6 +11,8 @@ from __future__ import annotations
 from engine.events import Rejection
 
 # Said to a non-owner: the same words whatever the holding, so the refusal tells no count and no kind.
+# Said to the seat's player when someone else's order for it was refused so: the order, then the precise reason.
+OWNER_TOLD = "An order given for {seat} by someone else was refused; the reason, for you alone:"
 HIDDEN = "this order cannot be carried out; why would tell what {seat} keeps hidden, so only {seat}'s player is told"
 
 
@@ -22,3 +24,13 @@ def refusal_reason(exc: Rejection, author_seat: str | None) -> tuple[str, bool]:
     if exc.hidden_of == author_seat:
         return exc.reason, True
     return HIDDEN.format(seat=exc.hidden_of), False
+
+
+def owner_note(exc: Rejection, author_seat: str | None, player: str | None, text: str,
+               understood: str) -> tuple[str, str] | None:
+    """For a refusal that hid its reason from its author: the seat's player and what they alone are told (the order
+    as it was given, and the reason); None when the author read the reason themselves or the seat has no player."""
+    if exc.hidden_of is None or exc.hidden_of == author_seat or not player:
+        return None
+    return player, (f"{OWNER_TOLD.format(seat=exc.hidden_of)}\n\u201c{text.strip()}\u201d: {understood}: refused: "
+                    f"{exc.reason}")

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
-from bot.service.hidden_refusals import refusal_reason
+from bot.service.hidden_refusals import owner_note, refusal_reason
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
@@ -260,9 +260,13 @@ class PostReading(PublicValues):
         try:
             messages = self._append(posting, proposal.kind, proposal.data, actor, secret=proposal.secret)
         except Rejection as exc:
-            reason, own = refusal_reason(exc, posting.ruleset.seat_of(posting.folded.state, posting.author))
+            state = posting.folded.state
+            seat = posting.ruleset.seat_of(state, posting.author)
+            reason, own = refusal_reason(exc, seat)
+            owner = posting.ruleset.player_of(state, exc.hidden_of) if exc.hidden_of is not None else None
             return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {reason}",
-                              sealed=sealed, reason_private=own)
+                              sealed=sealed, reason_private=own,
+                              owner_note=owner_note(exc, seat, owner, proposal.text, proposal.understood))
         return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages, sealed=sealed)
 
     def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None, *,

@@ -27,6 +27,9 @@ class LineAnswer:
     reason_private: bool = False
     # The whole answer, message and details, is for its author alone (``/private``, a seat's private view).
     private: bool = False
+    # A refusal of an order made for another's seat whose reason reads that seat's hidden holding: (the seat's
+    # player, what they alone are told). The author read only that the order cannot be carried out.
+    owner_note: tuple[str, str] | None = None
 
 
 @dataclass
@@ -58,6 +61,15 @@ class Reply:
     def sealed(self) -> bool:
         """Some line is for its author's eyes only: a transport shows the full render to the author alone."""
         return any(a.sealed or a.reason_private or a.private for a in self.answers)
+
+    @property
+    def owner_notes(self) -> dict[str, list[str]]:
+        """Per player, what a transport tells them alone (``LineAnswer.owner_note``)."""
+        notes: dict[str, list[str]] = {}
+        for a in self.answers:
+            if a.owner_note is not None:
+                notes.setdefault(a.owner_note[0], []).append(a.owner_note[1])
+        return notes
 
     @property
     def carried_sealed_order(self) -> bool:

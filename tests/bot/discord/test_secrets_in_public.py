@@ -15,7 +15,7 @@ import pytest
 
 from bot.devdiscord import model
 from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, PRIVATE_SENT
-from bot.service.hidden_refusals import HIDDEN
+from bot.service.hidden_refusals import HIDDEN, OWNER_TOLD
 from engine import rulesets
 from tests.bot.discord.test_discord_bot import Table, run, table
 from tests.games import blind_auction
@@ -139,6 +139,9 @@ def test_a_gms_order_for_a_seat_is_refused_without_reading_its_hand(tmp_path: Pa
         slashed = await t.slash("gm", "order", orders="/order North bid 7")
         assert t.ephemeral and slashed.splitlines()[0].endswith(f"refused: {hidden}"), slashed
         assert not any(_cards(text, (2, 5, 9)) for text in _readable_by(t, "gm"))
+        # North's player is told the precise reason, by DM: the order was given for their seat.
+        owner = await _dm(t, "alice", "/order North bid 7", "7 is not a card you still hold: bid one of 2, 5, 9")
+        assert owner.startswith(OWNER_TOLD.format(seat="North")), owner
         # North's player, bidding it, is told why, privately.
         answer = await t.slash("alice", "order", orders="bid 7")
         assert t.ephemeral and "7 is not a card you still hold: bid one of 2, 5, 9" in answer, answer

@@ -26,8 +26,10 @@ from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
 from tests.games.mediterranean_empires_players import MAJOR, SIDE, USERS, Table, decide, table
 from tests.games.test_mediterranean_empires_secrecy import _stratagem_phase
 
+# The exact words: the same whatever the holding, so that they tell no count and no kind.
 HIDDEN = ("refused: this order cannot be carried out; why would tell what {seat} keeps hidden, "
           "so only {seat}'s player is told")
+OWNER_TOLD = "An order given for {seat} by someone else was refused; the reason, for you alone:"
 
 
 def _at_operations(t: Table) -> str:
@@ -65,6 +67,13 @@ def test_a_gms_order_for_a_seat_is_refused_without_the_hidden_count(tmp_path: Pa
         assert answer.splitlines()[0].endswith(HIDDEN.format(seat=seat)), answer
         assert not re.search(r"\bholds?\b|1 Military|stratagem marker", answer), answer
         assert len(t.events()) == before, "refused: nothing in the log"
+        # The seat's player is told the reason, for a transport to deliver to them alone.
+        reply = t.service.post("gm", f'/order "{seat}" {order}')
+        assert reply.owner_notes == {USERS[seat]: [
+            f"{OWNER_TOLD.format(seat=seat)}\n\u201c/order \"{seat}\" {order}\u201d: activate: power France, area "
+            f"Albi, markers 2, king True: refused: {seat} holds 1 Military Advantage stratagem marker(s), not 2"]}, \
+            reply.owner_notes
+        assert "holds" not in reply.render() and "holds" not in reply.render(for_author=False)
         # The owner, ordering it themselves, is told the precise reason (the console is private to its user).
         own = t.say(USERS[seat], order)
         assert f"refused: {seat} holds 1 Military Advantage stratagem marker(s), not 2" in own, own
