@@ -28,7 +28,9 @@ from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, na
 from bot.service.asks import is_question, question_text
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
-from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, may_delete, take_down, tell_owners
+from bot.discord.typed_secrets import (
+    DELETED, NOT_DELETABLE, STILL_THERE, may_delete, take_down, tell_owners,
+)
 from bot.schedule.scheduler import NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
@@ -214,13 +216,16 @@ class LegatusBot(discord.Client):
         view = await self.undo_button(campaign, message.author) if reply.changed else None
         await self.send_reply(message.channel, reply, reference=message, view=view, post_gone=gone)
         if reply.sealed:
-            await self.tell_author(message, reply, deleted=gone)
+            # Applied because the permission was there when checked; Discord may still refuse the delete (the
+            # permission taken away meanwhile): then the author must know it stays.
+            typed = DELETED if gone else STILL_THERE if reply.carried_sealed_order and deletable else None
+            await self.tell_author(message, reply, preface=typed)
         await tell_owners(self, reply)
 
-    async def tell_author(self, message: discord.Message, reply: Reply, *, deleted: bool = False) -> None:
+    async def tell_author(self, message: discord.Message, reply: Reply, *, preface: str | None = None) -> None:
         """A post with lines for its author alone (sealed orders, a refusal's private reason, /private): the channel
         got the answer without them; the author gets it whole, by DM, or with their next slash command's answer."""
-        text = (DELETED + "\n" if deleted else "") + reply.render()
+        text = (preface + "\n" if preface else "") + reply.render()
         try:
             for chunk in split_message(text):
                 await message.author.send(chunk)

@@ -19,6 +19,8 @@ DELETED = ("Your message in the channel held a sealed order, so Legatus deleted 
 NOT_DELETABLE = ("sealed orders typed in the channel stay there for everyone to read, and Legatus may not delete "
                  "messages here (it lacks Manage Messages in this channel), so this one was not applied: send it "
                  "again with the /order command (its answer is shown to you alone), and delete your message")
+STILL_THERE = ("Your message in the channel held a sealed order, and Legatus could not delete it (Discord refused): "
+               "delete it yourself now, the others can read it. Next time send sealed orders with the /order command.")
 PRIVATE_SENT = "sent to its author privately (the /private command shows it to you alone)"
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.devdiscord import model
-from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, PRIVATE_SENT
+from bot.discord import bot as discord_bot
+from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, PRIVATE_SENT, STILL_THERE
 from bot.service.hidden_refusals import HIDDEN, OWNER_TOLD
 from engine import rulesets
 from tests.bot.discord.test_discord_bot import Table, run, table
@@ -170,5 +171,23 @@ def test_an_author_with_closed_dms_gets_the_sealed_answer_with_their_next_comman
         again = await t.fake.invoke_slash(None, CHANNEL, "alice", "private")
         await t.answer(again)
         assert not any(DELETED in f["content"] for f in again.followups)
+
+    run(lambda: table(tmp_path, scenario))
+
+
+def test_a_delete_discord_refuses_after_the_check_tells_the_author_it_stays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attacker: an admin who takes Manage Messages away between the bot's check and its delete (here: the check is
+    made to say yes where Discord says no). The order was applied; its author must learn the message stays, and the
+    channel's answer still quotes nothing."""
+    async def scenario(t: Table) -> None:
+        await _auction(t, monkeypatch)
+        await t.fake.set_overwrite(CHANNEL, t.fake.bot_user.id, deny=model.MANAGE_MESSAGES)
+        monkeypatch.setattr(discord_bot, "may_delete", lambda channel: True)
+        await t.fake.user_says(CHANNEL, "alice", "hand 2 5 9")
+        told = await _dm(t, "alice", STILL_THERE)
+        assert "hand 2 5 9" in told and "✓" in told
+        answer = await t.fake.wait_for_message(CHANNEL, lambda m: "(a sealed order)" in m["content"], timeout=10)
+        assert not _cards(answer["content"], (2, 5, 9))
 
     run(lambda: table(tmp_path, scenario))
