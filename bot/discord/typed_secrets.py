@@ -21,7 +21,6 @@ NOT_DELETABLE = ("sealed orders typed in the channel stay there for everyone to 
                  "again with the /order command (its answer is shown to you alone), and delete your message")
 STILL_THERE = ("Your message in the channel held a sealed order, and Legatus could not delete it (Discord refused): "
                "delete it yourself now, the others can read it. Next time send sealed orders with the /order command.")
-PRIVATE_SENT = "sent to its author privately (the /private command shows it to you alone)"
 
 
 def may_delete(channel: Any) -> bool:

@@ -16,6 +16,12 @@ OWNER_TOLD = "An order given for {seat} by someone else was refused; the reason,
 HIDDEN = "this order cannot be carried out; why would tell what {seat} keeps hidden, so only {seat}'s player is told"
 
 
+def public_reason(exc: Rejection) -> str:
+    """The reason anyone may read: the bot's own facts refused (a beacon, a reveal) are said in public, and must not
+    read a hand either, should a game ever refuse one from it."""
+    return exc.reason if exc.hidden_of is None else HIDDEN.format(seat=exc.hidden_of)
+
+
 def refusal_reason(exc: Rejection, author_seat: str | None) -> tuple[str, bool]:
     """The reason the author of a refused order may read, and whether it is theirs alone (it reads the hidden
     holding of their own seat, so others must not read it where the author does)."""

@@ -15,8 +15,9 @@ import pytest
 
 from bot.devdiscord import model
 from bot.discord import bot as discord_bot
-from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, PRIVATE_SENT, STILL_THERE
+from bot.discord.typed_secrets import DELETED, NOT_DELETABLE, STILL_THERE
 from bot.service.hidden_refusals import HIDDEN, OWNER_TOLD
+from bot.service.replies import PRIVATE_ELSEWHERE
 from engine import rulesets
 from tests.bot.discord.test_discord_bot import Table, run, table
 from tests.games import blind_auction
@@ -115,7 +116,7 @@ def test_private_typed_in_the_channel_reaches_only_its_author(tmp_path: Path, mo
         answer = await t.fake.wait_for_message(CHANNEL, lambda m: "/private" in m["content"], timeout=10)
         for other in ("bob", "carla", "gm"):
             assert not any(_cards(text, (2, 5, 9)) or '"hand"' in text for text in _readable_by(t, other)), other
-        assert answer["content"] == f"✓ line 1 \u201c/private\u201d: {PRIVATE_SENT}", answer["content"]
+        assert answer["content"] == f"✓ line 1 \u201c/private\u201d: {PRIVATE_ELSEWHERE}", answer["content"]
         view = await _dm(t, "alice", '"hand"')
         assert _cards(view, (2, 5, 9))
 

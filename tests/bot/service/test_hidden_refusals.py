@@ -20,8 +20,10 @@ from bot.console.offline import Console
 from bot.drand.beacons import BeaconSource
 from bot.drand.client import DrandClient
 from bot.schedule.clock import FixedClock
+from bot.service.hidden_refusals import public_reason
 from bot.service.legatus import Legatus
 from bot.store.db import open_engine
+from engine.events import Rejection
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
 from tests.games.mediterranean_empires_players import MAJOR, SIDE, USERS, Table, decide, table
 from tests.games.test_mediterranean_empires_secrecy import _stratagem_phase
@@ -171,3 +173,11 @@ def _say(console: Console, line: str) -> str:
     with redirect_stdout(out):
         console.handle(line)
     return out.getvalue()
+
+
+def test_a_fact_the_bot_records_is_refused_in_public_without_the_hand() -> None:
+    """Attacker: every member reading the channel, should a game refuse one of the bot's own facts (a beacon, a
+    reveal) with a reason that reads a hand: those refusals are said in public (bot/service/public_values.py)."""
+    refused = Rejection("Player B holds no Diplomacy stratagem marker to play", hidden_of="Player B")
+    assert public_reason(refused) == HIDDEN.format(seat="Player B")[len("refused: "):]
+    assert public_reason(Rejection("the beacon's signature does not verify")) == "the beacon's signature does not verify"
