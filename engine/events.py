@@ -54,8 +54,13 @@ class Event:
 
 
 class Rejection(Exception):
-    """An event the rules refuse. The message is shown to the user as it is: it names the reason."""
+    """An event the rules refuse. The message is shown to the user as it is: it names the reason.
 
-    def __init__(self, reason: str) -> None:
+    ``hidden_of``: the seat whose hidden holding (a sealed hand, a count of markers) the reason reads, where the
+    bot's own fold refused from what only that seat may know. The shell then tells the reason to that seat's player
+    alone; anyone else who made the order for it learns only that it cannot be carried out."""
+
+    def __init__(self, reason: str, *, hidden_of: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.hidden_of = hidden_of

@@ -287,6 +287,17 @@ class FakeDiscord:
         return [payloads.message_payload(self.world, m, positions=positions)
                 for m in sorted(messages, key=lambda m: int(m.id))]
 
+    def view_of(self, user: str, channel: str) -> list[dict[str, Any]]:
+        """What ``user`` can read in ``channel`` now, oldest first: its messages (a deleted one is gone for
+        everyone) and the ephemeral answers to that user's own interactions, never another user's."""
+        reader = self.user(user).id
+        channel_id = self.channel(channel).id
+        messages = [m for m in self.world.channel_messages(channel_id, include_ephemeral=True)
+                    if not m.ephemeral or str((m.interaction_metadata or {}).get("user", {}).get("id")) == reader]
+        positions = payloads.thread_positions(self.world, channel_id)
+        return [payloads.message_payload(self.world, m, positions=positions)
+                for m in sorted(messages, key=lambda m: int(m.id))]
+
     # ---- waiting ------------------------------------------------------------------------------------------------
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "a condition") -> Any:

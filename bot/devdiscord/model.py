@@ -88,6 +88,8 @@ class User:
     global_name: str | None = None
     bot: bool = False
     avatar: str | None = None
+    # The user allows no direct messages from server members (Discord's privacy setting): a bot's DM is refused.
+    dms_closed: bool = False
 
 
 @dataclass

@@ -85,6 +85,8 @@ class MessagesRest(ServerCore):
         Send Messages (Send Messages in Threads in a thread), Embed Links for embeds, Attach Files for uploads;
         an archived thread that is locked takes a post only from Manage Threads."""
         if channel.guild_id is None:
+            if any(self.world.users[r].dms_closed for r in channel.recipients if r != self.bot_id):
+                raise ApiError(403, 50007, "Cannot send messages to this user")
             return
         needed = model.VIEW_CHANNEL | (model.SEND_MESSAGES_IN_THREADS if channel.is_thread else model.SEND_MESSAGES)
         if body.get("embeds"):
@@ -197,9 +199,24 @@ class MessagesRest(ServerCore):
                 data["guild_id"] = message.guild_id
             await self.dispatch("MESSAGE_DELETE", data)
 
+    def check_delete_permissions(self, channel: Channel, messages: list[Message], *, bulk: bool = False) -> None:
+        """What Discord checks before the bot deletes: another user's message (or any bulk delete) needs Manage
+        Messages in the channel, overwrites included (a thread takes its parent's), its own needs none; a DM
+        allows no deleting of the other's messages; an archived thread keeps its messages."""
+        others = bulk or any(m.author_id != self.bot_id for m in messages)
+        if channel.guild_id is None:
+            if others:
+                raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+            return
+        self.require(channel, model.VIEW_CHANNEL | (model.MANAGE_MESSAGES if others else 0))
+        if channel.is_thread and channel.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+
     async def _delete_message(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
-        self._channel(params["channel_id"])
-        await self.delete_message(self._message(params["channel_id"], params["message_id"]))
+        channel = self._channel(params["channel_id"])
+        message = self._message(params["channel_id"], params["message_id"])
+        self.check_delete_permissions(channel, [message])
+        await self.delete_message(message)
         return Reply(204)
 
     async def _bulk_delete(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
@@ -207,8 +224,10 @@ class MessagesRest(ServerCore):
         ids = [str(i) for i in (call.json or {}).get("messages", [])]
         if not 2 <= len(ids) <= 100:
             raise form_error(["messages"], "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 100 in length.")
-        for mid in ids:
-            self._message(channel.id, mid).deleted = True
+        messages = [self._message(channel.id, mid) for mid in ids]
+        self.check_delete_permissions(channel, messages, bulk=True)
+        for message in messages:
+            message.deleted = True
         data: dict[str, Any] = {"ids": ids, "channel_id": channel.id}
         if channel.guild_id:
             data["guild_id"] = channel.guild_id

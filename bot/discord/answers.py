@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord.output import split_message
+from bot.discord.typed_secrets import tell_owners
 from bot.service.replies import Reply
 
 log = logging.getLogger("legatus.discord")
@@ -106,6 +107,15 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
         await interaction.followup.send(split_message(reply.render())[0], ephemeral=True)
     if not hidden and interaction.channel is not None:
         await bot.ping(interaction.channel, reply)
+    await tell_owners(bot, reply)
+    await deliver_notices(bot, interaction)
+
+
+async def deliver_notices(bot: Any, interaction: discord.Interaction) -> None:
+    """What was for this user alone and could not reach them by DM (``LegatusBot.notices``): now, to them alone."""
+    for text in getattr(bot, "notices", {}).pop(interaction.user.id, ()):
+        for chunk in split_message(text):
+            await interaction.followup.send(chunk, ephemeral=True)
 
 
 async def deferred_campaign(bot: Any, interaction: discord.Interaction, *, private: bool = False) -> Any:

@@ -28,6 +28,9 @@ from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, na
 from bot.service.asks import is_question, question_text
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
+from bot.discord.typed_secrets import (
+    DELETED, NOT_DELETABLE, STILL_THERE, may_delete, take_down, tell_owners,
+)
 from bot.schedule.scheduler import NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
@@ -121,6 +124,9 @@ class LegatusBot(discord.Client):
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
         self.outbox = Outbox()
         self.local_posts: Any = None  # the socket `legatus post` uses while this bot runs (setup_hook)
+        # Per user id: what was for them alone and could not reach them by DM, given with their next slash command's
+        # answer (ephemeral). In memory only: a restart loses them, and the DM failure said where to look.
+        self.notices: dict[int, list[str]] = defaultdict(list)
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
@@ -199,30 +205,43 @@ class LegatusBot(discord.Client):
             embed, file = await state_message(self, campaign.name)
             await message.channel.send(embed=embed, file=file, reference=message, mention_author=False)
             return
-        reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id)
+        # A sealed order typed here is read by everyone until deleted: applied only where the bot may delete it
+        # (the channel's computed permissions, checked before the post is read, not tried and hoped for).
+        deletable = may_delete(message.channel)
+        reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id,
+                                    sealed_refused=None if deletable else NOT_DELETABLE)
         if not reply.answers:
             return  # table talk is left alone
+        gone = reply.carried_sealed_order and deletable and await take_down(message)
         view = await self.undo_button(campaign, message.author) if reply.changed else None
-        await self.send_reply(message.channel, reply, reference=message, view=view)
+        await self.send_reply(message.channel, reply, reference=message, view=view, post_gone=gone)
         if reply.sealed:
-            await self.tell_author(message, reply)
+            # Applied because the permission was there when checked; Discord may still refuse the delete (the
+            # permission taken away meanwhile): then the author must know it stays.
+            typed = DELETED if gone else STILL_THERE if reply.carried_sealed_order and deletable else None
+            await self.tell_author(message, reply, preface=typed)
+        await tell_owners(self, reply)
 
-    async def tell_author(self, message: discord.Message, reply: Reply) -> None:
-        """A post with sealed orders: the channel got the answer without them; the author gets it whole, by DM."""
+    async def tell_author(self, message: discord.Message, reply: Reply, *, preface: str | None = None) -> None:
+        """A post with lines for its author alone (sealed orders, a refusal's private reason, /private): the channel
+        got the answer without them; the author gets it whole, by DM, or with their next slash command's answer."""
+        text = (preface + "\n" if preface else "") + reply.render()
         try:
-            for chunk in split_message(reply.render()):
+            for chunk in split_message(text):
                 await message.author.send(chunk)
         except discord.HTTPException:
+            self.notices[message.author.id].append(text)
             await message.channel.send(
-                f"{message.author.mention}: I could not send you the details of your sealed order (are your direct "
-                "messages closed?). /private shows what you have sealed.", mention_author=False)
+                f"{message.author.mention}: I could not send you a direct message (are they closed?); you get it "
+                "with the answer to your next slash command here, e.g. /private.", mention_author=False)
 
-    async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None) -> Reply:
+    async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None, *,
+                       sealed_refused: str | None = None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
         # Queued in arrival order (the lock is free unless the scheduler holds it, and then waiters enter in
         # order): the writer applies a campaign's posts in that order. A turn that becomes playing gets its thread
         # from the observer (bot/discord/turn_threads.py).
-        return await self._queue(campaign, identity(user), text, is_gm)
+        return await self._queue(campaign, identity(user), text, is_gm, sealed_refused)
 
     async def run_local_post(self, author: str, text: str, campaign: str | None) -> Reply:
         """A `legatus post` of this machine (bot/service/local_posts.py): queued like a channel's, and a GM as on
@@ -234,10 +253,12 @@ class LegatusBot(discord.Client):
             campaign = names[0] if len(names) == 1 else None
         return await self._queue(campaign, author, text, None)
 
-    async def _queue(self, campaign: str | None, author: str, text: str, is_gm: bool | None) -> Reply:
+    async def _queue(self, campaign: str | None, author: str, text: str, is_gm: bool | None,
+                     sealed_refused: str | None = None) -> Reply:
         key = campaign or ""
         async with self._locks[key]:
-            answer = asyncio.wrap_future(self.posts.submit(author, text, campaign, is_gm=is_gm))
+            answer = asyncio.wrap_future(self.posts.submit(author, text, campaign, is_gm=is_gm,
+                                                           sealed_refused=sealed_refused))
             pending = self._pending[key]
             pending.add(answer)
             answer.add_done_callback(pending.discard)
@@ -254,11 +275,11 @@ class LegatusBot(discord.Client):
             yield
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None,
-                         view: discord.ui.View | None = None) -> None:
+                         view: discord.ui.View | None = None, *, post_gone: bool = False) -> None:
         text = reply.render(for_author=False)  # a channel: sealed lines stay unquoted
         if reference is not None:
             # Through the channel's outbox: answers that wait together share a message (bot/discord/outbox.py).
-            await self.outbox.answer(channel, reference, text, view)
+            await self.outbox.answer(channel, reference, text, view, post_gone=post_gone)
         else:
             chunks = split_message(text)
             for i, chunk in enumerate(chunks):

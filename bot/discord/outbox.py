@@ -28,12 +28,16 @@ class Answer:
     post: discord.Message
     text: str
     view: discord.ui.View | None = None
+    # The post was deleted (it held a sealed order): the answer cannot reply to it, so it names its author.
+    post_gone: bool = False
     sent: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
 def attributed(answer: Answer) -> str:
     """An answer in a shared message: whose post (a mention, which notifies nobody: mentions are off) and a link
     to it, then the answer's own lines exactly as alone."""
+    if answer.post_gone:
+        return f"<@{answer.post.author.id}>, your message (deleted: it held a sealed order)\n{answer.text}"
     return f"<@{answer.post.author.id}>, {answer.post.jump_url}\n{answer.text}"
 
 
@@ -69,11 +73,11 @@ class Outbox:
         self.messages = 0
 
     async def answer(self, channel: discord.abc.Messageable, post: discord.Message, text: str,
-                     view: discord.ui.View | None = None) -> None:
+                     view: discord.ui.View | None = None, *, post_gone: bool = False) -> None:
         """Send ``text`` as the answer to ``post``; returns once the message holding it is sent (raises if that
         send failed)."""
         key = post.channel.id
-        item = Answer(post, text, view)
+        item = Answer(post, text, view, post_gone)
         self._waiting.setdefault(key, []).append(item)
         if key not in self._senders:
             task = asyncio.create_task(self._send_all(key, channel))
@@ -98,7 +102,7 @@ class Outbox:
             self._senders.pop(key, None)
 
     async def _send(self, channel: discord.abc.Messageable, batch: list[Answer]) -> None:
-        if len(batch) == 1:
+        if len(batch) == 1 and not batch[0].post_gone:
             # Alone: exactly as ever, a reply to its post.
             item = batch[0]
             chunks = split_message(item.text)

@@ -55,9 +55,10 @@ class PostQueue:
         self.rounds = 0  # transactions written, for benchmarks and tests
         self.largest = 0  # the most posts one of them held
 
-    def submit(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None) -> Future[Reply]:
+    def submit(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None,
+               sealed_refused: str | None = None) -> Future[Reply]:
         """Queue a post; the future gets its reply once it is committed (or refused, or failed alone)."""
-        return self._put(PostRequest(author, text, campaign, is_gm))
+        return self._put(PostRequest(author, text, campaign, is_gm, sealed_refused))
 
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
         """Run ``function`` on the writer thread, between two rounds of posts."""

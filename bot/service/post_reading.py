@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
+from bot.service.hidden_refusals import owner_note, refusal_reason
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
@@ -49,6 +50,9 @@ class PostRequest:
     text: str
     campaign: str | None = None
     is_gm: bool | None = None
+    # Set by a transport that received the post where others read it and cannot take it down (Discord: no Manage
+    # Messages in the channel): every sealed order of the post is refused with this reason, applied nowhere.
+    sealed_refused: str | None = None
 
 
 @dataclass
@@ -78,6 +82,7 @@ class _Posting:
     folded: Folded
     author: str
     is_gm: bool = False  # the transport's check said so (the campaign's GM, or a member of its GM role)
+    sealed_refused: str | None = None  # PostRequest.sealed_refused
     new_events: list[Event] = field(default_factory=list)
     batch: _Batch = field(default_factory=_Batch)
     _summary: tuple[Any, Any] | None = None  # (state, its summary): asked for several times per event
@@ -181,7 +186,7 @@ class PostReading(PublicValues):
         ruleset, folded = self._fold(store, row, batch)
         gm = (author == row.gm) if request.is_gm is None else request.is_gm
         posting = _Posting(store, row, ruleset, folded, author, is_gm=gm, batch=batch,
-                           _summary=self._summaries.get(row.id))
+                           _summary=self._summaries.get(row.id), sealed_refused=request.sealed_refused)
         before = tuple(ruleset.to_act(folded.state))
         marks = self._anchor_marks(posting)
         # Public values that came in since the last post (a drand round now produced) are recorded first,
@@ -268,11 +273,19 @@ class PostReading(PublicValues):
         sealed = proposal.secret is not None
         if proposal.error is not None or proposal.kind is None:
             return LineAnswer(proposal.line_no, proposal.text, False, proposal.error or "not understood", sealed=sealed)
+        if sealed and posting.sealed_refused is not None:
+            return LineAnswer(proposal.line_no, proposal.text, False,
+                              f"{proposal.understood}: refused: {posting.sealed_refused}", sealed=True)
         try:
             messages = self._append(posting, proposal.kind, proposal.data, actor, secret=proposal.secret)
         except Rejection as exc:
-            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {exc.reason}",
-                              sealed=sealed)
+            state = posting.folded.state
+            seat = posting.ruleset.seat_of(state, posting.author)
+            reason, own = refusal_reason(exc, seat)
+            owner = posting.ruleset.player_of(state, exc.hidden_of) if exc.hidden_of is not None else None
+            return LineAnswer(proposal.line_no, proposal.text, False, f"{proposal.understood}: refused: {reason}",
+                              sealed=sealed, reason_private=own,
+                              owner_note=owner_note(exc, seat, owner, proposal.text, proposal.understood))
         return LineAnswer(proposal.line_no, proposal.text, True, proposal.understood, messages, sealed=sealed)
 
     def _append(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str | None = None, *,
@@ -352,7 +365,8 @@ class PostReading(PublicValues):
             if seat is None:
                 raise Rejection(f"you ({posting.author}) hold no seat in this campaign, so you have no private view")
             view = posting.ruleset.private_view(state, seat)
-            return ok(f"private view of {seat}", [canonical.dumps(view, indent=2)] if view else ["nothing private"])
+            return LineAnswer(line_no, command.text, True, f"private view of {seat}",
+                              [canonical.dumps(view, indent=2)] if view else ["nothing private"], private=True)
         if name in ("turn open", "turn close"):
             # The shell binds the turn to its lottery draw (first stored or scheduled on or after the date asked);
             # the game decides what opening or closing a turn means, or that it has no such thing.
@@ -596,7 +610,11 @@ class PostReading(PublicValues):
             seats = posting.ruleset.seats(posting.folded.state)
             example = f'/order "{seats[0].name}" <its order>' if seats else "/order <seat> <its order>"
             raise CommandError(f"usage: {usage(command.name)} (for example {example})")
-        nation = self._resolve(posting, "nation", command.args[0])
+        try:
+            nation = self._resolve(posting, "nation", command.args[0])
+        except Rejection:
+            # A game without nations names its seats ("North"), as /campaign assign reads them.
+            nation = self._resolve(posting, "seat", command.args[0])
         seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
         if not posting.is_gm and seat != nation:
             raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")

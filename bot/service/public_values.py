@@ -11,6 +11,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
+from bot.service.hidden_refusals import public_reason
 from engine import commit_reveal
 from engine.events import Rejection
 from engine.log import step
@@ -128,7 +129,7 @@ class PublicValues:
             numbers[need.key] = values[0] if need.count == 1 else values
         new = self._record_fact(posting, "random.recorded", {"numbers": numbers})
         if isinstance(new, Rejection):
-            return [f"The commit-reveal numbers could not be recorded: {new.reason}. The GM must look into it."]
+            return [f"The commit-reveal numbers could not be recorded: {public_reason(new)}. The GM must look into it."]
         shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
         return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
 
@@ -167,7 +168,7 @@ class PublicValues:
             data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}
             new = self._record_fact(posting, "beacon.recorded", data)
             if isinstance(new, Rejection):
-                messages.append(f"The drand beacon of round {need.key} could not be used: {new.reason}.")
+                messages.append(f"The drand beacon of round {need.key} could not be used: {public_reason(new)}.")
                 continue
             messages.append(f"drand round {beacon.round} recorded (randomness {beacon.randomness[:16]}…).")
             messages.extend(new)
@@ -194,7 +195,7 @@ class PublicValues:
             data = {"seq": int(need.key), "content": kept["content"], "salt": kept["salt"]}
             new = self._record_fact(posting, REVEALED, data)
             if isinstance(new, Rejection):
-                messages.append(f"The sealed content of event #{need.key} could not be revealed: {new.reason}.")
+                messages.append(f"The sealed content of event #{need.key} could not be revealed: {public_reason(new)}.")
                 continue
             messages.extend(new)
         return messages
@@ -227,7 +228,7 @@ class PublicValues:
             data = {"key": need.key, **spec.get("public", {}), "sealed": seal_digest(content, salt)}
             new = self._record_fact(posting, SEALED, data, {"content": content, "salt": salt})
             if isinstance(new, Rejection):
-                messages.append(f"The bot could not seal '{need.key}': {new.reason}. The GM must look into it.")
+                messages.append(f"The bot could not seal '{need.key}': {public_reason(new)}. The GM must look into it.")
                 continue
             messages.extend(new)
         return messages
@@ -249,7 +250,7 @@ class PublicValues:
             data = {**draw.to_dict(), "source": source}
             new = self._record_fact(posting, "draw.recorded", data)
             if isinstance(new, Rejection):
-                messages.append(f"The draw of {day} could not be used: {new.reason}. The GM must look into it.")
+                messages.append(f"The draw of {day} could not be used: {public_reason(new)}. The GM must look into it.")
                 continue
             messages.append(f"Lottery draw of {day} recorded.")
             messages.extend(new)

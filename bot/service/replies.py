@@ -7,6 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# What the others read in place of what is for the author alone.
+REASON_ELSEWHERE = "refused (the reason goes to its author privately)"
+PRIVATE_ELSEWHERE = "sent to its author privately (the /private command shows it to you alone)"
+
+
 @dataclass
 class LineAnswer:
     line_no: int | None
@@ -17,6 +22,14 @@ class LineAnswer:
     # The line carried a sealed order (Proposal.secret): its text and a refusal's reason (which may name what the
     # author holds) are for the author alone; what it caused in ``details`` is public.
     sealed: bool = False
+    # The refusal's reason reads what the author's own seat keeps hidden (a count of markers, a sealed hand): for the
+    # author alone; the line itself was typed in the open and may be quoted.
+    reason_private: bool = False
+    # The whole answer, message and details, is for its author alone (``/private``, a seat's private view).
+    private: bool = False
+    # A refusal of an order made for another's seat whose reason reads that seat's hidden holding: (the seat's
+    # player, what they alone are told). The author read only that the order cannot be carried out.
+    owner_note: tuple[str, str] | None = None
 
 
 @dataclass
@@ -47,6 +60,20 @@ class Reply:
     @property
     def sealed(self) -> bool:
         """Some line is for its author's eyes only: a transport shows the full render to the author alone."""
+        return any(a.sealed or a.reason_private or a.private for a in self.answers)
+
+    @property
+    def owner_notes(self) -> dict[str, list[str]]:
+        """Per player, what a transport tells them alone (``LineAnswer.owner_note``)."""
+        notes: dict[str, list[str]] = {}
+        for a in self.answers:
+            if a.owner_note is not None:
+                notes.setdefault(a.owner_note[0], []).append(a.owner_note[1])
+        return notes
+
+    @property
+    def carried_sealed_order(self) -> bool:
+        """Some line of the post itself was a sealed order: typed where others read, it must not stay there."""
         return any(a.sealed for a in self.answers)
 
     def note(self, text: str) -> "Reply":
@@ -60,9 +87,14 @@ class Reply:
         for a in self.answers:
             where = f"line {a.line_no}" if a.line_no is not None else "command"
             mark = "✓" if a.ok else "✗"
+            if a.private and not for_author:
+                out.append(f"{mark} {where} \u201c{_clip(a.text)}\u201d: {PRIVATE_ELSEWHERE}")
+                continue  # its details are the private view itself
             if a.sealed and not for_author:
-                message = a.message if a.ok else "refused (the reason goes to its author privately)"
+                message = a.message if a.ok else REASON_ELSEWHERE
                 out.append(f"{mark} {where} (a sealed order): {message}")
+            elif a.reason_private and not for_author:
+                out.append(f"{mark} {where} \u201c{_clip(a.text)}\u201d: {REASON_ELSEWHERE}")
             else:
                 out.append(f"{mark} {where} \u201c{_clip(a.text)}\u201d: {a.message}")
             out.extend(f"    {d}" for d in a.details)

@@ -9,7 +9,12 @@ from engine.mediterranean_empires.state import State
 
 
 class Refused(Exception):
-    """An order the rules refuse: the message says why and what would be right."""
+    """An order the rules refuse: the message says why and what would be right. ``hidden_of``: the side whose hidden
+    hand the message reads (engine.events.Rejection.hidden_of), None for a reason anyone may know."""
+
+    def __init__(self, message: str, *, hidden_of: str | None = None) -> None:
+        super().__init__(message)
+        self.hidden_of = hidden_of
 
 
 @dataclass

@@ -149,7 +149,8 @@ def claim(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:
     except NeedMarker:
         skip = {r["seq"] for r in getattr(ctx.oracle, "revealed", ())}
         if knows_hand(st, side) and not candidates(st, side, kinds, skip):
-            raise Refused(f"Player {side} holds no {' or '.join(kinds)} stratagem marker to play") from None
+            raise Refused(f"Player {side} holds no {' or '.join(kinds)} stratagem marker to play",
+                          hidden_of=side) from None
         raise
     return take(st, side, entry)
 
@@ -161,7 +162,8 @@ def check_held(ctx: Ctx, side: str, kinds: tuple[str, ...], wanted: int) -> None
     if wanted > 0 and knows_hand(st, side):
         held = sum(1 for e in st.sides[side].hand if e["marker"] in kinds)
         if held < wanted:
-            raise Refused(f"Player {side} holds {held} {' or '.join(kinds)} stratagem marker(s), not {wanted}")
+            raise Refused(f"Player {side} holds {held} {' or '.join(kinds)} stratagem marker(s), not {wanted}",
+                          hidden_of=side)
 
 
 def spend(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:

@@ -172,7 +172,8 @@ class MediterraneanEmpires:
                 held = len(hand.candidates(st, side, combat.INITIATIVE_MARKERS, skip)) + sum(
                     1 for e in st.sides[side].hand if e["seq"] is None and e["marker"] in combat.INITIATIVE_MARKERS)
                 if int(answer) > held:
-                    raise Rejection(f"you hold {held} Military Advantage/Ambush marker(s): bid 0 to {held}")
+                    raise Rejection(f"you hold {held} Military Advantage/Ambush marker(s): bid 0 to {held}",
+                                    hidden_of=seat)
             entry["answer"] = answer
         action.sealed[label] = entry
         return self._run(st, event, action, (f"{seat} seals an initiative bid (digest {sealed[:12]}…).",))
@@ -289,9 +290,10 @@ class MediterraneanEmpires:
         try:
             play(ctx, action.side, action.order)
         except Refused as exc:
+            hidden = self.rules.seat_of_side(exc.hidden_of) if exc.hidden_of is not None else None
             if action.answers or action.pending.kind != "none":
-                raise Rejection(f"the order can no longer be carried out: {exc}") from exc
-            raise Rejection(str(exc)) from exc
+                raise Rejection(f"the order can no longer be carried out: {exc}", hidden_of=hidden) from exc
+            raise Rejection(str(exc), hidden_of=hidden) from exc
         except NeedRoll as need:
             self._park(current, action)
             action.pending = Pending("roll", need.label, count=need.count, sides=need.sides)

@@ -26,6 +26,14 @@ TIMEOUT = 30.0
 SEATS = {"Romans": "alice", "Gauls": "bob", "Carthaginians": "carla", "Macedonians": "max", "Ptolemaics": "pat", "Seleucids": "sam"}
 
 
+def answers(sent: dict[str, Any]) -> Callable[[dict[str, Any]], bool]:
+    """Whether a bot message answers the user's message ``sent``: a reply to it, or, the post deleted because it
+    held a sealed order, the answer that names its author instead."""
+    gone = f"<@{sent['author']['id']}>, your message (deleted"
+    return lambda m: (m.get("message_reference", {}).get("message_id") == sent["id"]
+                      or (int(m["id"]) > int(sent["id"]) and m["content"].startswith(gone)))
+
+
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))
 
@@ -42,7 +50,7 @@ class Table:
 
     async def say(self, user: str, text: str, channel: str = "mare-nostrum") -> str:
         sent = await self.fake.user_says(channel, user, text)
-        answer = await self.fake.wait_for_message(channel, lambda m: m.get("message_reference", {}).get("message_id") == sent["id"], timeout=10)
+        answer = await self.fake.wait_for_message(channel, answers(sent), timeout=10)
         return answer["content"]
 
     async def slash(self, user: str, command: str, subcommand: str | None = None, *, where: str = "mare-nostrum", **options: Any) -> str:

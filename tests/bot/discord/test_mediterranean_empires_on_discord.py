@@ -36,7 +36,7 @@ from engine.events import Event
 from engine.log import replay
 from engine.ruleset import BID, REACTION
 from engine.rulesets import load_ruleset
-from tests.bot.discord.test_discord_bot import Table
+from tests.bot.discord.test_discord_bot import Table, answers
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
 from tests.bot.schedule import scheduler_drive as drive
 from tests.games.mediterranean_empires_players import START, STANDING, decide
@@ -101,8 +101,7 @@ class Game:
         self.clock.advance(timedelta(seconds=15))
         channel = await self.where()
         sent = await self.fake.user_says(channel, user, text)
-        answer = await self.fake.wait_for_message(
-            channel, lambda m: m.get("message_reference", {}).get("message_id") == sent["id"], timeout=10)
+        answer = await self.fake.wait_for_message(channel, answers(sent), timeout=10)
         self.posts.append((user, text, answer["content"]))
         return str(answer["content"])
 

@@ -138,7 +138,8 @@ class BlindAuction:
             if not isinstance(card, int) or isinstance(card, bool) or card not in CARDS:
                 raise Rejection(f"a bid is one card from 1 to 9, not {card!r}")
             if left is not None and card not in left:
-                raise Rejection(f"{card} is not a card you still hold: bid one of {', '.join(map(str, left))}")
+                raise Rejection(f"{card} is not a card you still hold: bid one of {', '.join(map(str, left))}",
+                                hidden_of=seat)
         r.bids[seat] = Sealed(event.seq, sealed, known=known)
         say(f"{seat} seals its bid for round {r.number}.")
         if known is not None:
