@@ -30,12 +30,13 @@ from zoneinfo import ZoneInfo
 from engine import canonical, commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
+from engine.lotto import BINDING_MARGIN
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
 # be under way, and the binding message must be out before anyone could know the numbers.
-LOTTERY_MARGIN = dt.timedelta(minutes=10)
+LOTTERY_MARGIN = BINDING_MARGIN  # the shell's own margin (engine/lotto.py): an honest binding always passes
 DRAND_MARGIN = dt.timedelta(seconds=6)  # two quicknet periods
 ROME = ZoneInfo("Europe/Rome")
 DRAW_TIME = dt.time(20, 0)
