@@ -108,6 +108,9 @@ class Legatus(PostReading):
         self.observers: list[Callable[[Change], None]] = []
         # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
         self.beacons: Callable[[int], Any] | None = None
+        # day -> what every lottery source says of it now (bot/lottery/asking.py), asked before a GM's ruling on a
+        # draw; None: the sources the environment names.
+        self.lottery_sources: Callable[[date], Any] | None = None
         # The salt of each content sealed (a bid, the stratagem pick key, a marker drawn): 128 random bits from the
         # OS. A test may put a repeatable source here; a live bot never should (the pick key keys every pick).
         self.salt: Callable[[], str] = lambda: secrets_module.token_hex(16)
@@ -458,6 +461,10 @@ class Legatus(PostReading):
         never interleave. Should another writer still come first (the lock held past SQLite's busy timeout, or,
         on other databases, the same next event number), nothing was written: the posts are read again on the
         newer log, a few times, before their authors are told to post again."""
+        from bot.service.draw_rulings import with_sources_asked
+
+        # A GM's ruling on a draw asks the lottery sources now, before the transaction and its write lock.
+        requests = [with_sources_asked(r, self.ask_lottery_sources) for r in requests]
         replies: list[Reply | None] = [self._not_text(r) for r in requests]
         todo = [i for i, reply in enumerate(replies) if reply is None]
         for attempt in range(1, POST_ATTEMPTS + 1):
