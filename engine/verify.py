@@ -49,6 +49,7 @@ class Finding:
     turn: int | None
     purpose: str
     detail: str
+    unchecked: bool = False  # no public value was given to check it against: not a mismatch, not a pass either
 
     def __str__(self) -> str:
         where = [f"event #{self.seq}" if self.seq is not None else "", f"turn {self.turn}" if self.turn else ""]
@@ -199,7 +200,8 @@ def verify(
         logged: dict[str, list[int]] = event.data["numbers"]
         official = public.get(day)
         if official is None:
-            findings.append(Finding(event.seq, None, f"draw of {day}", "not in the public draws given: cannot be checked"))
+            findings.append(Finding(event.seq, None, f"draw of {day}", "not in the public draws given: cannot be checked",
+                                    unchecked=True))
             substituted.append(replace(event, hash=""))
             continue
         checked += 1

@@ -394,8 +394,9 @@ class Legatus(PostReading):
         return target.seq, describe(target)
 
     def verify(self, campaign: str | None = None) -> tuple[Any, str]:
-        """Re-check the campaign's log against the stored draws (each agreed by two sources or a GM): the result
-        and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`."""
+        """Re-check the campaign's log against the sources' draws (a GM-typed one only where two sources agree on it,
+        else it is reported unchecked): the result and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`."""
+        from bot.service.verify_draws import public_draws
         from engine.verify import verify
 
         with Session(self.engine) as session:
@@ -404,12 +405,8 @@ class Legatus(PostReading):
             text = export_log(session, row.id)
             events = load_events(session, row.id)
             ruleset = load_ruleset(row.ruleset, self.data_dir)
-            public: dict[str, dict[str, list[int]]] = {}
-            for event in events:
-                if event.kind == "draw.recorded":
-                    draw = draw_store.get_draw(session, date.fromisoformat(str(event.data["date"])))
-                    if draw is not None:
-                        public[draw.date.isoformat()] = {w: list(n) for w, n in draw.numbers.items()}
+            # The sources' word, never a GM's typing checked against itself (bot/service/verify_draws.py).
+            public = public_draws(session, events)
         return verify(ruleset, events, public), text
 
     # --- lottery --------------------------------------------------------------------------------------------------------
