@@ -157,6 +157,11 @@ class Legatus(PostReading):
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
+            if randomness == "lottery":
+                from engine.chance.lottery_slots import CREATED_KEY, NEWEST
+
+                # The slot rule of its free rolls (engine/chance/lottery_slots.py); older logs keep theirs.
+                data[CREATED_KEY] = NEWEST
             if randomness in ("drand", "commit-reveal"):
                 from bot.drand.beacons import chain_to_dict
 

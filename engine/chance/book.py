@@ -26,7 +26,7 @@ from typing import Any
 
 from engine import commit_reveal
 from engine import dice as lottery_dice
-from engine.chance import derive
+from engine.chance import derive, lottery_slots
 from engine.events import Event, Rejection
 from engine.lotto import WHEELS
 from engine.ruleset import Need
@@ -73,6 +73,7 @@ class ChanceBook:
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
     cancelled: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
     next_id: int = 1
+    slot_rule: int = lottery_slots.ONE_ROLL_PER_WHEEL  # engine/chance/lottery_slots.py: from campaign.created
 
     def pending(self) -> list[Binding]:
         return [b for b in self.bindings if b.values is None]
@@ -281,6 +282,8 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Seque
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
     roll keeps); a draw's free wheels used before the next draw's."""
     wheels = [w for w in WHEELS if w != "RN"]  # the Nazionale wheel did not exist before 2005
+    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+        return _first_numbers(book, dates, wanted, wheels)
     taken: list[str] = []
     kept = [s.rsplit("|", 1)[0] + "|" for s in avoid]
     used = set(book.used)
@@ -301,6 +304,24 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Seque
     raise Rejection(
         f"the coming lottery draws offered ({', '.join(dates)}) have too few free slots for this roll "
         f"({wanted} numbers on separate wheels); the GM must import later draws first"
+    )
+
+
+def _first_numbers(book: ChanceBook, dates: list[str], wanted: int, wheels: list[str]) -> list[str]:
+    """Rule 2: the first number of each wheel no roll of the campaign has used on that draw, draw after draw."""
+    busy = lottery_slots.wheels_in_use(book.used, set(dates))
+    taken: list[str] = []
+    for date in dates:
+        for wheel in wheels:
+            if len(taken) == wanted:
+                return taken
+            if (date, wheel) not in busy:
+                taken.append(f"{date}|{wheel}|1")
+    if len(taken) == wanted:
+        return taken
+    raise Rejection(
+        f"the coming lottery draws offered ({', '.join(dates)}) have too few unused wheels for this roll ({wanted} "
+        f"numbers; each wheel of a draw gives one); the GM must import later draws first"
     )
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.chance import lottery_slots
 from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.lotto import Draw
@@ -95,7 +96,7 @@ class MareNostrum:
                 raise Rejection("a commit-reveal campaign publishes its commitment (SHA-256 of the seed, 64 hex digits) at creation")
         state = State(
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
-            commitment=commitment if randomness == COMMIT_REVEAL else None,
+            commitment=commitment if randomness == COMMIT_REVEAL else None, slot_rule=lottery_slots.rule_of(setup),
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from engine import commit_reveal
-from engine.chance import derive
+from engine.chance import derive, lottery_slots
 from engine.chance.book import offered_round
 from engine.events import Rejection
 from engine.lotto import WHEELS
@@ -179,11 +179,27 @@ def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = 
     (date, wheel) in ``avoid``. A slot it yields and the caller then uses lies behind the walk: read live, the used
     slots answer as they did when the walk started."""
     used = ctx.state.used_slots
-    slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
+    nation_wheels = [n.wheel for n in ctx.rules.nations.values()]
+    if ctx.state.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+        yield from _first_numbers(used, dates, nation_wheels)
+        return
+    slots = roll_slots(nation_wheels)
     for date in dates:
         for wheel, position in slots:
             if slot_key(date, wheel, position) not in used and not (avoid and (date, wheel) in avoid):
                 yield date, wheel, position
+
+
+def _first_numbers(used: dict[str, None], dates: list[str], nation_wheels: list[str]) -> Iterator[tuple[str, str, int]]:
+    """Rule 2 (engine/chance/lottery_slots.py): one number of each wheel of a draw for the campaign's free rolls,
+    on wheels no roll has used on that draw. A wheel no nation owns gives its first number; a nation's wheel its
+    4th, since its first three are the seed's own readings (order of play, event, province) of any turn opened on
+    that draw. So no two free rolls ever share a wheel of a draw, and a draw still serves ten of them."""
+    busy = lottery_slots.wheels_in_use(used, set(dates))
+    for date in dates:
+        for wheel in [w for w in WHEELS if w not in nation_wheels and w != "RN"] + list(nation_wheels):
+            if (date, wheel) not in busy:
+                yield date, wheel, 4 if wheel in nation_wheels else 1
 
 
 def later_draws(ctx: Ctx, day: str) -> list[str]:
