@@ -1,4 +1,4 @@
-"""When a fetched draw becomes a draw campaigns use: two sources agree, or a GM confirms it by hand.
+"""When a fetched draw becomes a draw campaigns use: two sources agree, or a GM types it where no source holds it.
 
 A disagreement resolves nothing and produces an alert that quotes what each source said. A stored draw
 is never replaced: a source that contradicts it raises an alert and the stored numbers are kept, since
@@ -75,10 +75,11 @@ def reconcile(session: Session, day: dt.date) -> Outcome:
             return Outcome(day, Status.ALREADY_STORED,
                            f"the draw of {iso(day)} is already stored (from {_stored_from(session, day)}){agreeing}")
     if len(latest) < 2:
-        so_far = f"only {_join(list(latest))} has given it so far" if latest else "no source has given it yet"
-        return Outcome(day, Status.WAITING,
-                       f"the draw of {iso(day)} is not stored: {so_far}; it needs a second source that agrees, "
-                       f"or a GM's confirmation")
+        # A GM types only a draw no source holds (confirm_by_gm): one source's draw waits for a second, or an import.
+        way_out = (f"only {_join(list(latest))} has given it so far; it needs a second source that agrees, or the "
+                   "operator's import of the official archive" if latest else
+                   "no source has given it yet; it needs two sources that agree, or a GM's confirmation")
+        return Outcome(day, Status.WAITING, f"the draw of {iso(day)} is not stored: {way_out}")
     distinct = {tuple(draw.numbers.items()) for draw in latest.values()}
     if len(distinct) > 1:
         return Outcome(day, Status.DISAGREEMENT, _disagreement(day, latest, urls))
@@ -218,7 +219,7 @@ def _disagreement(day: dt.date, latest: Mapping[str, Draw], urls: Mapping[str, s
     )
     who = " and ".join(f"{n} ({urls[n]})" for n in names)
     return (f"the draw of {iso(day)} is not stored: {who} disagree on {len(wheels)} "
-            f"wheel{'s' if len(wheels) != 1 else ''}: {quoted}; a GM must confirm the right numbers by hand")
+            f"wheel{'s' if len(wheels) != 1 else ''}: {quoted}; the operator settles it by importing the official archive (legatus lotto import)")
 
 
 def _contradiction(day: dt.date, stored: Draw, stored_from: str, against: Mapping[str, Draw],

@@ -193,7 +193,7 @@ def test_a_draw_only_one_source_gave_is_not_for_a_gm_to_type(
         waiting = fetch_draw(session, day, sources_for(site, sleeps))
         assert waiting.status is Status.WAITING
         assert waiting.message == ("the draw of 2026-09-03 (Thu) is not stored: only lotto-italia has given it so far; "
-                                   "it needs a second source that agrees, or a GM's confirmation")
+                                   "it needs a second source that agrees, or the operator's import of the official archive")
         assert get_draw(session, day) is None
 
         typed = day_lines(day).decode()  # the GM pastes the archive lines from the official page
@@ -450,7 +450,7 @@ def test_the_fetch_command(
     args = lotto_parser().parse_args(["lotto", "fetch", "--db", db, "--date", "2026-09-10", "--sources", "archive"])
     assert args.func(args) == 1
     assert capsys.readouterr().out == ("the draw of 2026-09-10 (Thu) is not stored: only archive has given it so far; "
-                                       "it needs a second source that agrees, or a GM's confirmation\n")
+                                       "it needs a second source that agrees, or the operator's import of the official archive\n")
 
     args = lotto_parser().parse_args(["lotto", "fetch", "--db", db, "--date", "2026-09-05", "--sources", "archive,oracle"])
     assert args.func(args) == 1
