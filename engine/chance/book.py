@@ -309,13 +309,13 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Seque
 
 def _first_numbers(book: ChanceBook, dates: list[str], wanted: int, wheels: list[str]) -> list[str]:
     """Rule 2: the first number of each wheel no roll of the campaign has used on that draw, draw after draw."""
-    busy = lottery_slots.wheels_in_use(book.used, set(dates))
+    used = set(book.used)
     taken: list[str] = []
     for date in dates:
         for wheel in wheels:
             if len(taken) == wanted:
                 return taken
-            if (date, wheel) not in busy:
+            if not lottery_slots.wheel_used(used, date, wheel):
                 taken.append(f"{date}|{wheel}|1")
     if len(taken) == wanted:
         return taken

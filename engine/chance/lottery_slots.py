@@ -10,16 +10,21 @@ first** (the "primo estratto"). Each wheel is then an independent draw of its ow
 uses are ever linked, whichever rolls they serve; a draw gives 10 numbers (the Nazionale wheel is not used: it did
 not exist before 2005), and a roll or a re-roll that needs more moves on to the next draw offered.
 
+Mare Nostrum applies rule 2 to the GM's dice only (engine/mare_nostrum/slots.py): its other rolls are read with
+the meanings its rules fix, at 32 slots a draw, and one number per wheel would make most of its turns wait for a
+second draw (docs/randomness.md section 1 weighs it).
+
 A campaign keeps the rule it was created under, so an old log replays to the same slots, state and chain head.
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Container
 
 ONE_ROLL_PER_WHEEL = 1  # rule 1: one roll's numbers on distinct wheels; separate rolls may share a wheel
 ONE_NUMBER_PER_WHEEL = 2  # rule 2: a wheel of a draw serves one number, its first, to the whole campaign
 NEWEST = ONE_NUMBER_PER_WHEEL
-CREATED_KEY = "lottery_slots"  # the field of ``campaign.created`` that names the rule
+CREATED_KEY = "lottery_slots"
+POSITIONS = range(1, 6)  # the field of ``campaign.created`` that names the rule
 
 
 def rule_of(setup: dict[str, object]) -> int:
@@ -28,11 +33,7 @@ def rule_of(setup: dict[str, object]) -> int:
     return value if isinstance(value, int) and value in (ONE_ROLL_PER_WHEEL, ONE_NUMBER_PER_WHEEL) else ONE_ROLL_PER_WHEEL
 
 
-def wheels_in_use(used: Collection[str], dates: Collection[str]) -> set[tuple[str, str]]:
-    """(date, wheel) of every slot ``date|wheel|position`` among ``used`` on one of ``dates``."""
-    found = set()
-    for key in used:
-        parts = key.split("|")
-        if len(parts) == 3 and parts[0] in dates:
-            found.add((parts[0], parts[1]))
-    return found
+def wheel_used(used: Container[str], date: str, wheel: str) -> bool:
+    """Whether any number of ``wheel`` on ``date`` is among ``used`` (slots ``date|wheel|position``): five lookups,
+    so a long campaign's thousands of used slots cost nothing more per roll."""
+    return any(f"{date}|{wheel}|{position}" in used for position in POSITIONS)

@@ -1,8 +1,9 @@
 """Hole: "separate rolls on one wheel are linked" and "a re-roll after a refused pair reuses the same draw and wheels",
-in Mare Nostrum's own slots. Its free rolls (GM rolls, sieges, treaties, naval battles) took position 1 of the free
-wheels, then position 2 of the same wheels...: two 1..90 numbers of one wheel are never equal, two d6 from one are
-equal 14/89 of the time. A campaign created under rule 2 (engine/chance/lottery_slots.py) takes one number per wheel
-of a draw; the seed's own readings (positions 1 to 3 of each nation's wheel on its turn's draw) are untouched."""
+in Mare Nostrum's own slots. The GM's dice took position 1 of the free wheels, then position 2 of the same wheels...,
+and a refused pair rolled again on the next free slots of the same draw, the refused pair's wheels included: two d6
+of one wheel are equal 14/89 of the time. Under slot rule 2 (engine/chance/lottery_slots.py) each of the GM's dice
+takes a wheel no roll uses and owns it; the game's own rolls, whose numbers the rules read with fixed meanings,
+keep their 32 slots a draw (docs/rules/mare-nostrum.md) but never on a die's wheel."""
 from __future__ import annotations
 
 from typing import Any
@@ -27,7 +28,7 @@ def _slots(c: Campaign) -> list[tuple[str, str, int]]:
     return [(r["draw"], r["wheel"], r["position"]) for r in c.view["rolls"]]
 
 
-def test_separate_rolls_never_take_two_numbers_of_one_wheel_of_a_draw() -> None:
+def test_separate_gm_rolls_never_take_two_numbers_of_one_wheel_of_a_draw() -> None:
     """Attacker: none needed; the GM's and the players' rolls themselves would be linked."""
     c = RuleTwo()
     for i in range(11):
@@ -53,3 +54,13 @@ def test_a_refused_pair_takes_the_same_draws_unused_wheels_first() -> None:
     c.roll("1d7", "omen")
     said = c.add("draw.recorded", "legatus", draw(NEXT_DAY, [90, 90, 7, 7]))
     assert any("die 1 rolls again on the draw of 2023-01-05 (TO 1st + VE 1st)" in m for m in said), said
+
+
+def test_the_games_own_rolls_keep_their_slots_but_never_a_dies_wheel() -> None:
+    """Attacker: none needed; a siege read from PA 2nd would be linked to a GM die on PA 1st."""
+    c = RuleTwo()
+    c.roll("1d6", "omen")  # owns PA of the next draw
+    c.add("roll.requested", "gm", {"dice": "1d90", "label": "a number"})  # owns RM
+    assert _slots(c) == [(NEXT_DAY, "PA", 1), (NEXT_DAY, "RM", 1)]
+    free = [key for key in c.folded.state.used_slots if key.startswith(NEXT_DAY)]  # type: ignore[union-attr]
+    assert sorted(free) == sorted(f"{NEXT_DAY}|{w}|{p}" for w in ("PA", "RM") for p in range(1, 6))
