@@ -17,7 +17,10 @@ def verification_text(result: Verification) -> str:
     # bot/service/verify_draws.py) is neither a mismatch nor a pass: it is said so, and how to check it.
     mismatches = [f for f in result.findings if not f.unchecked]
     unchecked = [f for f in result.findings if f.unchecked]
-    if result.ok:
+    if result.ok and result.awaiting_reveal:
+        lines = [f"✗ Not verified: {result.awaiting_words()} (the GM reveals it with /campaign reveal); no mismatch "
+                 f"in the rest ({head})."]
+    elif result.ok:
         lines = [f"✓ Every number matches the stored draws ({head})." if lottery else
                  f"✓ Every number matches its drand beacon, each checked against the chain's key ({head})."]
     elif mismatches:

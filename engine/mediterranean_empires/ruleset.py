@@ -70,7 +70,8 @@ class MediterraneanEmpires:
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
-        st.book = chance.ChanceBook(source=source, slot_rule=lottery_slots.rule_of(setup))  # type: ignore[attr-defined]
+        st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup),  # type: ignore[attr-defined]
+                                    slot_rule=lottery_slots.rule_of(setup))
         st.options = options.chosen(self.rules, setup.get("options"))
         control.snapshot_control(self.rules, st)
         return st
