@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.schedule.clock import FixedClock
+from tests.bot.drand.drand_fakes import assert_verified_but_for_the_test_chain
 from bot.service import DATA_DIR, Legatus
 from engine import commit_reveal
 from engine.chance import derive
@@ -80,7 +81,7 @@ def test_every_number_is_the_one_its_round_gives_and_verifies_at_once(closed: Le
         assert round_no is not None
         assert number == derive.values(bytes.fromhex(beacons[round_no]), label, 1, 1, 90)[0]
     result, _ = closed.verify()
-    assert result.ok and result.verified, [str(f) for f in result.findings]
+    assert_verified_but_for_the_test_chain(result)  # the tests' relay signs on their own chain, which verify refuses
     assert (result.awaiting_reveal, result.numbers_checked) == (0, 2)
     assert closed.state()["seed"] is None  # nothing was revealed
 
@@ -137,7 +138,8 @@ def test_the_seeds_commitment_still_refuses_a_wrong_reveal(closed: Legatus) -> N
     revealed = closed.post("gm", "/campaign reveal")
     assert revealed.ok and "Every number of this campaign came from its drand round" in revealed.render()
     result, _ = closed.verify()
-    assert result.verified and result.numbers_checked == 2
+    assert_verified_but_for_the_test_chain(result)
+    assert result.awaiting_reveal == 0 and result.numbers_checked == 2
 
 
 def test_dropping_the_rule_from_the_first_event_buys_no_verified_log(closed: Legatus) -> None:
