@@ -23,5 +23,6 @@ def draws_text(path: Path, raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         bad = raw[exc.start:exc.end]
         raise UnreadableDraws(
-            f"{path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5), byte 0x{bad[:1].hex()} "
-            f"at position {exc.start} is not UTF-8; nor is it the official zip holding {ARCHIVE_MEMBER}") from None
+            f"{path} is not a text file in the archive format (YYYY/MM/DD<TAB>WHEEL<TAB>n1..n5), byte "
+            f"0x{bad[:1].hex()} at position {exc.start} is not UTF-8; nor is it the official zip holding "
+            f"{ARCHIVE_MEMBER}") from None

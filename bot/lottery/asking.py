@@ -44,7 +44,8 @@ class SourceWord:
     def __str__(self) -> str:
         if self.fetched is not None:
             return f"{self.source} ({self.url}) holds it"
-        return f"{self.source} ({self.url}) {'has not got it' if self.reached else 'could not be reached'}: {self.problem}"
+        how = "has not got it" if self.reached else "could not be reached"
+        return f"{self.source} ({self.url}) {how}: {self.problem}"
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,11 @@ def held_by_sources(day: dt.date, held: dict[str, FetchedDrawRow], typed: Draw |
     for name, row in held.items():
         theirs = row.draw
         differing = [w for w in theirs.numbers if typed is not None and typed.numbers.get(w) != theirs.numbers[w]]
-        said = (", with other numbers: " + ", ".join(
-            f"{w} {format_numbers(theirs.numbers[w])} (typed {format_numbers(typed.numbers[w]) if typed and w in typed.numbers else 'none'})"
-            for w in differing)) if differing else ""
+        said = ", with other numbers: " + ", ".join(
+            f"{w} {format_numbers(theirs.numbers[w])} (typed {_typed(typed, w)})" for w in differing) if differing else ""
         parts.append(f"{name} ({row.url}, fetched {row.fetched_at.strftime('%Y-%m-%d %H:%M')} UTC){said}")
     return f"the draw of {iso(day)} is held by " + "; ".join(parts)
+
+
+def _typed(typed: Draw | None, wheel: str) -> str:
+    return format_numbers(typed.numbers[wheel]) if typed is not None and wheel in typed.numbers else "none"

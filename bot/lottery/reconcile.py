@@ -219,7 +219,8 @@ def _disagreement(day: dt.date, latest: Mapping[str, Draw], urls: Mapping[str, s
     )
     who = " and ".join(f"{n} ({urls[n]})" for n in names)
     return (f"the draw of {iso(day)} is not stored: {who} disagree on {len(wheels)} "
-            f"wheel{'s' if len(wheels) != 1 else ''}: {quoted}; the operator settles it by importing the official archive (legatus lotto import)")
+            f"wheel{'s' if len(wheels) != 1 else ''}: {quoted}; the operator settles it by importing the official "
+            "archive (legatus lotto import)")
 
 
 def _contradiction(day: dt.date, stored: Draw, stored_from: str, against: Mapping[str, Draw],

@@ -420,7 +420,8 @@ class Legatus(PostReading):
 
     def verify(self, campaign: str | None = None) -> tuple[Any, str]:
         """Re-check the campaign's log against the sources' draws (a GM-typed one only where two sources agree on it,
-        else it is reported unchecked): the result and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`."""
+        else it is reported unchecked): the result and the log, which anyone can check again with
+        `legatus verify LOG --draws <the official archive>`."""
         from bot.service.verify_draws import public_draws
         from engine.verify import verify
 
