@@ -18,7 +18,7 @@ def add_commands(sub: Any) -> None:
     sp.add_argument("--from", dest="source", type=Path, required=True, metavar="FILE", help="a file made by legatus backup")
     sp.add_argument("--db", default=None, help="the SQLite file to restore into (default: $DATABASE_URL, else legatus.db)")
     sp.add_argument("--force", action="store_true", help="replace a database that already holds data")
-    sp.set_defaults(func=cmd_restore)
+    sp.set_defaults(func=cmd_restore, creates_db=True)
 
 
 # --- the commands -----------------------------------------------------------------------------------------------------

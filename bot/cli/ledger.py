@@ -38,6 +38,7 @@ def add_commands(subparsers: Any) -> None:  # argparse's _SubParsersAction is pr
 def cmd_ledger(args: argparse.Namespace) -> int:
     from bot.cli.reading import export, folded
     from bot.store.campaign_names import CampaignNotFound
+    from bot.store.log_damage import DamagedLog
 
     try:
         text = export(args.db, args.campaign)
@@ -45,6 +46,9 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     except CampaignNotFound as exc:
         print(f"legatus: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except DamagedLog as exc:
+        print(f"legatus: {exc.message}", file=sys.stderr)
+        return 1
     events = [Event.from_dict(json.loads(line)) for line in text.splitlines() if line.strip()]
     try:
         head, last_seq = chain_head(events)

@@ -36,7 +36,7 @@ def add_commands(lotto_subparsers: Any) -> None:  # argparse's _SubParsersAction
         "--sources", nargs="+", default=list(SOURCE_NAMES), metavar="SOURCE",
         help=f"which sources to ask (default: {' '.join(SOURCE_NAMES)})",
     )
-    sp.set_defaults(func=cmd_lotto_fetch)
+    sp.set_defaults(func=cmd_lotto_fetch, creates_db=True)
 
 
 def cmd_lotto_fetch(args: argparse.Namespace) -> int:

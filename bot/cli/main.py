@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from bot.store.log_damage import DamagedLog
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.log import replay
@@ -42,14 +43,23 @@ def _dispatch(argv: list[str] | None) -> int:
     logging.basicConfig(level=os.environ.get("LEGATUS_LOG", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not getattr(args, "func", None):
         args = parser.parse_args(["run", *([] if argv is None else argv)])
+    if hasattr(args, "db"):
+        from bot.cli.db_target import problem
+
+        wrong = problem(args.db, creates=getattr(args, "creates_db", False))
+        if wrong is not None:
+            return fail(wrong)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
     except NotALog as exc:
         return fail(str(exc), EXIT_FAILED)
+    except DamagedLog as exc:
+        return fail(exc.message, EXIT_FAILED)
     except Exception as exc:
         problem = database_problem(exc, getattr(args, "db", None))
         if problem is not None:
@@ -74,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--shard-count", default=None, metavar="N",
                     help="how many shards the bot's processes share (default: $LEGATUS_SHARD_COUNT, else 1); "
                          "without --shard-id one process runs them all")
-    sp.set_defaults(func=cmd_run)
+    sp.set_defaults(func=cmd_run, creates_db=True)
 
     sp = sub.add_parser("new", help="create a campaign")
     db_arg(sp)
@@ -93,14 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
                          "(/campaign reveal) (default: the game's own choice)")
     sp.add_argument("--option", action="append", default=[], metavar="NAME",
                     help="a campaign option of the game (an optional rule, a scenario); repeat for each")
-    sp.set_defaults(func=cmd_new)
+    sp.set_defaults(func=cmd_new, creates_db=True)
 
     lotto = sub.add_parser("lotto", help="lottery results").add_subparsers(metavar="ACTION")
     sp = lotto.add_parser("import", help="import draws in the official archive format")
     db_arg(sp)
     sp.add_argument("path", type=Path,
                     help="an archive text (YYYY/MM/DD WHEEL n1..n5 per line) or the operator's history zip as it is")
-    sp.set_defaults(func=cmd_lotto_import)
+    sp.set_defaults(func=cmd_lotto_import, creates_db=True)
     sp = lotto.add_parser("list", help="the stored draws a historical campaign can open a turn on")
     db_arg(sp)
     sp.add_argument("--from", dest="start", default=None, metavar="YYYY-MM-DD", help="only draws on or after this day")
@@ -171,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     db_arg(sp)
     sp.add_argument("--script", type=Path, default=None, help="a transcript of 'NAME: TEXT' lines")
     sp.add_argument("--as", dest="author", default=None, help="who speaks when a line names nobody")
-    sp.set_defaults(func=cmd_console)
+    sp.set_defaults(func=cmd_console, creates_db=True)
     return p
 
 
@@ -190,6 +200,23 @@ def _service(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def fail(message: str, code: int = EXIT_USAGE) -> int:
     print(f"legatus: {message}", file=sys.stderr)
+    return code
+
+
+def _quiet_stdout() -> None:
+    """The reader of standard output is gone (`legatus ... | head`): send what is left nowhere, so that Python's
+    flush at exit does not print a BrokenPipeError of its own."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def emit(text: str, code: int) -> int:
+    """Print a command's answer and return its exit code, which stays the answer's even when nobody reads it: a
+    refused post piped into `head` still exits 3."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _quiet_stdout()
     return code
 
 
@@ -300,19 +327,16 @@ def cmd_post(args: argparse.Namespace) -> int:
     except BotDidNotAnswer as exc:
         return fail(str(exc), EXIT_FAILED)
     if served is not None:  # a running bot serves this file: it wrote the post
-        print(served.text)
-        return EXIT_OF.get(served.outcome, EXIT_FAILED)
+        return emit(served.text, EXIT_OF.get(served.outcome, EXIT_FAILED))
     from bot.service.direct_post import post_directly
 
     direct = post_directly(args.db, args.author, text, args.campaign)
     if direct is not None:  # written here over sqlite3, as the service writes it
-        print(direct.render())
-        return EXIT_OF[direct.outcome]
+        return emit(direct.render(), EXIT_OF[direct.outcome])
     service = _service(args)
     check_writable(service.engine)  # a read-only database says so here, not as an internal error after the post
     reply = service.post(args.author, text, args.campaign)
-    print(reply.render())
-    return EXIT_OF[reply.outcome]
+    return emit(reply.render(), EXIT_OF[reply.outcome])
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -333,11 +357,16 @@ def cmd_state(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from bot.service.legatus import CampaignNotFound
 
+    if not args.out.parent.is_dir():
+        return fail(f"cannot write {args.out}: there is no folder {args.out.parent}; create it first or give another --out")
     try:
         text = _service(args).export(args.campaign)
     except CampaignNotFound as exc:
         return fail(str(exc))
-    args.out.write_text(text, encoding="utf-8")
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return fail(f"cannot write {args.out}: {exc.strerror or exc}; nothing else was changed", EXIT_FAILED)
     print(f"{text.count(chr(10))} events written to {args.out}")
     from bot.service.chain_warning import chain_warning
 
@@ -412,6 +441,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         folded = replay(ruleset, events)
     except NotALog as exc:
         return fail(str(exc), EXIT_FAILED)
+    except DamagedLog as exc:
+        return fail(exc.message, EXIT_FAILED)
     except OSError as exc:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except KeyError as exc:
@@ -452,6 +483,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         ruleset = load_ruleset(str(events[0].data.get("ruleset")), DATA_DIR)
     except NotALog as exc:
         return fail(str(exc), EXIT_FAILED)
+    except DamagedLog as exc:
+        return fail(exc.message, EXIT_FAILED)
     except OSError as exc:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except (Rejection, IndexError, KeyError) as exc:

@@ -33,6 +33,8 @@ log = logging.getLogger("legatus")
 class DirectPoster(PostReading):
     """The reading of posts with the caches of one short process, and no SQLAlchemy engine behind it."""
 
+    walks_cold_logs = False  # a walk of the whole chain per process would grow with the campaign (log_damage.py)
+
     def __init__(self, data_dir: Path = DATA_DIR, clock: Clock | None = None,
                  salt: Callable[[], str] | None = None) -> None:
         from bot.service.plugins import load_plugins

@@ -36,6 +36,7 @@ from bot.store.campaigns import (
     CampaignRow, append_event, event_values, export_log, find_campaign, find_campaign_by_channel,
     insert_rows, last_seqs, list_campaigns, load_events,
 )
+from bot.store.log_damage import DamagedLog, checked_export
 from bot.store.session_post_store import SessionPostStore
 from bot.store import draws as draw_store
 from engine import commit_reveal
@@ -293,7 +294,7 @@ class Legatus(PostReading):
         with Session(self.engine) as session:
             row = self._campaign(session, campaign)
             assert row.id is not None
-            return export_log(session, row.id)
+            return checked_export(export_log(session, row.id), row.name)
 
     # --- posting --------------------------------------------------------------------------------------------------------
 
@@ -358,6 +359,9 @@ class Legatus(PostReading):
         try:
             with session.begin_nested():
                 posting, before, post_row = self._apply_post(SessionPostStore(session), request, row, batch, reply)
+        except DamagedLog as exc:  # nothing is added to a log that no longer verifies: the way out is a backup
+            log.error("post by %s refused: %s", request.author, exc.of(row.name).message)
+            return Reply.unread(exc.of(row.name).message), None
         except (IntegrityError, OperationalError) as exc:
             if _is_conflict(exc):
                 raise

@@ -17,7 +17,8 @@ from bot.service.commands import Command, CommandError, help_text, parse_command
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
-from bot.store.fold_key import snapshot_key
+from bot.store.fold_key import EVERY, snapshot_key
+from bot.store.log_damage import check_whole, replayed, walk_due
 from bot.store.post_store import PostStore, with_secrets
 from engine import canonical
 from engine.events import Event, Rejection
@@ -122,6 +123,9 @@ class PostReading(PublicValues):
     caches ``_folds``, ``_rulesets``, ``_draws`` and ``_summaries``."""
 
     data_dir: Any
+    # Walk the whole stored chain when a campaign is first folded from its snapshot: a long-running service does,
+    # once per campaign; a one-post process (the direct writer) leaves it to the snapshot boundaries.
+    walks_cold_logs: bool = True
     _folds: dict[int, Folded]
     _rulesets: dict[str, Ruleset]
     _summaries: dict[int, tuple[Any, Any]]
@@ -143,17 +147,28 @@ class PostReading(PublicValues):
             # (PostgreSQL) since before it read the log: nothing can have come in between. Its events wait in the
             # batch, not in the table yet.
             return ruleset, batch.folds[campaign.id]
-        cached = self._folds.get(campaign.id) or store.snapshot(campaign.id, self._snapshot_key(ruleset))
+        warm = self._folds.get(campaign.id)
+        cached = warm or store.snapshot(campaign.id, self._snapshot_key(ruleset))
         if cached is None:
-            folded = replay(ruleset, with_secrets(store, campaign.id, store.events(campaign.id)))
+            folded = replayed(lambda: replay(ruleset, with_secrets(store, campaign.id, store.events(campaign.id))),
+                              lambda: store.events(campaign.id), campaign.name)
         else:
-            folded = cached
+            if warm is None and self.walks_cold_logs:
+                # A long-running service meets this campaign for the first time (it just started, or the file was
+                # restored): the snapshot says nothing of the rows before it, so the whole chain is walked once.
+                replayed(lambda: check_whole(store.events(campaign.id)), lambda: [], campaign.name)
             # Another process sharing the store may have written since: the batch read every campaign's last event
             # number at its start (one query); otherwise one indexed read. Nothing new, usually.
             last = batch.last_seqs.get(campaign.id) if batch is not None and batch.last_seqs is not None else None
-            new = store.events(campaign.id, cached.last_seq) if last is None or last > cached.last_seq else []
-            for event in with_secrets(store, campaign.id, new, cached.last_seq) if new else ():
-                folded, _ = step(ruleset, folded, event)
+
+            def fold_new() -> Folded:
+                folded = cached
+                new = store.events(campaign.id, cached.last_seq) if last is None or last > cached.last_seq else []
+                for event in with_secrets(store, campaign.id, new, cached.last_seq) if new else ():
+                    folded, _ = step(ruleset, folded, event)
+                return folded
+
+            folded = replayed(fold_new, lambda: store.events(campaign.id), campaign.name)
         self._folds[campaign.id] = folded  # committed events only: this transaction wrote none for this campaign
         return ruleset, folded
 
@@ -177,6 +192,10 @@ class PostReading(PublicValues):
         # so the post is read against the state everyone can now know.
         reply.notes.extend(self._record_draws(posting))
         self._read(posting, text, reply)
+        if posting.new_events and walk_due(folded.last_seq, posting.folded.last_seq, EVERY):
+            # Whoever holds the campaign in memory never reads the older rows again: at each snapshot boundary the
+            # whole stored chain is walked, so a row damaged under a running writer stops the log from growing.
+            replayed(lambda: check_whole(store.events(row.id)), lambda: [], row.name)
         if posting.new_events and self._anchor_marks(posting) != marks:
             # A post that bound a roll or opened a turn publishes the head: a public anchor that
             # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).

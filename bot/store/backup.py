@@ -18,6 +18,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from bot.store.log_damage import DamagedLog, check_whole, event_from_body
+
 
 class BackupError(Exception):
     pass
@@ -33,6 +35,11 @@ def backup(db: Path, out: Path) -> str:
     # Read-only: a mistyped --db must not create an empty database; and a backup never writes to the store.
     with _closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)) as source:
         _check_database(source, db)
+        if "event" in _tables(source):
+            broken = _chain_problem(source)
+            if broken is not None:
+                raise BackupError(f"{broken[1].message}; no backup was written (copy the file itself if you want "
+                                  "it for the record)")
         with _replacing(out) as temp:
             _copy(source, temp)
             # Counted in the copy: the live store may have gained posts since, which the backup does not hold.
@@ -49,6 +56,7 @@ def restore(source: Path, db: Path, force: bool = False) -> str:
         _check_database(backup_db, source)
         if "event" not in _tables(backup_db):
             raise BackupError(f"{source} is a SQLite database but not a Legatus store (it has no event table)")
+        _check_restorable(backup_db, source)
         from bot.store.running import STALE_SECONDS, holder
 
         bot = holder(db)
@@ -70,6 +78,42 @@ def restore(source: Path, db: Path, force: bool = False) -> str:
 
     open_engine(db).dispose()
     return summary
+
+
+def _check_restorable(backup_db: sqlite3.Connection, source: Path) -> None:
+    """Refuse, before anything is replaced, a backup this code cannot use: one a newer Legatus made (its schema
+    would fail to open after the good database was gone), or one whose log no longer verifies (an event edited or
+    damaged: every campaign's hash chain is walked, as `legatus verify` does)."""
+    from bot.store.revision import HEAD_REVISION
+
+    if "alembic_version" in _tables(backup_db):
+        versions = [str(r[0]) for r in backup_db.execute("SELECT version_num FROM alembic_version")]
+        newer = [v for v in versions if not v.isdigit() or int(v) > int(HEAD_REVISION)]
+        if newer:
+            raise BackupError(f"{source} was made by a newer Legatus (schema {newer[0][:20]}; this one reads up to "
+                              f"{HEAD_REVISION}): upgrade Legatus, then restore; nothing was replaced")
+    broken = _chain_problem(backup_db)
+    if broken is not None:
+        name, damage = broken
+        raise BackupError(f"{source} holds a log that does not verify: campaign '{name}', {damage.problem}; restore "
+                          "an older backup; nothing was replaced")
+
+
+def _chain_problem(connection: sqlite3.Connection) -> tuple[str, DamagedLog] | None:
+    """The first campaign whose stored log does not verify, with its damage; None when every log holds."""
+    names = {row[0]: row[1] for row in connection.execute("SELECT id, name FROM campaign")} \
+        if "campaign" in _tables(connection) else {}
+    rows = connection.execute("SELECT campaign_id, seq, body FROM event ORDER BY campaign_id, seq").fetchall()
+    by_campaign: dict[int, list[tuple[int, str]]] = {}
+    for campaign_id, seq, body in rows:
+        by_campaign.setdefault(campaign_id, []).append((seq, body))
+    for campaign_id, stored in by_campaign.items():
+        name = str(names.get(campaign_id, campaign_id))
+        try:
+            check_whole((event_from_body(body, seq) for seq, body in stored), name)
+        except DamagedLog as exc:
+            return name, exc.of(name)
+    return None
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:

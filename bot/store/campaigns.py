@@ -5,7 +5,6 @@ its events (engine/log.py), so the log is the one thing to back up.
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 
 from collections.abc import Iterable
@@ -15,6 +14,7 @@ from sqlalchemy import UniqueConstraint, and_, bindparam, func, insert
 from sqlalchemy import select as core_select
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from bot.store.log_damage import event_from_body
 from engine.events import Event
 
 
@@ -81,7 +81,7 @@ def load_events(session: Session, campaign_id: int, after_seq: int = 0) -> list[
         .where(EventRow.campaign_id == campaign_id, EventRow.seq > after_seq)
         .order_by(col(EventRow.seq))
     ).all()
-    return [Event.from_dict(json.loads(r.body)) for r in rows]
+    return [event_from_body(r.body, r.seq) for r in rows]
 
 
 def append_event(session: Session, campaign_id: int, event: Event) -> None:
@@ -93,7 +93,7 @@ def append_event(session: Session, campaign_id: int, event: Event) -> None:
 # (bench/throughput.py, 2026-11-23: ~200 us per ORM query, ~70 us per prebuilt Core statement).
 _EVENTS = EventRow.__table__  # type: ignore[attr-defined]
 _POSTS = PostRow.__table__  # type: ignore[attr-defined]
-_EVENTS_AFTER = (core_select(_EVENTS.c.body)
+_EVENTS_AFTER = (core_select(_EVENTS.c.seq, _EVENTS.c.body)
                  .where(and_(_EVENTS.c.campaign_id == bindparam("c"), _EVENTS.c.seq > bindparam("s")))
                  .order_by(_EVENTS.c.seq))
 _LAST_SEQS = (core_select(_EVENTS.c.campaign_id, func.max(_EVENTS.c.seq))
@@ -105,8 +105,8 @@ _INSERT_POST = insert(_POSTS)
 
 def events_after(session: Session, campaign_id: int, after_seq: int) -> list[Event]:
     """The campaign's events after ``after_seq``: those another process wrote since this one folded the log."""
-    rows = session.connection().execute(_EVENTS_AFTER, {"c": campaign_id, "s": after_seq}).scalars()
-    return [Event.from_dict(json.loads(body)) for body in rows]
+    rows = session.connection().execute(_EVENTS_AFTER, {"c": campaign_id, "s": after_seq})
+    return [event_from_body(body, seq) for seq, body in rows]
 
 
 def last_seqs(session: Session, campaign_ids: Iterable[int]) -> dict[int, int]:

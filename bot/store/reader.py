@@ -20,6 +20,7 @@ from bot.store.post_store import with_secrets
 from bot.store.sqlite_post_store import (  # noqa: F401  (sqlite_path: re-exported)
     CampaignRecord, SqlitePostStore, at_newest_schema, sqlite_path,
 )
+from bot.store.log_damage import checked_export, replayed
 from engine.events import Event
 from engine.log import Folded, replay, step
 from engine.ruleset import Ruleset
@@ -37,7 +38,7 @@ class ReadOnlyStore:
 
     def export(self, campaign: CampaignRecord) -> str:
         rows = self.connection.execute("SELECT body FROM event WHERE campaign_id = ? ORDER BY seq", (campaign.id,))
-        return "".join(str(r[0]) + "\n" for r in rows)
+        return checked_export("".join(str(r[0]) + "\n" for r in rows), campaign.name)
 
     def events(self, campaign: CampaignRecord, after: int = 0) -> list[Event]:
         return self.rows.events(campaign.id, after)
@@ -45,12 +46,17 @@ class ReadOnlyStore:
     def fold(self, campaign: CampaignRecord, data_dir: Path) -> tuple[Ruleset, Folded]:
         """The campaign's fold as the service makes it: the sound snapshot and the events after it, else the log."""
         ruleset = load_ruleset(campaign.ruleset, data_dir)
-        folded = self.rows.snapshot(campaign.id, snapshot_key(ruleset, data_dir))
-        if folded is None:
-            return ruleset, replay(ruleset, with_secrets(self.rows, campaign.id, self.events(campaign)))
-        for event in with_secrets(self.rows, campaign.id, self.events(campaign, folded.last_seq), folded.last_seq):
-            folded, _ = step(ruleset, folded, event)
-        return ruleset, folded
+        snapshot = self.rows.snapshot(campaign.id, snapshot_key(ruleset, data_dir))
+
+        def fold() -> Folded:
+            if snapshot is None:
+                return replay(ruleset, with_secrets(self.rows, campaign.id, self.events(campaign)))
+            folded = snapshot
+            for event in with_secrets(self.rows, campaign.id, self.events(campaign, folded.last_seq), folded.last_seq):
+                folded, _ = step(ruleset, folded, event)
+            return folded
+
+        return ruleset, replayed(fold, lambda: self.events(campaign), campaign.name)
 
     def close(self) -> None:
         self.connection.close()

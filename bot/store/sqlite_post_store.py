@@ -23,6 +23,7 @@ from typing import Any
 from bot.store.campaign_names import pick
 from bot.store.deadline_states import ACTIVE, PLAYER_TURN
 from bot.store.fold_key import EVERY, sound_fold
+from bot.store.log_damage import event_from_body
 from bot.store.post_store import NeedsFullStore
 from bot.store.revision import HEAD_REVISION
 from bot.store.server_key import seed_from_stored
@@ -116,8 +117,8 @@ class SqlitePostStore:
 
     def events(self, campaign_id: int, after: int = 0) -> list[Event]:
         rows = self.connection.execute(
-            "SELECT body FROM event WHERE campaign_id = ? AND seq > ? ORDER BY seq", (campaign_id, after))
-        return [Event.from_dict(json.loads(r[0])) for r in rows]
+            "SELECT seq, body FROM event WHERE campaign_id = ? AND seq > ? ORDER BY seq", (campaign_id, after))
+        return [event_from_body(body, seq) for seq, body in rows]
 
     def sealed_after(self, campaign_id: int, after: int = 0) -> dict[int, dict[str, Any]]:
         rows = self.connection.execute(

@@ -99,7 +99,11 @@ def test_bad_input_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "cannot read" in missing.stderr and "Traceback" not in missing.stderr
     bad_player = legatus("new", "--db", str(tmp_path / "x.db"), "--player", "Romans")
     assert bad_player.returncode == 2 and "SEAT=USER" in bad_player.stderr
-    no_campaign = legatus("state", "--db", str(tmp_path / "empty.db"))
+    no_database = legatus("state", "--db", str(tmp_path / "empty.db"))
+    assert no_database.returncode == 2 and "there is no database at" in no_database.stderr
+    assert not (tmp_path / "empty.db").exists()
+    assert legatus("lotto", "import", "--db", str(tmp_path / "draws.db"), str(LOTTO / "draws-2023-01.txt")).returncode == 0
+    no_campaign = legatus("state", "--db", str(tmp_path / "draws.db"))
     assert no_campaign.returncode == 2 and "holds no campaign" in no_campaign.stderr
     garbage = tmp_path / "garbage.log"
     garbage.write_text("not json\n", encoding="utf-8")
@@ -112,6 +116,9 @@ def test_lotto_list_shows_the_dates_a_turn_can_open_on(tmp_path: Path, capsys: p
     from tests.fixture_paths import LOTTO
 
     db = str(tmp_path / "c.db")
+    assert main(["lotto", "list", "--db", db]) == 2  # a read never makes a database
+    assert "there is no database at" in capsys.readouterr().err
+    assert main(["new", "--db", db, "--ruleset", "mare-nostrum", "--player", "Romans=alice"]) == 0
     assert main(["lotto", "list", "--db", db]) == 0
     assert "No stored draw" in capsys.readouterr().out
     assert main(["lotto", "import", "--db", db, str(LOTTO / "draws-2023-01.txt")]) == 0

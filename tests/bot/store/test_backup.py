@@ -153,3 +153,66 @@ def test_postgres_is_backed_up_with_pg_dump(capsys: pytest.CaptureFixture[str]) 
     assert "s3cret" not in err
     assert legatus("restore", "--from", "camp.dump", "--db", url) == 2
     assert "pg_restore" in capsys.readouterr().err
+
+
+def _good_and_backup(tmp_path: Path) -> tuple[Path, Path, dict, str]:
+    live = tmp_path / "live.db"
+    service = started(live)
+    assert service.post("antiochus", "build suburbs in Syria").ok
+    state, log = service.state(), service.export()
+    backup = tmp_path / "camp.bak"
+    assert legatus("backup", "--db", str(live), "--out", str(backup)) == 0
+    return live, backup, state, log
+
+
+def _still_good(live: Path, state: dict, log: str) -> None:
+    again = Legatus(open_engine(live))
+    assert again.state() == state and again.export() == log
+
+
+def test_restore_force_of_a_backup_from_a_newer_legatus_replaces_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An operator restores a backup a newer version made: before, --force replaced the good database, then failed
+    to open the restored one."""
+    live, backup, state, log = _good_and_backup(tmp_path)
+    with sqlite3.connect(backup) as copy:
+        copy.execute("UPDATE alembic_version SET version_num = '9999'")
+    capsys.readouterr()
+    assert legatus("restore", "--from", str(backup), "--db", str(live), "--force") == 1
+    assert capsys.readouterr().err.strip() == (
+        f"legatus: {backup} was made by a newer Legatus (schema 9999; this one reads up to {head_revision()}): "
+        "upgrade Legatus, then restore; nothing was replaced")
+    _still_good(live, state, log)
+
+
+def test_restore_of_a_backup_whose_log_was_changed_replaces_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A backup with an event edited after the fact (a flipped byte, or a hand that changed a die): its hash chain
+    no longer holds, and restoring it would put a log that no longer verifies in place of a good one."""
+    live, backup, state, log = _good_and_backup(tmp_path)
+    with sqlite3.connect(backup) as copy:
+        body = copy.execute("SELECT body FROM event WHERE seq = 2").fetchone()[0]
+        copy.execute("UPDATE event SET body = ? WHERE seq = 2", (body.replace("2023-01-03", "2023-01-05", 1),))
+    capsys.readouterr()
+    assert legatus("restore", "--from", str(backup), "--db", str(live), "--force") == 1
+    assert capsys.readouterr().err.strip() == (
+        f"legatus: {backup} holds a log that does not verify: campaign 'c', event #2 does not match the hash "
+        "chain (it or the one before it was changed); restore an older backup; nothing was replaced")
+    _still_good(live, state, log)
+
+
+def test_restore_of_a_backup_with_an_unreadable_event_replaces_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    live, backup, state, log = _good_and_backup(tmp_path)
+    with sqlite3.connect(backup) as copy:
+        body = copy.execute("SELECT body FROM event WHERE seq = 3").fetchone()[0]
+        copy.execute("UPDATE event SET body = ? WHERE seq = 3", (body[:10] + "\x01" + body[11:],))
+    capsys.readouterr()
+    assert legatus("restore", "--from", str(backup), "--db", str(live), "--force") == 1
+    assert capsys.readouterr().err.strip() == (
+        f"legatus: {backup} holds a log that does not verify: campaign 'c', event #3 is not readable JSON; "
+        "restore an older backup; nothing was replaced")
+    _still_good(live, state, log)
