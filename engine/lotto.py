@@ -40,6 +40,11 @@ NATIONAL_WHEEL = "RN"
 NATIONAL_WHEEL_SINCE = dt.date(2005, 5, 4)
 
 NUMBERS_PER_WHEEL = 5
+# A roll is bound to a draw (20:00 Europe/Rome) only this long before it: the draw must not be under way, and the
+# binding must be posted and stored, its anchor public, before anyone could know the numbers. The shell offers a
+# draw to bind to only up to this margin (bot/schedule/clock.py) and verify refuses a binding closer than it
+# (engine/verify.py): one constant, so that an honest roll the shell bound is never "not bound in advance".
+BINDING_MARGIN = dt.timedelta(minutes=10)
 LOWEST, HIGHEST = 1, 90
 
 Numbers = tuple[int, int, int, int, int]

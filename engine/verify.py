@@ -38,13 +38,14 @@ from engine import canonical, commit_reveal
 from engine.chance.pinned_chain import campaign_chain
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
+from engine.lotto import BINDING_MARGIN
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
 from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
 # be under way, and the binding message must be out before anyone could know the numbers.
-LOTTERY_MARGIN = dt.timedelta(minutes=10)
+LOTTERY_MARGIN = BINDING_MARGIN  # the shell's own margin (engine/lotto.py): an honest binding always passes
 DRAND_MARGIN = dt.timedelta(seconds=6)  # two quicknet periods
 ROME = ZoneInfo("Europe/Rome")
 DRAW_TIME = dt.time(20, 0)
@@ -57,6 +58,7 @@ class Finding:
     turn: int | None
     purpose: str
     detail: str
+    unchecked: bool = False  # no public value was given to check it against: not a mismatch, not a pass either
 
     def __str__(self) -> str:
         where = [f"event #{self.seq}" if self.seq is not None else "", f"turn {self.turn}" if self.turn else ""]
@@ -248,7 +250,8 @@ def verify(
         logged: dict[str, list[int]] = event.data["numbers"]
         official = public.get(day)
         if official is None:
-            findings.append(Finding(event.seq, None, f"draw of {day}", "not in the public draws given: cannot be checked"))
+            findings.append(Finding(event.seq, None, f"draw of {day}", "not in the public draws given: cannot be checked",
+                                    unchecked=True))
             substituted.append(replace(event, hash=""))
             continue
         checked += 1

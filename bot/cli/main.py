@@ -465,13 +465,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from engine.verify import verify
 
     public: dict[str, dict[str, list[int]]] = {}
+    from bot.cli.archive_file import UnreadableDraws, draws_text
+
     for path in args.draws:
-        try:
-            parsed = parse_archive(read_utf8(str(path), path.read_bytes()), path.name)
+        try:  # the official zip as it comes, or its text: as `legatus lotto import` reads it
+            parsed = parse_archive(draws_text(path, path.read_bytes()), path.name)
         except OSError as exc:
             return fail(f"cannot read {path}: {exc.strerror}")
-        except ValueError as exc:
-            return fail(f"{exc} (the draws must be in the official archive format)", EXIT_FAILED)
+        except UnreadableDraws as exc:
+            return fail(str(exc), EXIT_FAILED)
         for error in parsed.errors:
             print(f"warning: {error}")
         for draw in parsed.draws:

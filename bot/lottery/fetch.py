@@ -118,7 +118,8 @@ def fetch_until_available(
         if hopeless and _cannot_reach_two(sources, hopeless):
             return replace(outcome, status=Status.GAVE_UP, message=(
                 f"gave up on the draw of {iso(day)} after {attempt + 1} attempt{'s' if attempt else ''}: "
-                f"{hopeless[-1]} (trying again will not help); a GM must confirm the numbers by hand"))
+                f"{hopeless[-1]} (trying again will not help); a GM may type the numbers only if no "
+                f"source holds them, else the operator imports the official archive (legatus lotto import)"))
         if attempt < len(delays):
             sleeper(delays[attempt])
     last = str(faults[-1]) if faults else outcome.message

@@ -1,4 +1,4 @@
-"""When a fetched draw becomes a draw campaigns use: two sources agree, or a GM confirms it by hand.
+"""When a fetched draw becomes a draw campaigns use: two sources agree, or a GM types it where no source holds it.
 
 A disagreement resolves nothing and produces an alert that quotes what each source said. A stored draw
 is never replaced: a source that contradicts it raises an alert and the stored numbers are kept, since
@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, select
 
+from bot.lottery.asking import SourcesAsked, held_by_sources, holders
 from bot.store.draws import DrawRow, get_draw, import_archive
 from bot.lottery.formats import iso, wheel_code
 from bot.lottery.sources import SOURCE_NAMES
@@ -74,10 +75,11 @@ def reconcile(session: Session, day: dt.date) -> Outcome:
             return Outcome(day, Status.ALREADY_STORED,
                            f"the draw of {iso(day)} is already stored (from {_stored_from(session, day)}){agreeing}")
     if len(latest) < 2:
-        so_far = f"only {_join(list(latest))} has given it so far" if latest else "no source has given it yet"
-        return Outcome(day, Status.WAITING,
-                       f"the draw of {iso(day)} is not stored: {so_far}; it needs a second source that agrees, "
-                       f"or a GM's confirmation")
+        # A GM types only a draw no source holds (confirm_by_gm): one source's draw waits for a second, or an import.
+        way_out = (f"only {_join(list(latest))} has given it so far; it needs a second source that agrees, or the "
+                   "operator's import of the official archive" if latest else
+                   "no source has given it yet; it needs two sources that agree, or a GM's confirmation")
+        return Outcome(day, Status.WAITING, f"the draw of {iso(day)} is not stored: {way_out}")
     distinct = {tuple(draw.numbers.items()) for draw in latest.values()}
     if len(distinct) > 1:
         return Outcome(day, Status.DISAGREEMENT, _disagreement(day, latest, urls))
@@ -94,10 +96,13 @@ def reconcile(session: Session, day: dt.date) -> Outcome:
 def confirm_by_gm(
     session: Session, day: dt.date, numbers_text: str, gm: str,
     now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.timezone.utc), *, commit: bool = True,
+    asked: SourcesAsked | None = None,
 ) -> Outcome:
-    """A GM types the draw of ``day`` by hand (one ``WHEEL n1 n2 n3 n4 n5`` per line or ``;``-separated);
-    it is stored with the GM's name in its source, and what the sources said is reported beside it. With
-    ``commit=False`` (inside a post) it is only flushed: stored with the post, or not at all."""
+    """A GM types the draw of ``day`` by hand (one ``WHEEL n1 n2 n3 n4 n5`` per line or ``;``-separated), only
+    where no source holds it (none could be reached, or none has it yet): typed numbers never replace a result a
+    source published, agreeing or not (bot/lottery/asking.py). It is stored with the GM's name in its source, and
+    ``asked`` (the sources asked just before) is reported beside it. With ``commit=False`` (inside a post) it is only
+    flushed: stored with the post, or not at all."""
     gm = gm.strip()
     if not gm:
         return Outcome(day, Status.REFUSED, "a confirmation by hand must name the GM who gives it")
@@ -113,11 +118,14 @@ def confirm_by_gm(
             f"{now().astimezone(_ROME).strftime('%Y-%m-%d %H:%M')} Europe/Rome): nothing stored"))
     stored = get_draw(session, day)
     if stored is None:
-        settled = _agreeing_sources(session, day)
-        if settled:
+        held = holders(session, day)
+        if held:
+            settled = _agreeing_sources(session, day)
+            agree = f" ({_join(settled)} agree)" if settled else ""
             return Outcome(day, Status.REFUSED, (
-                f"the draw of {iso(day)} is settled by its sources ({_join(settled)} agree): it is stored from them "
-                "by the fetcher (legatus lotto fetch), not typed by a GM; nothing stored"))
+                f"{held_by_sources(day, held, parsed)}{agree}: a draw a source holds is stored from the sources, by "
+                "the fetcher once two agree (legatus lotto fetch) or by the operator from the official archive "
+                "(legatus lotto import), not typed by a GM; nothing stored"))
     if stored is not None:
         if _differences(stored, parsed):
             return Outcome(day, Status.CONTRADICTS_STORED, _contradiction(
@@ -139,6 +147,8 @@ def confirm_by_gm(
     for name, draw in differing.items():
         wheels = ", ".join(f"{w} {format_numbers(draw.numbers[w])}" for w in _differences(parsed, draw))
         notes.append(f"{name} said otherwise ({wheels})")
+    if asked is not None:
+        notes.append(f"no source holds it, {asked.summary()}")
     extra = f" ({'; '.join(notes)})" if notes else ""
     return Outcome(day, Status.STORED, f"the draw of {iso(day)} is stored as confirmed by GM {gm}{extra}")
 
@@ -209,7 +219,8 @@ def _disagreement(day: dt.date, latest: Mapping[str, Draw], urls: Mapping[str, s
     )
     who = " and ".join(f"{n} ({urls[n]})" for n in names)
     return (f"the draw of {iso(day)} is not stored: {who} disagree on {len(wheels)} "
-            f"wheel{'s' if len(wheels) != 1 else ''}: {quoted}; a GM must confirm the right numbers by hand")
+            f"wheel{'s' if len(wheels) != 1 else ''}: {quoted}; the operator settles it by importing the official "
+            "archive (legatus lotto import)")
 
 
 def _contradiction(day: dt.date, stored: Draw, stored_from: str, against: Mapping[str, Draw],

@@ -12,10 +12,12 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from engine.lotto import BINDING_MARGIN as ENGINE_BINDING_MARGIN
+
 ROME = ZoneInfo("Europe/Rome")
 DRAW_TIME = time(20, 0)
-# How close to a draw a roll may still be bound to it: results are public minutes after 20:00.
-BINDING_MARGIN = timedelta(minutes=5)
+# How close to a draw a roll may still be bound to it: the engine's margin, the one verify holds bindings to.
+BINDING_MARGIN = ENGINE_BINDING_MARGIN
 
 
 def draw_weekdays(day: date) -> set[int]:

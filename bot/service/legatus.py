@@ -113,6 +113,9 @@ class Legatus(PostReading):
         self.observers: list[Callable[[Change], None]] = []
         # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
         self.beacons: Callable[[int], Any] | None = None
+        # day -> what every lottery source says of it now (bot/lottery/asking.py), asked before a GM's ruling on a
+        # draw; None: the sources the environment names.
+        self.lottery_sources: Callable[[date], Any] | None = None
         # The salt of each content sealed (a bid, the stratagem pick key, a marker drawn): 128 random bits from the
         # OS. A test may put a repeatable source here; a live bot never should (the pick key keys every pick).
         self.salt: Callable[[], str] = lambda: secrets_module.token_hex(16)
@@ -161,6 +164,11 @@ class Legatus(PostReading):
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
+            if randomness == "lottery":
+                from engine.chance.lottery_slots import CREATED_KEY, NEWEST
+
+                # The slot rule of its free rolls (engine/chance/lottery_slots.py); older logs keep theirs.
+                data[CREATED_KEY] = NEWEST
             chain_line = ""
             if randomness in ("drand", "commit-reveal"):
                 from bot.drand.beacons import ChainRefused, campaign_fields
@@ -415,8 +423,10 @@ class Legatus(PostReading):
         return target.seq, describe(target)
 
     def verify(self, campaign: str | None = None) -> tuple[Any, str]:
-        """Re-check the campaign's log against the stored draws (each agreed by two sources or a GM): the result
-        and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`."""
+        """Re-check the campaign's log against the sources' draws (a GM-typed one only where two sources agree on it,
+        else it is reported unchecked): the result and the log, which anyone can check again with
+        `legatus verify LOG --draws <the official archive>`."""
+        from bot.service.verify_draws import public_draws
         from engine.verify import verify
 
         with Session(self.engine) as session:
@@ -425,12 +435,8 @@ class Legatus(PostReading):
             text = export_log(session, row.id)
             events = load_events(session, row.id)
             ruleset = load_ruleset(row.ruleset, self.data_dir)
-            public: dict[str, dict[str, list[int]]] = {}
-            for event in events:
-                if event.kind == "draw.recorded":
-                    draw = draw_store.get_draw(session, date.fromisoformat(str(event.data["date"])))
-                    if draw is not None:
-                        public[draw.date.isoformat()] = {w: list(n) for w, n in draw.numbers.items()}
+            # The sources' word, never a GM's typing checked against itself (bot/service/verify_draws.py).
+            public = public_draws(session, events)
         return verify(ruleset, events, public), text
 
     # --- lottery --------------------------------------------------------------------------------------------------------
@@ -482,6 +488,10 @@ class Legatus(PostReading):
         never interleave. Should another writer still come first (the lock held past SQLite's busy timeout, or,
         on other databases, the same next event number), nothing was written: the posts are read again on the
         newer log, a few times, before their authors are told to post again."""
+        from bot.service.draw_rulings import with_sources_asked
+
+        # A GM's ruling on a draw asks the lottery sources now, before the transaction and its write lock.
+        requests = [with_sources_asked(r, self.ask_lottery_sources) for r in requests]
         replies: list[Reply | None] = [self._not_text(r) for r in requests]
         todo = [i for i, reply in enumerate(replies) if reply is None]
         for attempt in range(1, POST_ATTEMPTS + 1):

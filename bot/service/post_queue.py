@@ -23,6 +23,7 @@ from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.service.draw_rulings import needs_asking, with_sources_asked
 from bot.service.legatus import Legatus, PostRequest
 from bot.service.replies import Reply
 
@@ -58,7 +59,32 @@ class PostQueue:
     def submit(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None,
                sealed_refused: str | None = None) -> Future[Reply]:
         """Queue a post; the future gets its reply once it is committed (or refused, or failed alone)."""
-        return self._put(PostRequest(author, text, campaign, is_gm, sealed_refused))
+        request = PostRequest(author, text, campaign, is_gm, sealed_refused)
+        if needs_asking(request):
+            return self._ask_then_put(request)
+        return self._put(request)
+
+    def _ask_then_put(self, request: PostRequest) -> Future[Reply]:
+        """A GM's ruling on a draw asks the lottery sources first (bot/service/draw_rulings.py), on a thread of its
+        own: neither the caller (the bot's event loop) nor the writer, whose round holds every campaign's posts,
+        waits on the network. The post is queued once they answered, after any post that came meanwhile."""
+        outer: Future[Reply] = Future()
+
+        def relay(inner: Future[Any]) -> None:
+            error = inner.exception()
+            _settle(outer, exception=error) if error is not None else _settle(outer, inner.result())
+
+        def work() -> None:
+            try:
+                self._put(with_sources_asked(request, self.service.ask_lottery_sources)).add_done_callback(relay)
+            except BaseException as exc:  # QueueClosed, or a bug: the caller is told, never left waiting
+                _settle(outer, exception=exc)
+
+        with self._lock:
+            if self._closed:
+                raise QueueClosed("the post queue is closed")
+        threading.Thread(target=work, name="legatus-ask-sources", daemon=True).start()
+        return outer
 
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
         """Run ``function`` on the writer thread, between two rounds of posts."""

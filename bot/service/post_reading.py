@@ -53,6 +53,9 @@ class PostRequest:
     # Set by a transport that received the post where others read it and cannot take it down (Discord: no Manage
     # Messages in the channel): every sealed order of the post is refused with this reason, applied nowhere.
     sealed_refused: str | None = None
+    # What the lottery sources said, asked before the transaction, of each day the post rules on
+    # (bot/service/draw_rulings.py); None: not asked yet.
+    asked: dict[date, Any] | None = None
 
 
 @dataclass
@@ -85,6 +88,7 @@ class _Posting:
     sealed_refused: str | None = None  # PostRequest.sealed_refused
     new_events: list[Event] = field(default_factory=list)
     batch: _Batch = field(default_factory=_Batch)
+    asked: dict[date, Any] = field(default_factory=dict)  # the sources' word on the days the post rules on
     _summary: tuple[Any, Any] | None = None  # (state, its summary): asked for several times per event
 
     @property
@@ -185,7 +189,7 @@ class PostReading(PublicValues):
         assert row.id is not None
         ruleset, folded = self._fold(store, row, batch)
         gm = (author == row.gm) if request.is_gm is None else request.is_gm
-        posting = _Posting(store, row, ruleset, folded, author, is_gm=gm, batch=batch,
+        posting = _Posting(store, row, ruleset, folded, author, is_gm=gm, batch=batch, asked=dict(request.asked or {}),
                            _summary=self._summaries.get(row.id), sealed_refused=request.sealed_refused)
         before = tuple(ruleset.to_act(folded.state))
         marks = self._anchor_marks(posting)
@@ -514,14 +518,28 @@ class PostReading(PublicValues):
                  f"{current.remind_hours_before:g}h before, on timeout: {current.on_timeout}")
         return LineAnswer(line_no, command.text, True, ("settings saved: " if changes else "settings: ") + shown)
 
+    def ask_lottery_sources(self, day: date) -> Any:
+        """What every lottery source says of ``day`` now (bot/lottery/asking.py): the sources the environment names,
+        unless ``lottery_sources`` was set (a test's own site)."""
+        asker = getattr(self, "lottery_sources", None)
+        if asker is None:
+            from bot.lottery.asking import env_asker
+
+            asker = self.lottery_sources = env_asker()
+        return asker(day)
+
     def _confirm_draw(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         """A GM types a draw the sources disagree on (or have not published): stored with the GM's name."""
         from bot.lottery.reconcile import confirm_by_gm
 
         day = _day_and_more(command, "")
         numbers = " ".join(command.args[1:])
+        from bot.service.draw_rulings import sources_word
+
+        asked = sources_word(posting, day, self.ask_lottery_sources)
         # In the post's own transaction: a post that fails later leaves no typed draw behind.
-        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now, commit=False)
+        outcome = confirm_by_gm(posting.session, day, numbers, posting.author, now=self.clock.now, commit=False,
+                                asked=asked)
         details = outcome.lines()
         if outcome.stored:
             # The stored draws changed: what this transaction read of them is read again.
@@ -543,6 +561,10 @@ class PostReading(PublicValues):
             raise Rejection(f"this campaign does not wait for the draw of {day.isoformat()} (it waits for: {shown})")
         if posting.store.draw(day) is not None:
             raise Rejection(f"the draw of {day.isoformat()} is stored: it was held, so it cannot be ruled cancelled")
+        from bot.service.draw_rulings import refuse_if_a_source_holds, sources_word
+
+        asked = sources_word(posting, day, self.ask_lottery_sources)
+        refuse_if_a_source_holds(posting.session, day, asked)
         due = draw_moment(day) + CANCEL_MARGIN
         if posting.campaign.clock == "live" and self.clock.now() < due:
             raise Rejection(f"the draw of {day.isoformat()} may still be published: a draw is ruled not held only "
@@ -554,7 +576,7 @@ class PostReading(PublicValues):
         data = {"date": day.isoformat(), "reason": " ".join(command.args[1:])[:200], "by": f"gm:{posting.author}",
                 "next_held": later[0].isoformat()}
         details = self._append(posting, "draw.cancelled", data, posting.gm_actor)
-        details += self._record_draws(posting)
+        details += [f"No source holds it, {asked.summary()}.", *self._record_draws(posting)]
         return LineAnswer(line_no, command.text, True, f"the draw of {day.isoformat()} ruled not held", details)
 
     def _deadline_command(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine import commit_reveal
 from engine import dice as lottery_dice
-from engine.chance import derive
+from engine.chance import derive, lottery_slots
 from engine.events import Event, Rejection
 from engine.lotto import WHEELS
 from engine.ruleset import Need
@@ -77,6 +77,7 @@ class ChanceBook:
     # commit-reveal: RULE_AT_ONCE when values come from their drand round alone, checked as they are recorded
     # (engine/commit_reveal.py); RULE_SEED, the class default a snapshot pickled before it finds, for the seed's.
     rule: int = commit_reveal.RULE_SEED
+    slot_rule: int = lottery_slots.ONE_ROLL_PER_WHEEL  # engine/chance/lottery_slots.py: from campaign.created
 
     def pending(self) -> list[Binding]:
         return [b for b in self.bindings if b.values is None]
@@ -308,6 +309,8 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Seque
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
     roll keeps); a draw's free wheels used before the next draw's."""
     wheels = [w for w in WHEELS if w != "RN"]  # the Nazionale wheel did not exist before 2005
+    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+        return _first_numbers(book, dates, wanted, wheels)
     taken: list[str] = []
     kept = [s.rsplit("|", 1)[0] + "|" for s in avoid]
     used = set(book.used)
@@ -328,6 +331,24 @@ def _lottery_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Seque
     raise Rejection(
         f"the coming lottery draws offered ({', '.join(dates)}) have too few free slots for this roll "
         f"({wanted} numbers on separate wheels); the GM must import later draws first"
+    )
+
+
+def _first_numbers(book: ChanceBook, dates: list[str], wanted: int, wheels: list[str]) -> list[str]:
+    """Rule 2: the first number of each wheel no roll of the campaign has used on that draw, draw after draw."""
+    used = set(book.used)
+    taken: list[str] = []
+    for date in dates:
+        for wheel in wheels:
+            if len(taken) == wanted:
+                return taken
+            if not lottery_slots.wheel_used(used, date, wheel):
+                taken.append(f"{date}|{wheel}|1")
+    if len(taken) == wanted:
+        return taken
+    raise Rejection(
+        f"the coming lottery draws offered ({', '.join(dates)}) have too few unused wheels for this roll ({wanted} "
+        f"numbers; each wheel of a draw gives one); the GM must import later draws first"
     )
 
 

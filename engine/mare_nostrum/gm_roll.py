@@ -34,7 +34,8 @@ def request(ctx: Ctx) -> None:
     for k in range(1, dice.count + 1):
         slots = []
         for j in range(dice.numbers_per_die):
-            slot = bind(ctx, PURPOSE, None, _meaning(roll, dice, k, j), ref=roll.id, announce=False, avoid=avoid)
+            slot = bind(ctx, PURPOSE, None, _meaning(roll, dice, k, j), ref=roll.id, announce=False, avoid=avoid,
+                        whole_wheels=True)
             avoid.add((slot.draw, slot.wheel))
             slots.append(slot)
         bound.append(slots)
@@ -87,7 +88,8 @@ def _roll_again(ctx: Ctx, roll: GmRoll, dice: dicelib.Dice, k: int, group: list[
         again: list[Roll] = []
         for j in range(2):
             again.append(bind_in(ctx, dates, PURPOSE, None, _meaning(roll, dice, k + 1, j, again=True), ref=roll.id,
-                                 announce=False, turn=roll.turn, avoid={(r.draw, r.wheel) for r in again}))
+                                 announce=False, turn=roll.turn, avoid={(r.draw, r.wheel) for r in again},
+                                 whole_wheels=True))
     except Rejection:
         for r in group:
             r.outcome = f"pair value {pair} refused (>= {limit}); no free slot is left to roll die {k + 1} again"

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.chance import lottery_slots
 from engine import commit_reveal, takeback
 from engine.events import Event, Rejection
 from engine.lotto import Draw
@@ -97,7 +98,7 @@ class MareNostrum:
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
             commitment=commitment if randomness == COMMIT_REVEAL else None,
             commit_reveal_rule=commit_reveal.rule_of(setup) if randomness == COMMIT_REVEAL else 1,
-            fresh_ids=takeback.follows_clock_rules(setup),
+            fresh_ids=takeback.follows_clock_rules(setup), slot_rule=lottery_slots.rule_of(setup),
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)

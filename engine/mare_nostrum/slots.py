@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from engine import commit_reveal
-from engine.chance import derive
+from engine.chance import derive, lottery_slots
 from engine.chance.book import offered_round
 from engine.events import Rejection
 from engine.lotto import WHEELS
@@ -44,10 +44,11 @@ def slot_key(date: str, wheel: str, position: int) -> str:
 
 def bind(
     ctx: Ctx, purpose: str, nation: str | None, meaning: str, ref: int | None = None, target: str | None = None,
-    *, announce: bool = True, avoid: set[tuple[str, str]] | None = None,
+    *, announce: bool = True, avoid: set[tuple[str, str]] | None = None, whole_wheels: bool = False,
 ) -> Roll:
     """``avoid``: (date, wheel) pairs the same roll already uses: numbers of one wheel and draw are drawn without
-    replacement, so two of them are linked (two d6 on one wheel would be equal with probability 14/89)."""
+    replacement, so two of them are linked (two d6 on one wheel would be equal with probability 14/89).
+    ``whole_wheels`` (the GM's dice): under slot rule 2 the roll takes a wheel no roll uses, and owns it."""
     if ctx.state.randomness == COMMIT_REVEAL:
         return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce)
     if ctx.state.randomness == DRAND:
@@ -58,13 +59,14 @@ def bind(
         raise Rejection(
             "no future lottery draw is known to bind this roll to; the GM must import the coming draws first"
         )
-    return bind_in(ctx, candidates, purpose, nation, meaning, ref, target, announce=announce, avoid=avoid)
+    return bind_in(ctx, candidates, purpose, nation, meaning, ref, target, announce=announce, avoid=avoid,
+                   whole_wheels=whole_wheels)
 
 
 def bind_in(
     ctx: Ctx, dates: list[str], purpose: str, nation: str | None, meaning: str, ref: int | None = None,
     target: str | None = None, *, announce: bool = True, turn: int | None = None,
-    avoid: set[tuple[str, str]] | None = None,
+    avoid: set[tuple[str, str]] | None = None, whole_wheels: bool = False,
 ) -> Roll:
     """Bind a roll to the first free slot of the first of ``dates`` that has one (on a wheel not in ``avoid``)."""
     state = ctx.state
@@ -72,8 +74,10 @@ def bind_in(
         return bind_label(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
     if state.randomness == DRAND:
         return bind_round(ctx, purpose, nation, meaning, ref, target, announce=announce, turn=turn)
-    for date, wheel, position in free_slots(ctx, dates, avoid):
+    for date, wheel, position in free_slots(ctx, dates, avoid, whole_wheels=whole_wheels):
         state.used_slots[slot_key(date, wheel, position)] = None
+        if whole_wheels and state.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+            reserve_wheel(ctx, date, wheel)
         roll = Roll(
             id=state.new_id(), turn=state.turn if turn is None else turn, purpose=purpose, nation=nation,
             draw=date, wheel=wheel, position=position, meaning=meaning, ref=ref, target=target,
@@ -186,16 +190,42 @@ def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:
     return moved
 
 
-def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = None) -> Iterator[tuple[str, str, int]]:
+def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = None, *,
+               whole_wheels: bool = False) -> Iterator[tuple[str, str, int]]:
     """The slots (date, wheel, position) not used yet, of ``dates`` in order and each draw's fixed sequence, on no
     (date, wheel) in ``avoid``. A slot it yields and the caller then uses lies behind the walk: read live, the used
     slots answer as they did when the walk started."""
     used = ctx.state.used_slots
-    slots = roll_slots([n.wheel for n in ctx.rules.nations.values()])
+    nation_wheels = [n.wheel for n in ctx.rules.nations.values()]
+    if whole_wheels and ctx.state.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+        yield from _whole_wheels(used, dates, nation_wheels)
+        return
+    slots = roll_slots(nation_wheels)
     for date in dates:
         for wheel, position in slots:
             if slot_key(date, wheel, position) not in used and not (avoid and (date, wheel) in avoid):
                 yield date, wheel, position
+
+
+def _whole_wheels(used: dict[str, None], dates: list[str], nation_wheels: list[str]) -> Iterator[tuple[str, str, int]]:
+    """Rule 2 (engine/chance/lottery_slots.py), for the GM's dice: the first roll slot of each wheel of which no roll
+    slot is used on that draw (a free wheel's 1st number, a nation's wheel's 4th: its first three are the turn's
+    own). ``reserve_wheel`` then takes the wheel's other roll slots out of use, so no other roll is linked to the die."""
+    for date in dates:
+        for wheel in [w for w in WHEELS if w not in nation_wheels and w != "RN"] + list(nation_wheels):
+            positions = _roll_positions(wheel, nation_wheels)
+            if not any(slot_key(date, wheel, p) in used for p in positions):
+                yield date, wheel, positions[0]
+
+
+def _roll_positions(wheel: str, nation_wheels: list[str]) -> tuple[int, ...]:
+    return (4, 5) if wheel in nation_wheels else (1, 2, 3, 4, 5)
+
+
+def reserve_wheel(ctx: Ctx, date: str, wheel: str) -> None:
+    """Mark every roll slot of ``wheel`` on ``date`` used: a die bound there under rule 2 owns the wheel."""
+    for position in _roll_positions(wheel, [n.wheel for n in ctx.rules.nations.values()]):
+        ctx.state.used_slots[slot_key(date, wheel, position)] = None
 
 
 def later_draws(ctx: Ctx, day: str) -> list[str]:

@@ -211,6 +211,7 @@ class State:
     commit_reveal_rule: int = 1
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (beacon.recorded)
     cancelled_draws: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
+    slot_rule: int = 1  # engine/chance/lottery_slots.py: the free rolls' slot rule the campaign was created under
     # How many battles, rolls and GM rolls are final (those of closed turns): see ``seal``.
     sealed: tuple[int, int, int] = (0, 0, 0)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import secrets
 from engine.chance import book as chance
+from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
 from engine.mediterranean_empires import combat, control, hand, options
@@ -69,7 +70,8 @@ class MediterraneanEmpires:
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
-        st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup))  # type: ignore[attr-defined]
+        st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup),  # type: ignore[attr-defined]
+                                    slot_rule=lottery_slots.rule_of(setup))
         st.options = options.chosen(self.rules, setup.get("options"))
         control.snapshot_control(self.rules, st)
         return st

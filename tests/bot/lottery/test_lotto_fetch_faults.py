@@ -85,7 +85,7 @@ def answer_with(draw: Draw, **changes: object) -> Reply:
 
 
 WAITING_FOR_ONE = ("the draw of 2026-09-01 (Tue) is not stored: only archive has given it so far; "
-                   "it needs a second source that agrees, or a GM's confirmation")
+                   "it needs a second source that agrees, or the operator's import of the official archive")
 
 
 # --- the network -----------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def test_two_sources_that_disagree_store_nothing_and_alert_the_gm(healthy: FakeS
         f"the draw of 2026-09-01 (Tue) is not stored: archive ({healthy.url(ARCHIVE_PATH)}) and lotto-italia "
         f"({healthy.url(DRAW_PATH)}) disagree on 2 wheels: BA: archive 56 3 8 36 64, lotto-italia 56 3 8 36 65; "
         f"VE: archive {' '.join(map(str, DRAWS[DAY].numbers['VE']))}, lotto-italia 1 2 3 4 5; "
-        f"a GM must confirm the right numbers by hand"
+        f"the operator settles it by importing the official archive (legatus lotto import)"
     ]
     assert_nothing_stored(engine, outcome, ["archive", "lotto-italia"])  # both answers are kept as evidence
 
@@ -361,6 +361,7 @@ def test_the_loop_stops_early_when_waiting_cannot_help(healthy: FakeSite, engine
     assert outcome.message == (
         f"gave up on the draw of 2026-09-01 (Tue) after 1 attempt: lotto-italia ({healthy.url(DRAW_PATH)}): "
         f"unknown answer shape: no 'esito' field (fields: result) (trying again will not help); "
-        f"a GM must confirm the numbers by hand")
+        f"a GM may type the numbers only if no source holds them, else the operator imports the official archive "
+        f"(legatus lotto import)")
     assert sleeps == []
     assert stored_rows(engine) == []

@@ -181,9 +181,11 @@ def test_a_draw_moved_to_a_monday_is_taken_from_the_calendar(
 # --- GM confirmation -------------------------------------------------------------------------------
 
 
-def test_a_gm_confirms_a_draw_that_only_one_source_gave(
+def test_a_draw_only_one_source_gave_is_not_for_a_gm_to_type(
     site: FakeSite, engine: Engine, tmp_path: Path, sleeps: list[float]
 ) -> None:
+    """Attacker: GM with Discord. One source holds the draw: its numbers stand, and a GM's typing would only put a
+    GM's word in the log in place of the sources' (issue 22). It waits for a second source, or the operator's import."""
     serve_fixtures(site, tmp_path)
     site.routes[ARCHIVE_PATH] = Reply(status=503)
     day = D(2026, 9, 3)
@@ -191,27 +193,27 @@ def test_a_gm_confirms_a_draw_that_only_one_source_gave(
         waiting = fetch_draw(session, day, sources_for(site, sleeps))
         assert waiting.status is Status.WAITING
         assert waiting.message == ("the draw of 2026-09-03 (Thu) is not stored: only lotto-italia has given it so far; "
-                                   "it needs a second source that agrees, or a GM's confirmation")
+                                   "it needs a second source that agrees, or the operator's import of the official archive")
         assert get_draw(session, day) is None
 
         typed = day_lines(day).decode()  # the GM pastes the archive lines from the official page
-        confirmed = confirm_by_gm(session, day, typed, "alice", now=lambda: NOW)
-        assert confirmed.status is Status.STORED
-        assert confirmed.message == "the draw of 2026-09-03 (Thu) is stored as confirmed by GM alice (lotto-italia agreed)"
-        assert get_draw(session, day) == DRAWS[day]
-        assert {r.source for r in draw_rows(session, day)} == {"gm:alice; lotto-italia agreed"}
-        gm_row = fetched_rows(session, day)[-1]
-        assert (gm_row.source, gm_row.url, gm_row.raw) == ("gm:alice", "by hand", typed.encode())
+        refused = confirm_by_gm(session, day, typed, "alice", now=lambda: NOW)
+        assert refused.status is Status.REFUSED
+        assert refused.message.startswith("the draw of 2026-09-03 (Thu) is held by lotto-italia (http://127.0.0.1:")
+        assert refused.message.endswith("not typed by a GM; nothing stored")
+        assert get_draw(session, day) is None and [r.source for r in fetched_rows(session, day)] == ["lotto-italia"]
 
-        # The archive comes back later and agrees: nothing changes.
+        # The archive comes back later and agrees: the fetcher stores it from the two sources.
         site.routes[ARCHIVE_PATH] = Reply(body=archive_zip(LINES), content_type="application/zip")
         again = fetch_draw(session, day, sources_for(site, sleeps))
-        assert again.status is Status.ALREADY_STORED
+        assert again.status is Status.STORED and get_draw(session, day) == DRAWS[day]
 
 
-def test_a_gm_confirmation_names_the_sources_that_said_otherwise(
+def test_a_gm_cannot_settle_sources_that_disagree(
     site: FakeSite, engine: Engine, tmp_path: Path, sleeps: list[float]
 ) -> None:
+    """Attacker: GM with Discord, picking between two sources that disagree (or typing a third answer): the
+    operator's import of the official archive settles it, not a GM."""
     serve_fixtures(site, tmp_path)
     day = D(2026, 9, 4)
     wrong = Draw(day, {**DRAWS[day].numbers, "BA": (1, 2, 3, 4, 5)})
@@ -219,10 +221,11 @@ def test_a_gm_confirmation_names_the_sources_that_said_otherwise(
     with Session(engine) as session:
         assert fetch_draw(session, day, sources_for(site, sleeps)).status is Status.DISAGREEMENT
         text = "; ".join(f"{w} {' '.join(map(str, n))}" for w, n in DRAWS[day].numbers.items())
-        confirmed = confirm_by_gm(session, day, text, "bob")
-        assert confirmed.message == ("the draw of 2026-09-04 (Fri) is stored as confirmed by GM bob "
-                                     "(archive agreed; lotto-italia said otherwise (BA 1 2 3 4 5))")
-        assert get_draw(session, day) == DRAWS[day]
+        refused = confirm_by_gm(session, day, text, "bob")
+        assert refused.status is Status.REFUSED
+        assert "held by archive (" in refused.message and "; lotto-italia (" in refused.message
+        assert "lotto-italia (" in refused.message and "other numbers: BA 1 2 3 4 5 (typed 76 30 75 20 55)" in refused.message
+        assert get_draw(session, day) is None
 
 
 @pytest.mark.parametrize(
@@ -447,7 +450,7 @@ def test_the_fetch_command(
     args = lotto_parser().parse_args(["lotto", "fetch", "--db", db, "--date", "2026-09-10", "--sources", "archive"])
     assert args.func(args) == 1
     assert capsys.readouterr().out == ("the draw of 2026-09-10 (Thu) is not stored: only archive has given it so far; "
-                                       "it needs a second source that agrees, or a GM's confirmation\n")
+                                       "it needs a second source that agrees, or the operator's import of the official archive\n")
 
     args = lotto_parser().parse_args(["lotto", "fetch", "--db", db, "--date", "2026-09-05", "--sources", "archive,oracle"])
     assert args.func(args) == 1

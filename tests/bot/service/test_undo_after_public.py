@@ -191,15 +191,18 @@ def test_a_roll_bound_after_an_undo_gets_a_fresh_id(tmp_path: Path) -> None:
 
 def test_verify_checks_the_binding_in_effect_not_the_first_one_of_an_id(tmp_path: Path) -> None:
     """Operator with the database and the clock, in a campaign made before ids were fresh: a roll bound in time,
-    undone before its draw, and bound again with the same id eight minutes before the draw (too late). Verify used to
-    keep the first binding's time for the id and passed; it must check the binding in effect."""
+    undone before its draw, and bound again with the same id eight minutes before the draw (too late: the shell binds
+    no later than ``BINDING_MARGIN``, so the operator rewrites that binding's time and hashes the log anew). Verify
+    used to keep the first binding's time for the id and passed; it must check the binding in effect."""
     service = _live(tmp_path)
     _gm_roll_bound(service)
     service.clock.moment = draw_moment(ROLL_DRAW) - dt.timedelta(hours=1)
     assert service.post("gm", "/gm undo wrong die").changed
-    service.clock.moment = draw_moment(ROLL_DRAW) - dt.timedelta(minutes=8)
+    service.clock.moment = draw_moment(ROLL_DRAW) - dt.timedelta(minutes=11)
     assert service.post("gm", "/roll 1d6 storm at sea").changed
-    events = events_of(service)
+    *earlier, last = events_of(service)
+    late = (draw_moment(ROLL_DRAW) - dt.timedelta(minutes=8)).isoformat()
+    events = rechained([*earlier, replace(last, at=late)])
     ruleset = load_ruleset("mare-nostrum", DATA_DIR)
     fresh = verify(ruleset, events, {})
     assert [f.purpose for f in fresh.findings] == ["gm roll (roll #4)"], [str(f) for f in fresh.findings]
