@@ -412,9 +412,13 @@ class Legatus(PostReading):
     # --- lottery --------------------------------------------------------------------------------------------------------
 
     def import_draws(self, text: str, source: str) -> tuple[draw_store.ImportReport, dict[str, list[str]]]:
-        """Store the draws, then let every campaign waiting for one of them move on."""
+        """Store the draws already held (by the service's clock), then let every campaign waiting for one move on."""
+        from bot.service.held_draws import without_unheld
+
+        text, unheld = without_unheld(text, self.clock.now(), source)
         with Session(self.engine) as session:
             report = draw_store.import_archive(session, text, source)
+        report.errors[:0] = unheld
         progress: dict[str, list[str]] = {}
         for name in self.campaign_names():
             messages = self.pump(name)

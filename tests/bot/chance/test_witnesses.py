@@ -48,9 +48,10 @@ def _jsonl(tmp_path: Path, messages: list[tuple[dt.datetime, str]]) -> str:
 def _clock_set_back(tmp_path: Path) -> tuple[Legatus, list[str]]:
     """The operator holds the draws of January 2023 and sets the bot's clock back to the morning of the 5th: the
     turn opens on the draw of the 5th and a GM roll binds to the 7th, both already stored, both settled at once."""
-    clock = FixedClock(dt.datetime(2023, 1, 5, 10, 0, tzinfo=UTC))
+    clock = FixedClock(dt.datetime(2023, 1, 31, 21, 0, tzinfo=UTC))  # the true time: every draw of the file held
     service = Legatus(open_engine(tmp_path / "c.db"), clock=clock)
     service.import_draws((LOTTO / "draws-2023-01.txt").read_text(), "import:draws-2023-01.txt")
+    clock.moment = dt.datetime(2023, 1, 5, 10, 0, tzinfo=UTC)
     assert service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), clock="live").changed
     replies = [service.post("gm", "/turn open"), service.post("gm", "/roll 1d6 omen of the augurs")]
     assert all(r.changed for r in replies), [r.render() for r in replies]
