@@ -233,6 +233,7 @@ def verify(
     timing, more_notes = _check_times(trace, clock, _round_clock(named))
     findings.extend(timing)
     notes.extend(more_notes)
+    findings.extend(_before_known_rounds(events, _round_clock(named)))
     found, witness_notes = _check_witnesses(events, trace, clock, _round_clock(named), seen, bool(anchors))
     findings.extend(found)
     notes.extend(witness_notes)
@@ -495,3 +496,17 @@ def _check_witnesses(events: list[Event], trace: _Trace, clock: str, rounds: tup
                      "rests on the log's own clock, the operator's; give --witnesses (an export of the campaign's "
                      "channel) or --expect-head SEQ:HASH@TIME")
     return findings, notes
+
+
+def _before_known_rounds(events: list[Event], rounds: tuple[int, int]) -> list[Finding]:
+    """An event stamped before the drand round it says the bot already held: the clock was set back."""
+    findings = []
+    for event in events:
+        when = witnesses_of.parse_time(event.at) if event.known_round is not None and event.at else None
+        produced = _moment("drand", str(event.known_round), rounds) if when is not None else None
+        if when is not None and produced is not None and when < produced:
+            findings.append(Finding(event.seq, None, "time",
+                                    f"stamped {witnesses_of.stamp(when)}, but the bot already held drand round "
+                                    f"{event.known_round}, produced at {witnesses_of.stamp(produced)}: the log's clock "
+                                    "was set back"))
+    return findings

@@ -57,6 +57,11 @@ class BeaconSource:
     def chain(self) -> Chain:
         return self.client.chain
 
+    @property
+    def newest(self) -> int | None:
+        """The newest round whose beacon this source verified: it was produced before anything done now."""
+        return max(self._kept) if self._kept else None
+
     def __call__(self, round_number: int) -> Beacon | None:
         if round_number in self._kept:
             return self._kept[round_number]

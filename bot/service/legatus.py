@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
-from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting
+from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting, head_line
 from bot.service.public_values import BOT
 from bot.service.replies import Reply
 from bot.store import campaign_secret
@@ -445,6 +445,9 @@ class Legatus(PostReading):
             session.commit()
             self._folds[row.id] = posting.folded
         self._notify(posting, before)
+        if posting.new_events:
+            # What the bot records with nobody posting changes the chain too: its message publishes the head.
+            messages.append(head_line(posting.folded))
         return messages
 
     # --- posting, retried (issue 12: concurrent writers) ----------------------------------------------------------
