@@ -134,14 +134,15 @@ def read_witnesses(text: str, name: str = "witnesses") -> tuple[list[Witness], l
     witnesses: list[Witness] = []
     problems: list[str] = []
     for where, message in messages:
-        found, problem = _message_witnesses(where, message)
+        found, problem = message_witnesses(where, message)
         witnesses.extend(found)
         if problem:
             problems.append(problem)
     return witnesses, problems
 
 
-def _message_witnesses(where: str, message: Any) -> tuple[list[Witness], str | None]:
+def message_witnesses(where: str, message: Any) -> tuple[list[Witness], str | None]:
+    """The head lines of one message (a JSON object as an export holds it), or why it cannot be used."""
     if not isinstance(message, dict):
         return [], f"{where}: not a message object (a JSON object with id and content)"
     content = message.get("content")

@@ -390,9 +390,10 @@ class Legatus(PostReading):
             return None
         return target.seq, describe(target)
 
-    def verify(self, campaign: str | None = None) -> tuple[Any, str]:
+    def verify(self, campaign: str | None = None, witnesses: Sequence[Any] = ()) -> tuple[Any, str]:
         """Re-check the campaign's log against the stored draws (each agreed by two sources or a GM): the result
-        and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`."""
+        and the log, which anyone can check again with `legatus verify LOG --draws <the official archive>`.
+        ``witnesses``: heads seen outside the bot (engine/witness.py), e.g. its own Discord messages."""
         from engine.verify import verify
 
         with Session(self.engine) as session:
@@ -407,7 +408,7 @@ class Legatus(PostReading):
                     draw = draw_store.get_draw(session, date.fromisoformat(str(event.data["date"])))
                     if draw is not None:
                         public[draw.date.isoformat()] = {w: list(n) for w, n in draw.numbers.items()}
-        return verify(ruleset, events, public), text
+        return verify(ruleset, events, public, witnesses=witnesses), text
 
     # --- lottery --------------------------------------------------------------------------------------------------------
 
