@@ -93,7 +93,8 @@ def test_the_same_log_without_witnesses_says_its_times_rest_on_the_operators_clo
 
 
 def test_witnesses_in_time_pass(tmp_path: Path) -> None:
-    """An honest bot: each head is on Discord minutes after its binding, long before the draw."""
+    """No attacker (the control): an honest bot, each head on Discord a second after its binding, long before
+    the draw; the operator's clock and Discord's agree."""
     clock = FixedClock(dt.datetime(2023, 1, 2, 10, 0, tzinfo=UTC))
     service = Legatus(open_engine(tmp_path / "c.db"), clock=clock)
     assert service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS), clock="live").changed
@@ -171,6 +172,7 @@ def test_an_anchor_with_the_time_it_was_seen_is_a_witness(tmp_path: Path) -> Non
 
 
 def test_a_witness_file_that_is_not_an_export_is_refused_saying_what_is(tmp_path: Path, service: Legatus) -> None:
+    """Attacker: an outsider with the export, who hands over notes typed by hand instead of the channel's JSON."""
     service.import_draws((LOTTO / "draws-2023-01.txt").read_text(), "import:draws-2023-01.txt")
     service.create_campaign("c", "mare-nostrum", "gm", dict(PLAYERS))
     (tmp_path / "w.txt").write_text("Log head after this post: 1:abc\n")

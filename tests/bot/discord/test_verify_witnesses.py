@@ -57,6 +57,7 @@ def _verified(tmp_path: Path, discord_time: datetime) -> str:
 
 
 def test_verify_on_discord_counts_the_bots_own_messages_as_witnesses(tmp_path: Path, driven_scheduler: None) -> None:
+    """No attacker (the control): the operator's clock and Discord's agree, and the bot's messages witness it."""
     text = _verified(tmp_path, OPERATOR_CLOCK)
     assert "witness(es) of the log's head matched the log" in text, text
     assert "no anchor given" not in text and "✗" not in text, text
