@@ -33,11 +33,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine import canonical, commit_reveal
+from engine import witness as witnesses_of
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
-from engine import witness as witnesses_of
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
 # be under way, and the binding message must be out before anyone could know the numbers.
