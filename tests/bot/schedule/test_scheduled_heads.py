@@ -31,3 +31,35 @@ def test_draws_and_timeouts_the_scheduler_posts_carry_the_head(tmp_path: Path, m
         assert heads, post
         seq, digest = heads[-1]
         assert hashes[int(seq)] == digest, post["key"]
+
+
+def test_a_beacon_the_scheduler_records_is_posted_with_the_head(tmp_path: Path) -> None:
+    """Attacker: the operator with the database, rewriting a drand roll the bot recorded while nobody posted."""
+    from datetime import timedelta
+
+    from bot.schedule import scheduler as S
+    from bot.schedule.clock import FixedClock
+    from tests.bot.drand.drand_fakes import FakeRelay, serving
+    from tests.bot.schedule.test_beacon_pump import PLAYERS, _service
+    from tests.games.mediterranean_empires_players import START
+
+    clock = FixedClock(START)
+    relay = FakeRelay()
+
+    async def scenario() -> None:
+        service = _service(tmp_path / "me.db", clock, relay)
+        assert service.create_campaign("sea", "mediterranean-empires", "gm", dict(PLAYERS)).changed
+        poster = S.RecordingPoster()
+        scheduler = await S.start_scheduler(service, poster, clock, fetch=drive.fake_fetch, run=False)
+        try:
+            assert "Waiting for the roll" in service.post("ann", "draw").render()
+            await S.run_due(scheduler, clock.now() + timedelta(seconds=20), clock)
+            [sent] = poster.sent
+            last = json.loads(service.export("sea").splitlines()[-1])
+            assert f"Log head after this post: {last['seq']}:{last['hash']}" in sent.text, sent.text
+        finally:
+            S.install(None)
+            scheduler.shutdown(wait=False)
+
+    with serving(relay):
+        asyncio.run(scenario())
