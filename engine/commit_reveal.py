@@ -18,6 +18,14 @@ with the key HMAC-SHA256(key=seed, msg=b"drand|" + the 32 bytes of that round's 
 nobody knows them before the round exists (its randomness is unknown to all), and nobody can steer them after
 (the seed was committed at the campaign's creation, the round fixed at the binding). Labels without "@drand:"
 (campaigns made before this rule) use the seed alone.
+
+Checkable at once (rule 2, ``"commit_reveal_rule": 2`` in ``campaign.created``). Mixed with a round, the seed adds
+nothing: nobody could foresee the round's randomness anyway, and the values are public in the log the moment they
+are recorded. What it did add was a window: a recorded value could not be checked until the GM chose to reveal the
+seed, so a forged one passed every check until then. A campaign created under rule 2 draws a mixed label's values
+from its round's randomness alone, as a drand roll (engine/chance/derive.py), and binds no label without a round:
+the game checks every value as it is recorded, and anyone can redo it from the log at once. Campaigns created
+before (no rule named: rule 1) keep drawing from the seed, so their logs replay unchanged.
 """
 from __future__ import annotations
 
@@ -27,6 +35,8 @@ from collections.abc import Iterator
 
 SPACE = 2**32
 MIX_TAG = "@drand:"
+RULE_FIELD = "commit_reveal_rule"  # in campaign.created; absent in campaigns made before rule 2
+RULE_SEED, RULE_AT_ONCE = 1, 2
 
 
 def commitment(seed: bytes) -> str:
@@ -117,3 +127,36 @@ def label_values(seed_key: bytes, label: str, count: int, low: int, high: int, b
     if randomness is None:
         return None
     return uniform(mixed_key(seed_key, randomness), label, count, low, high)
+
+
+def rule_of(created: dict[str, object]) -> int:
+    """The commit-reveal rule a campaign follows, from its ``campaign.created`` data (RULE_SEED when none is named)."""
+    named = created.get(RULE_FIELD)
+    return RULE_AT_ONCE if isinstance(named, int) and not isinstance(named, bool) and named >= RULE_AT_ONCE else RULE_SEED
+
+
+def round_values(label: str, count: int, low: int, high: int, randomness_hex: str) -> list[int]:
+    """A rule-2 label's values: its round's randomness alone is the key, as for a drand roll (section 2)."""
+    return uniform(bytes.fromhex(randomness_hex), label, count, low, high)
+
+
+def check_at_once(label: str, values: list[int], count: int, low: int, high: int,
+                  beacons: dict[str, str]) -> str | None:
+    """Why ``values`` recorded for a rule-2 label are refused, or None: the label must be mixed with a round whose
+    beacon is recorded, and the values must be that round's."""
+    round_number = mixing_round(label)
+    if round_number is None:
+        return (f"'{label}' is mixed with no drand round: in this campaign every number comes from a drand round "
+                "(commit_reveal_rule 2)")
+    randomness = beacons.get(round_number)
+    if randomness is None:
+        return waits_for_round(label, beacons)
+    theirs = round_values(label, count, low, high, randomness)
+    if values != theirs:
+        return (f"'{label}' is recorded as {_shown(values)}, but drand round {round_number} gives {_shown(theirs)} "
+                "(the round's randomness alone is its key): refused")
+    return None
+
+
+def _shown(values: list[int]) -> str:
+    return ", ".join(str(v) for v in values)

@@ -2,7 +2,8 @@
 
 Every order, draw, battle report and GM ruling is an Event. The rules never read ``at`` (the shell's
 clock); they read ``draws``, the future draw dates the shell offers for binding rolls, so that a replay
-binds every roll to the very same slot.
+binds every roll to the very same slot. Within the fold, the one reader of ``at`` is the check of an undo against the
+moments its rolls' values became public (engine/takeback.py): the undo's own stamp, so a replay agrees.
 """
 from __future__ import annotations
 

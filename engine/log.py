@@ -7,6 +7,10 @@ Chance is never taken back by an undo: once a public value (a draw, a beacon, a 
 secret) has been recorded after a decision, that decision's random outcome may be known, so undoing it would
 let the GM draw again. Undo stops there. A GM who must set such a decision aside voids it (``gm.void``): the
 void names its reason and the outcomes it discards, and ``legatus verify`` lists every void.
+
+A value is public before it is recorded (a draw at 20:00 Rome, a round at its time): in campaigns that follow the
+clock rules (engine/takeback.py) an undo is also refused once a binding it takes back was public by the undo's own
+timestamp, recorded or not.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine import takeback
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.ruleset import Ruleset
@@ -114,13 +119,42 @@ def _player_undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded
                         f"/undo {target.seq} takes it back")
     kept = tuple(e for e in folded.effective if e.seq != target.seq)
     state = ruleset.carry_over(folded.state, _fold_effective(ruleset, kept))
+    late = _public_refusal(ruleset, folded, target, state, event.at, player=True)
+    if late is not None:
+        raise Rejection(late)
     return Folded(state, kept, event.seq), (f"{event.actor} takes back their order #{target.seq} ({describe(target)}).",)
+
+
+def _public_refusal(ruleset: Ruleset, folded: Folded, target: Event, after: Any, at: str, *, player: bool,
+                    always: bool = False) -> str | None:
+    """Why undoing ``target`` into ``after`` must be refused by the clock, or None: in a campaign under the clock
+    rules, or ``always`` (the shell, which may refuse more than the fold of an older campaign did)."""
+    created = folded.effective[0].data if folded.effective else {}
+    ledger = getattr(ruleset, "ledger", None)
+    if ledger is None or not (always or takeback.follows_clock_rules(created)):
+        return None
+    late = takeback.refusal(takeback.removed(ledger(folded.state), ledger(after)), created, at, player=player)
+    if late is None:
+        return None
+    if player:
+        return f"your order #{target.seq} ({describe(target)}) cannot be taken back: {late}"
+    return f"event #{target.seq} ({describe(target)}) cannot be undone: {late}"
+
+
+def undo_refusal(ruleset: Ruleset, folded: Folded, target: Event, at: str, *, player: bool) -> str | None:
+    """Why an undo of ``target`` at time ``at`` must be refused by the clock, asked by the shell before it appends
+    one: in every campaign, the older ones too (their fold accepts such an undo, so that their logs replay as they
+    did, but the shell writes no new one). The fold checks it again on the undo itself under the clock rules."""
+    kept = tuple(e for e in folded.effective if e.seq != target.seq)
+    state = ruleset.carry_over(folded.state, _fold_effective(ruleset, kept))
+    return _public_refusal(ruleset, folded, target, state, at, player=player, always=True)
 
 
 def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
     if event.kind == PLAYER_UNDO:
         return _player_undo(ruleset, folded, event)
-    gm = getattr(folded.state, "gm", None)
+    # A game whose state names no GM (Mediterranean Empires) has the one campaign.created named.
+    gm = getattr(folded.state, "gm", None) or (folded.effective[0].data.get("gm") if folded.effective else None)
     if event.actor != gm:
         raise Rejection(f"only the GM ({gm}) can undo an event")
     target = undo_target(folded)
@@ -142,6 +176,9 @@ def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple
     kept = tuple(e for e in folded.effective if e.seq != target.seq)
     rebuilt = _fold_effective(ruleset, kept)
     state = ruleset.carry_over(folded.state, rebuilt)
+    late = _public_refusal(ruleset, folded, target, state, event.at, player=False) if event.kind == UNDO else None
+    if late is not None:
+        raise Rejection(late)
     if event.kind == VOID:
         discarded = _discarded(ruleset, folded.state, state)
         lost = "; ".join(discarded) if discarded else "no random outcome"

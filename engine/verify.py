@@ -8,13 +8,18 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   reported with the turn and purpose that number served, from the ledger's slots);
 * a commit-reveal campaign whose log holds the revealed seed: every recorded number is recomputed from the
   seed and its label (the range comes from what the game asked for); before the reveal they are counted as
-  ``awaiting_reveal``;
+  ``awaiting_reveal``, and the campaign is not ``verified``: any of them could be forged until the reveal. A
+  campaign under rule 2 (engine/commit_reveal.py) has no such wait: the fold itself refuses a number that is not
+  its drand round's, so each is checked as the log is replayed, seed or no seed;
 * the campaign replayed on the public values alone gives every roll the same values and outcome, and the same
   public state;
 * sealed contents: once revealed (``secret.revealed``), each is given back to the event that sealed it and the
   campaign is replayed as the bot's own fold ran it, with its private knowledge: the game's own checks run again
   (a stratagem marker the bot sealed must be the one its revealed pick key and the public value derive), and the
   public state must be the same;
+* drand: every recorded beacon is checked against quicknet's public key, pinned in the code, whatever chain the
+  log names; a campaign marked as drawn from a test chain, or a log naming another chain, is a finding
+  (engine/chance/pinned_chain.py);
 * time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
   bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance; no draw was
   recorded before it was held;
@@ -22,7 +27,9 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   Discord messages, anchors with a time): each must match the log, and each binding's first witness must come
   before its value was public; without any, the output says what is left unchecked;
 * the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
-  from a single source, is listed.
+  from a single source, is listed;
+* take-backs: every undo and void with the bindings it removed, and an undo made once one of them was public by the
+  clock is a finding (engine/verify_takebacks.py).
 """
 from __future__ import annotations
 
@@ -34,10 +41,12 @@ from zoneinfo import ZoneInfo
 
 from engine import canonical, commit_reveal
 from engine import witness as witnesses_of
+from engine.chance.pinned_chain import campaign_chain
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
+from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
 # be under way, and the binding message must be out before anyone could know the numbers.
@@ -74,10 +83,28 @@ class Verification:
     clock: str = ""  # "live" or "historical" (from campaign.created)
     notes: tuple[str, ...] = ()  # what the record says that is no mismatch: voids, GM-typed draws, historical
     beacons_checked: int = 0
+    awaiting_turns: tuple[int, ...] = ()  # the turns of the numbers that wait for the seed
+    commit_reveal_rule: int = commit_reveal.RULE_SEED
 
     @property
     def ok(self) -> bool:
+        """No mismatch found. Not the verdict: see ``verified``."""
         return not self.findings
+
+    @property
+    def verified(self) -> bool:
+        """No mismatch, and nothing left unchecked: a number still waiting for its seed could be forged."""
+        return self.ok and not self.awaiting_reveal
+
+    def awaiting_words(self) -> str:
+        """The numbers that wait for the seed, said plainly ("" when none)."""
+        n = self.awaiting_reveal
+        if not n:
+            return ""
+        turns = self.awaiting_turns
+        where = (f" of turn{'s' if len(turns) > 1 else ''} {', '.join(str(t) for t in turns)}" if turns else "")
+        return (f"{n} number{'s' if n > 1 else ''}{where} wait{'' if n > 1 else 's'} for {'their' if n > 1 else 'its'} "
+                "seed: not verified")
 
     @property
     def anchor(self) -> str:
@@ -96,6 +123,9 @@ class _Trace:
     ranges: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # commit-reveal label -> (lo, hi, count)
     mixes: dict[str, str] = field(default_factory=dict)  # mixed commit-reveal label -> its round's randomness
     voids: list[str] = field(default_factory=list)
+    takebacks: list[TakeBack] = field(default_factory=list)
+    # Bindings an undo or void removed: still checked for time, while ``bound_at`` keeps the one in effect per id.
+    removed_bound: list[tuple[str, tuple[int, str, dict[str, Any]]]] = field(default_factory=list)
     state: Any = None  # the state the whole log folds to: the trace is the replay, done once
 
 
@@ -115,8 +145,16 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
                     trace.ranges[need.key] = (need.lo, need.hi, need.count)
                     if need.mix:
                         trace.mixes[need.key] = need.mix
+        before = ruleset.ledger(folded.state) if event.kind in (UNDO, VOID, PLAYER_UNDO) else None
+        effective = folded.effective
         # The trace owns its fold, and a refused event ends it (``verify`` reports it): no copy needed.
         folded, messages = step(ruleset, folded, replace(event, hash=""), in_place=True)
+        if before is not None:
+            taken_back = taken(event, before, ruleset.ledger(folded.state), effective, folded.effective)
+            trace.takebacks.append(taken_back)
+            for entry in taken_back.removed:
+                if str(entry["id"]) in trace.bound_at:
+                    trace.removed_bound.append((str(entry["id"]), trace.bound_at.pop(str(entry["id"]))))
         if event.kind == VOID:
             trace.voids.append(f"event #{event.seq}: " + " ".join(messages))
         if mark is not None and event.kind not in (UNDO, VOID, PLAYER_UNDO):
@@ -158,6 +196,9 @@ def verify(
     if beacon_check is None:
         beacon_check = beacon_checker(events)
     findings: list[Finding] = [Finding(seq, None, "hash chain", problem) for seq, problem in chain_problems(events)]
+    pinned = campaign_chain(events[0].data if events else {})
+    if pinned.warning:
+        findings.append(Finding(events[0].seq, None, "drand chain", pinned.warning))
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
     anchors = [expect_head] if isinstance(expect_head, str) else list(expect_head or ())
@@ -180,10 +221,19 @@ def verify(
     if unmixed:
         notes.append(f"{len(unmixed)} commit-reveal roll(s) drawn from the seed alone, not mixed with a drand round "
                      f"(e.g. '{unmixed[0]}'): whoever held the seed could foresee them")
-    awaiting = 0 if seed is not None else len(labels)
+    rule = commit_reveal.rule_of(events[0].data)
+    if rule == commit_reveal.RULE_SEED and events[0].data.get("randomness") == "commit-reveal":
+        # Said even when all is revealed: a first event rewritten to drop the rule (or an old bot) shows here.
+        notes.append("campaign.created names no commit_reveal_rule: its numbers are the seed's (the rule of campaigns "
+                     "created before rule 2), checkable only once the seed is revealed")
+    recorded = [e for e in labels.values() if e.get("values") is not None]
+    awaiting = 0 if seed is not None or rule != commit_reveal.RULE_SEED else len(recorded)
+    awaiting_turns = tuple(sorted({int(e["turn"]) for e in recorded if isinstance(e.get("turn"), int)})) if awaiting else ()
+    if rule != commit_reveal.RULE_SEED:  # the trace's fold refused any number that is not its round's
+        recomputed = sum(len(e.data.get("numbers") or {}) for e in events if e.kind == "random.recorded")
     substituted: list[Event] = []
     for event in events:
-        if event.kind == "random.recorded" and seed is not None:
+        if event.kind == "random.recorded" and seed is not None and rule == commit_reveal.RULE_SEED:
             fresh, found, count = _recompute(event, seed, trace, labels)
             findings.extend(found)
             recomputed += count
@@ -229,33 +279,33 @@ def verify(
     sealed_findings, sealed_notes = _refold_with_secrets(ruleset, events, trace.state)
     findings.extend(sealed_findings)
     notes.extend(sealed_notes)
-    named = events[0].data.get("drand_chain") if events else None
-    timing, more_notes = _check_times(trace, clock, _round_clock(named))
+    timing, more_notes = _check_times(trace, clock, (pinned.chain.genesis, pinned.chain.period))
     findings.extend(timing)
     notes.extend(more_notes)
-    findings.extend(_before_known_rounds(events, _round_clock(named)))
-    found, witness_notes = _check_witnesses(events, trace, clock, _round_clock(named), seen, bool(anchors))
+    rounds = (pinned.chain.genesis, pinned.chain.period)
+    findings.extend(_before_known_rounds(events, rounds))
+    found, witness_notes = _check_witnesses(events, trace, clock, rounds, seen, bool(anchors))
     findings.extend(found)
     notes.extend(witness_notes)
+    late, listed = check_takebacks(trace.takebacks, events[0].data if events else {})
+    findings.extend(Finding(seq, None, purpose, detail) for seq, purpose, detail in late)
+    notes.extend(listed)
     rolls = sum(1 for e in ledger if not str(e["id"]).startswith("turn-"))
     return Verification(
         len(events), checked, rolls, head, tuple(findings), awaiting_reveal=awaiting, numbers_checked=recomputed,
-        head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons,
+        head_seq=head_seq, clock=clock, notes=tuple(notes), beacons_checked=beacons, awaiting_turns=awaiting_turns,
+        commit_reveal_rule=rule,
     )
 
 
 def beacon_checker(events: list[Event]) -> Any:
-    """Check a ``beacon.recorded`` event's data offline: its BLS signature is the signature of that round by the
-    chain named in ``campaign.created`` (``drand_chain``; quicknet when the log names none), and its randomness is
-    SHA-256 of that signature. Nothing is fetched: the chain's public key is in the log (or pinned for quicknet)."""
+    """Check a ``beacon.recorded`` event's data offline: its BLS signature is quicknet's signature of that round,
+    against the key pinned in the code whatever the log names (engine/chance/pinned_chain.py), and its randomness
+    is SHA-256 of that signature. A campaign marked as on a test chain is checked against its own chain, for
+    consistency only: ``verify`` never passes it. Nothing is fetched."""
     from engine.chance import drand
 
-    named = events[0].data.get("drand_chain") if events else None
-    try:
-        chain = drand.Chain(name=str(named["name"]), hash=str(named["hash"]), public_key=str(named["public_key"]),
-                            genesis=int(named["genesis"]), period=int(named["period"])) if named else drand.QUICKNET
-    except (KeyError, TypeError, ValueError) as exc:
-        return lambda data: f"the drand chain named in campaign.created cannot be read ({exc})"
+    chain = campaign_chain(events[0].data if events else {}).chain
 
     def check(data: dict[str, Any]) -> str | None:
         round_no, signature = data.get("round"), data.get("signature")
@@ -388,14 +438,6 @@ def _shown(values: Any) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _round_clock(named: Any) -> tuple[int, int]:
-    """(genesis, period) of the chain the log names in campaign.created (quicknet when none, or unreadable)."""
-    try:
-        return int(named["genesis"]), int(named["period"])
-    except (KeyError, TypeError, ValueError):
-        return DRAND_GENESIS, DRAND_PERIOD
-
-
 def _moment(source: str, key: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> dt.datetime | None:
     """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time on its chain."""
     try:
@@ -415,7 +457,8 @@ def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GEN
         return [], ([f"historical: not bound in advance ({bound} bindings on draws that had already been held)"]
                     if bound else [])
     findings = []
-    for roll_id, (seq, at, entry) in sorted(trace.bound_at.items(), key=lambda item: item[1][0]):
+    bindings = [*trace.bound_at.items(), *trace.removed_bound]
+    for roll_id, (seq, at, entry) in sorted(bindings, key=lambda item: item[1][0]):
         source, key = str(entry.get("source")), str(entry.get("key"))
         if source == "commit-reveal" and commit_reveal.mixing_round(key) is not None:
             source, key = "drand", str(commit_reveal.mixing_round(key))  # its values wait for that round too

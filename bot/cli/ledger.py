@@ -52,6 +52,10 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         print(f"legatus: the stored log does not replay: {exc.reason}", file=sys.stderr)
         return 1
     ledger = build_ledger(ruleset, state, head, last_seq, every_turn=args.all)
+    from bot.service.chain_warning import log_warning
+
+    for warning in log_warning(events):  # a test chain: said first, in the JSON too
+        ledger["warning"] = warning
     if args.json:
         print(canonical.dumps(ledger, indent=2))
     else:
@@ -83,7 +87,8 @@ def build_ledger(ruleset: Any, state: Any, head: str, last_seq: int, *, every_tu
 
 def render(ledger: dict[str, Any]) -> list[str]:
     turn = ledger["turn"]
-    lines = [f"{ledger['turn_label']}." if turn else "The campaign has not started: no turn yet."]
+    lines = [ledger["warning"]] if ledger.get("warning") else []
+    lines.append(f"{ledger['turn_label']}." if turn else "The campaign has not started: no turn yet.")
     scope = "any turn" if ledger["all_turns"] else f"turn {turn}"
     if not ledger["rolls"]:
         lines.append(f"No roll bound in {scope}.")

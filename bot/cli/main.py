@@ -20,6 +20,8 @@ EXIT_FAILED = 1
 # `legatus post`: the post was read but some of its lines were refused (documented in `legatus post --help`).
 EXIT_REFUSED = 3
 EXIT_OF = {"ok": 0, "refused": EXIT_REFUSED, "failed": EXIT_FAILED}  # a post's Reply.outcome
+# `legatus verify`: no mismatch, but commit-reveal numbers still wait for their seed: not verified (any could be forged).
+EXIT_UNREVEALED = 4
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,7 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="the rebuilt public state as JSON (default: the status board)")
     sp.set_defaults(func=cmd_replay)
 
-    sp = sub.add_parser("verify", help="re-check a campaign's log against the public lottery results")
+    sp = sub.add_parser(
+        "verify", help="re-check a campaign's log against the public lottery results",
+        description="Exit 0: verified, everything matches. 1: a mismatch (or a log that does not replay). "
+                    "4: no mismatch, but commit-reveal numbers still wait for their seed (a campaign made before "
+                    "commit_reveal_rule 2 whose GM has not run /campaign reveal): not verified.")
     sp.add_argument("log", type=Path, help="an exported log (legatus export), checked against the public values")
     sp.add_argument("--draws", type=Path, action="append", default=[], metavar="PATH",
                     help="public draws in the official archive format (repeatable); needed when rolls came from the "
@@ -316,13 +322,16 @@ def cmd_post(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    from bot.cli.reading import folded
+    from bot.cli.reading import chain_warning_of, folded
     from bot.store.campaign_names import CampaignNotFound
 
     try:
         ruleset, state = folded(args.db, args.campaign)
+        warning = chain_warning_of(args.db, args.campaign)
     except CampaignNotFound as exc:
         return fail(str(exc))
+    for line in warning:  # a test chain: on stderr with --json, which keeps stdout JSON
+        print(line, file=sys.stderr if args.json else sys.stdout)
     print(canonical.dumps(ruleset.public_view(state), indent=2) if args.json else ruleset.status(state))
     return 0
 
@@ -336,6 +345,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         return fail(str(exc))
     args.out.write_text(text, encoding="utf-8")
     print(f"{text.count(chr(10))} events written to {args.out}")
+    from bot.service.chain_warning import chain_warning
+
+    first = text.split("\n", 1)[0]
+    for line in chain_warning(json.loads(first).get("data") or {}) if first.strip() else []:
+        print(line)  # the log says it too, in campaign.created
     return 0
 
 
@@ -477,16 +491,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"{result.events} events, hash chain head {result.head[:16]}, {result.draws_checked} draws checked, "
         f"{result.rolls} rolls re-derived"
         + (f", {result.beacons_checked} drand beacon(s) checked offline" if result.beacons_checked else "")
-        + (f", {result.numbers_checked} commit-reveal numbers recomputed from the revealed seed" if result.numbers_checked else "")
+        + (f", {result.numbers_checked} commit-reveal numbers {_numbers_checked_from(result.commit_reveal_rule)}"
+           if result.numbers_checked else "")
     )
+    if not result.ok:
+        print(f"NOT verified: {len(result.findings)} mismatch(es); {summary}")
+        return 1
     if result.awaiting_reveal:
-        summary += (f"; {result.awaiting_reveal} commit-reveal roll(s) await the seed's reveal (/campaign reveal) "
-                    "and could not be checked yet")
-    if result.ok:
-        print(f"verified: {summary}: everything matches the public draws")
-        return 0
-    print(f"NOT verified: {len(result.findings)} mismatch(es); {summary}")
-    return 1
+        print(f"NOT verified: {result.awaiting_words()} (the GM reveals it with /campaign reveal); {summary}")
+        return EXIT_UNREVEALED
+    print(f"verified: {summary}: everything matches the public draws")
+    return 0
+
+
+def _numbers_checked_from(rule: int) -> str:
+    from engine.commit_reveal import RULE_SEED
+
+    return "recomputed from the revealed seed" if rule == RULE_SEED else "checked against their drand rounds"
 
 
 def _anchor_seq(anchor: str) -> int | None:

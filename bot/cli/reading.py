@@ -3,6 +3,7 @@ SQLite store (bot/store/reader.py) when it can, else through the service. Both f
 raise the same CampaignNotFound, so a command cannot tell which answered but by its speed."""
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -36,6 +37,14 @@ def folded(db: str | os.PathLike[str] | None, campaign: str | None, turn: int | 
         return ruleset, state_at_close(ruleset, store.events(record), turn)
     finally:
         store.close()
+
+
+def chain_warning_of(db: str | os.PathLike[str] | None, campaign: str | None) -> list[str]:
+    """The campaign's "test chain: not verifiable" line, or none (bot/service/chain_warning.py)."""
+    from bot.service.chain_warning import chain_warning
+
+    first = export(db, campaign).split("\n", 1)[0]
+    return chain_warning(json.loads(first).get("data") or {}) if first.strip() else []
 
 
 def export(db: str | os.PathLike[str] | None, campaign: str | None) -> str:

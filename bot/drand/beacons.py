@@ -6,6 +6,8 @@ next post, tries again). Beacons are kept once verified: a round never changes.
 
 Configuration: ``LEGATUS_DRAND_RELAYS`` (bot/drand/relays.py) and ``LEGATUS_DRAND_CHAIN``, a JSON file naming
 another chain (``name``, ``hash``, ``public_key``, ``genesis``, ``period``), for a test network; quicknet else.
+Another chain is used only with ``LEGATUS_DRAND_TEST_CHAIN=1`` as well, and its campaigns are marked "test chain:
+not verifiable" (engine/chance/pinned_chain.py): whoever holds its key knows every roll before it is bound.
 """
 from __future__ import annotations
 
@@ -20,37 +22,49 @@ from typing import Any
 from bot.drand.client import DrandClient, DrandUnavailable, NotYet
 from bot.drand.relays import relays_from_env
 from engine.chance.drand import QUICKNET, Beacon, Chain
+from engine.chance.pinned_chain import (  # noqa: F401  (chain_from_dict, chain_to_dict: re-exported)
+    NOT_VERIFIABLE, TEST_MARK, CampaignChain, chain_from_dict, chain_to_dict, describe, is_quicknet, same_chain,
+)
 
 log = logging.getLogger("legatus.drand")
 
 
-def chain_to_dict(chain: Chain) -> dict[str, Any]:
-    return {"name": chain.name, "hash": chain.hash, "public_key": chain.public_key, "genesis": chain.genesis,
-            "period": chain.period}
+CHAIN_ENV = "LEGATUS_DRAND_CHAIN"
+TEST_ENV = "LEGATUS_DRAND_TEST_CHAIN"
 
 
-def chain_from_dict(data: Mapping[str, Any] | None) -> Chain:
-    if not data:
-        return QUICKNET
-    return Chain(name=str(data["name"]), hash=str(data["hash"]), public_key=str(data["public_key"]),
-                 genesis=int(data["genesis"]), period=int(data["period"]))
+class WrongChain(ValueError):
+    """A beacon asked for a campaign pinned to another chain than this source's; the message says which."""
+
+
+class ChainRefused(ValueError):
+    """No new campaign may draw from this bot's drand chain; the message says why and what would be right."""
+
+
+def test_mode_from_env(environ: Mapping[str, str] = os.environ) -> bool:
+    """The operator's explicit opt-in to a chain other than quicknet (a test network)."""
+    return environ.get(TEST_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
 def chain_from_env(environ: Mapping[str, str] = os.environ) -> Chain:
-    path = environ.get("LEGATUS_DRAND_CHAIN")
+    path = environ.get(CHAIN_ENV)
     if not path:
         return QUICKNET
     try:
         return chain_from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"LEGATUS_DRAND_CHAIN={path[:80]}: not a chain file ({exc}); write JSON with name, hash, "
+        raise ValueError(f"{CHAIN_ENV}={path[:80]}: not a chain file ({exc}); write JSON with name, hash, "
                          "public_key, genesis and period, or unset it for quicknet") from None
 
 
 class BeaconSource:
-    def __init__(self, client: DrandClient, clock: Callable[[], float] = time.time) -> None:
+    """``test_chain``: the operator opted into a chain other than quicknet (``LEGATUS_DRAND_TEST_CHAIN=1``); without
+    it such a chain serves no campaign."""
+
+    def __init__(self, client: DrandClient, clock: Callable[[], float] = time.time, *, test_chain: bool = False) -> None:
         self.client = client
         self.clock = clock
+        self.test_chain = test_chain
         self._kept: dict[int, Beacon] = {}
 
     @property
@@ -58,11 +72,40 @@ class BeaconSource:
         return self.client.chain
 
     @property
+    def is_test(self) -> bool:
+        return not is_quicknet(self.chain)
+
+    def creation_problem(self) -> str | None:
+        """Why no new campaign may draw from this source (None: it may)."""
+        if not self.is_test or self.test_chain:
+            return None
+        return (f"this bot is set to the drand chain {describe(self.chain)} ({CHAIN_ENV}), not quicknet "
+                f"({QUICKNET.hash[:16]}…): whoever holds that chain's key would know every roll before it is bound. "
+                f"Unset {CHAIN_ENV} to draw from quicknet, or, on a test network only, set {TEST_ENV}=1 as well: the "
+                f"campaign is then marked '{NOT_VERIFIABLE}'")
+
+    def refusal(self, pinned: CampaignChain) -> str | None:
+        """Why this source must give no beacon to a campaign pinned to ``pinned`` (None: it may)."""
+        if not same_chain(pinned.chain, self.chain):
+            return (f"this campaign draws from the drand chain {describe(pinned.chain, key=True)}, but this bot "
+                    f"fetches {describe(self.chain, key=True)}: its rolls wait until the bot is set to the "
+                    "campaign's chain")
+        if self.is_test and not self.test_chain:
+            return (f"this campaign is on the test chain {describe(self.chain)}, but this bot is not in test mode "
+                    f"({TEST_ENV}=1): its rolls wait")
+        return None
+
+    @property
     def newest(self) -> int | None:
         """The newest round whose beacon this source verified: it was produced before anything done now."""
         return max(self._kept) if self._kept else None
 
-    def __call__(self, round_number: int) -> Beacon | None:
+    def __call__(self, round_number: int, pinned: CampaignChain | None = None) -> Beacon | None:
+        """The verified beacon of a round, or None until it is produced and fetched; WrongChain when ``pinned``,
+        the chain of the campaign asking, is not this source's."""
+        refused = self.refusal(pinned) if pinned is not None else None
+        if refused:
+            raise WrongChain(refused)
         if round_number in self._kept:
             return self._kept[round_number]
         if self.client.chain.time_of(round_number) > self.clock():
@@ -80,4 +123,26 @@ class BeaconSource:
 
 def from_env(environ: Mapping[str, str] = os.environ) -> BeaconSource:
     timeout = float(environ.get("LEGATUS_DRAND_TIMEOUT", "5") or 5)
-    return BeaconSource(DrandClient(chain_from_env(environ), relays_from_env(environ), timeout=timeout, attempts=2))
+    return BeaconSource(DrandClient(chain_from_env(environ), relays_from_env(environ), timeout=timeout, attempts=2),
+                        test_chain=test_mode_from_env(environ))
+
+
+def campaign_fields(source: Callable[[], BeaconSource]) -> tuple[dict[str, Any], str]:
+    """What a new drand or commit-reveal campaign's ``campaign.created`` says of its chain, and the sentence its
+    announcement says it with; ChainRefused when the bot's chain may serve no new campaign."""
+    try:
+        chain_source = source()
+    except ValueError as exc:  # a chain file or relay list that cannot be read: the message names it
+        raise ChainRefused(str(exc)) from None
+    problem = chain_source.creation_problem()
+    if problem:
+        raise ChainRefused(problem)
+    chain = chain_source.chain
+    # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
+    fields: dict[str, Any] = {"drand_chain": chain_to_dict(chain)}
+    if not chain_source.is_test:
+        return fields, (f"Its drand rounds come from quicknet, the League of Entropy's public chain, chain hash "
+                        f"{chain.hash}: no one holds its key alone. ")
+    fields[TEST_MARK] = NOT_VERIFIABLE
+    return fields, (f"Its drand rounds come from the test chain '{chain.name}', chain hash {chain.hash}: "
+                    f"{NOT_VERIFIABLE} (whoever holds its key knows every roll; legatus verify never passes it). ")

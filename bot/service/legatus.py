@@ -44,6 +44,7 @@ from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, start
 from engine.ruleset import Ruleset
 from engine.rulesets import load_ruleset
+from engine.takeback import CLOCK_RULES, UNDO_RULES
 
 log = logging.getLogger("legatus")
 from bot.service.data_dir import DATA_DIR  # noqa: E402  (re-exported: bot.service.DATA_DIR)
@@ -55,6 +56,9 @@ class _Conflict(Exception):
 
 # How often a post is tried when other writers keep coming first; each try folds the newer log again.
 POST_ATTEMPTS = 10
+# The commit-reveal rule written into a new campaign's first event. Campaigns made before rule 2 name none and keep
+# their own; tests set this to RULE_SEED to make a campaign exactly as the bot made them then.
+RULE_OF_NEW_CAMPAIGNS = commit_reveal.RULE_AT_ONCE
 
 
 def _is_conflict(exc: Exception) -> bool:
@@ -151,17 +155,26 @@ class Legatus(PostReading):
             data: dict[str, Any] = {
                 "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
                 "randomness": randomness,
+                # An undo is refused once a value it would take back is public by the clock; ids never reused.
+                UNDO_RULES: CLOCK_RULES,
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
+            chain_line = ""
             if randomness in ("drand", "commit-reveal"):
-                from bot.drand.beacons import chain_to_dict
+                from bot.drand.beacons import ChainRefused, campaign_fields
 
-                # The chain's key goes into the log, so the campaign's beacons verify from the export alone.
-                data["drand_chain"] = chain_to_dict(self._beacon_source().chain)
+                try:  # quicknet, or a test chain the operator opted into, marked so
+                    chain_fields, chain_line = campaign_fields(self._beacon_source)
+                except ChainRefused as exc:
+                    return reply.note(f"no campaign created: {exc}")
+                data.update(chain_fields)
             if randomness == "commit-reveal":
                 # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either.
                 data["mix"] = "drand"
+                if RULE_OF_NEW_CAMPAIGNS != commit_reveal.RULE_SEED:
+                    # And its numbers come from that round alone, checkable at once (engine/commit_reveal.py).
+                    data[commit_reveal.RULE_FIELD] = RULE_OF_NEW_CAMPAIGNS
             nonce = seed = None
             if randomness == "commit-reveal":
                 try:  # the seed is HMAC(server key, nonce): the database holds the nonce only
@@ -194,11 +207,15 @@ class Legatus(PostReading):
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
             reply.changed = True
             return reply.note(
-                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. "
+                f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. " + chain_line
                 + (
-                    f"Rolls beyond the order of play and the events come from a commit-reveal seed mixed with a "
-                    f"drand round bound with each roll; the seed's commitment (SHA-256) is {data['commitment']}, "
-                    "published now in the log; the GM reveals the seed at the end with /campaign reveal. "
+                    (f"Rolls beyond the order of play and the events come from a drand round bound with each roll, "
+                     "each number checkable by anyone as soon as it is recorded; " if RULE_OF_NEW_CAMPAIGNS
+                     != commit_reveal.RULE_SEED else
+                     f"Rolls beyond the order of play and the events come from a commit-reveal seed mixed with a "
+                     f"drand round bound with each roll; ")
+                    + f"the commit-reveal seed's commitment (SHA-256) is {data['commitment']}, published now in the "
+                    "log; the GM reveals the seed at the end with /campaign reveal. "
                     if seed is not None else ""
                 )
                 + "The GM opens turn 1 with /turn open <date>."
@@ -247,10 +264,13 @@ class Legatus(PostReading):
 
     def state_card(self, campaign: str | None = None) -> Any:
         """The state at a glance (bot/service/state_card.py): turn, phase, who is to play, standings, the JSON."""
+        from bot.service.chain_warning import chain_warning
         from bot.service.state_card import state_card
 
-        ruleset, state = self.folded(campaign)
-        return state_card(ruleset, state)
+        with Session(self.engine) as session:
+            ruleset, folded = self._fold(SessionPostStore(session), self._campaign(session, campaign))
+        warning = chain_warning(folded.effective[0].data) if folded.effective else []
+        return state_card(ruleset, folded.state, *warning)
 
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""

@@ -22,7 +22,7 @@ from bot.store.post_store import PostStore, with_secrets
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.ledger import event_hash
-from engine.log import Folded, replay, step, undo_target
+from engine.log import Folded, replay, seen_after, step, undo_target
 from engine.ruleset import Proposal, Ruleset
 from engine.rulesets import load_ruleset
 from engine.secrets import digest as seal_digest
@@ -319,7 +319,8 @@ class PostReading(PublicValues):
         if name == "help":
             return ok(help_text(posting.ruleset.commands()))
         if name == "state":
-            return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2)])
+            return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2),
+                                *self._chain_warning(posting)])
         if name == "ledger":
             return ok("ledger", self._ledger_lines(posting))
         if name == "settings":
@@ -352,6 +353,12 @@ class PostReading(PublicValues):
                 raise Rejection(f"there is nothing to {name.split()[1]}")
             if name == "gm void" and not args:
                 raise CommandError("a void needs its reason, kept on record: /gm void <reason>, e.g. /gm void wrong nation")
+            if name == "gm undo" and seen_after(posting.folded, target) is None:  # a recorded value says it first
+                from engine.log import undo_refusal
+
+                late = undo_refusal(posting.ruleset, posting.folded, target, self._now(), player=False)
+                if late is not None:
+                    raise Rejection(late)
             data = {"target": target.seq, "reason": " ".join(args)}
             return ok(f"{name.split()[1]} event #{target.seq}",
                       self._append(posting, name.replace(" ", "."), data, posting.gm_actor))
@@ -390,9 +397,12 @@ class PostReading(PublicValues):
     def _player_undo(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         """A player takes back their own latest order while their turn is still theirs: ``/undo`` says which order
         that would be (nothing changes), ``/undo <its number>`` takes it back. The engine checks it again."""
-        from engine.log import PLAYER_UNDO, describe, player_undo_target
+        from engine.log import PLAYER_UNDO, describe, player_undo_target, undo_refusal
 
         target = player_undo_target(posting.ruleset, posting.folded, posting.author)
+        late = undo_refusal(posting.ruleset, posting.folded, target, self._now(), player=True)
+        if late is not None:
+            raise Rejection(late)
         if not command.args:
             return LineAnswer(line_no, command.text, True, f"your latest order is #{target.seq}: {describe(target)}; "
                               f"to take it back, confirm with /undo {target.seq}")
@@ -586,4 +596,10 @@ class PostReading(PublicValues):
             + f" [{e['meaning']}]"
             for e in entries
         ] or ["No roll has been bound yet."]
-        return lines + [f"Head of the log's hash chain: {posting.folded.last_seq}:{posting.folded.head}"]
+        return (self._chain_warning(posting) + lines
+                + [f"Head of the log's hash chain: {posting.folded.last_seq}:{posting.folded.head}"])
+
+    def _chain_warning(self, posting: _Posting) -> list[str]:
+        from bot.service.chain_warning import chain_warning
+
+        return chain_warning(posting.folded.effective[0].data) if posting.folded.effective else []

@@ -43,10 +43,11 @@ class PublicValues:
         offered: list[str] = []
         created = posting.folded.effective[0].data if posting.folded.effective else {}
         if self._randomness(posting) == "drand" or created.get("mix") == "drand":
-            from bot.drand.beacons import chain_from_dict
             from engine.chance.drand import bind_round
+            from engine.chance.pinned_chain import campaign_chain
 
-            chain = chain_from_dict(posting.folded.effective[0].data.get("drand_chain"))
+            # The pinned chain's round times, not those the log names: an edited genesis would bind past rounds.
+            chain = campaign_chain(created).chain
             offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
         floor = posting.summary().draw
         if not floor:
@@ -108,6 +109,9 @@ class PublicValues:
         needs = self._needs(posting, "commit-reveal")
         if not needs:
             return []
+        created = posting.folded.effective[0].data if posting.folded.effective else {}
+        if commit_reveal.rule_of(created) != commit_reveal.RULE_SEED:
+            return self._record_round_numbers(posting, needs)
         assert posting.campaign.id is not None
         seed = posting.store.seed_of(posting.campaign.id)
         if seed is None:
@@ -128,6 +132,20 @@ class PublicValues:
         shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
         return [f"Commit-reveal number{'s' if len(numbers) > 1 else ''} drawn from the seed: {shown}.", *new]
 
+    def _record_round_numbers(self, posting: _Posting, needs: list[Need]) -> list[str]:
+        """Rule 2: each label's values from its round's randomness alone (asked for only once it is recorded), so
+        the seed is not needed and the game checks every value as it takes it."""
+        numbers: dict[str, Any] = {}
+        for need in needs:
+            values = commit_reveal.round_values(need.key, need.count, need.lo, need.hi, need.mix)
+            numbers[need.key] = values[0] if need.count == 1 else values
+        new = self._record_fact(posting, "random.recorded", {"numbers": numbers})
+        if isinstance(new, Rejection):
+            return [f"The numbers of the drand rounds could not be recorded: {new.reason}. The GM must look into it."]
+        shown = ", ".join(f"{label} = {n}" for label, n in numbers.items())
+        return [f"Number{'s' if len(numbers) > 1 else ''} drawn from {'their' if len(numbers) > 1 else 'its'} drand "
+                f"round: {shown}.", *new]
+
     def _record_beacons(self, posting: _Posting) -> list[str]:
         """Record each drand round the game waits for whose beacon is at hand (fetched and verified by
         ``beacons``); a round not produced yet waits for the scheduler's fetch."""
@@ -135,13 +153,15 @@ class PublicValues:
         needs = self._needs(posting, "drand")
         if not needs:
             return messages
+        from engine.chance.pinned_chain import campaign_chain
+
         source = self._beacon_source()
-        wanted = posting.folded.effective[0].data.get("drand_chain") or {}
-        if wanted.get("hash", source.chain.hash) != source.chain.hash:
-            return [f"this campaign draws from the drand chain {str(wanted.get('hash'))[:16]}…, but this bot fetches "
-                    f"{source.chain.hash[:16]}… (LEGATUS_DRAND_CHAIN): its rolls wait"]
+        pinned = campaign_chain(posting.folded.effective[0].data)
+        refused = source.refusal(pinned)
+        if refused:
+            return [refused]
         for need in needs:
-            beacon = source(int(need.key))
+            beacon = source(int(need.key), pinned)
             if beacon is None:
                 continue
             data = {"round": beacon.round, "signature": beacon.signature, "randomness": beacon.randomness}

@@ -22,15 +22,17 @@ class StateCard:
     to_play: tuple[str, ...]  # "<seat> (<@1>): <what the game asks>"
     standings: tuple[str, ...]  # "<power> (<@2>): <what the game says of it>"
     public_json: str  # the whole public view, as /state gives it in text
+    chain_warning: str = ""  # "test chain: not verifiable ..." (bot/service/chain_warning.py), or nothing
 
     def fields(self) -> list[tuple[str, str]]:
         """(name, value) pairs, each value within Discord's limit (a long list says how many were left out)."""
-        return [("Phase", self.phase), ("Status", self.status),
+        return [*([("Randomness", self.chain_warning[:FIELD_LIMIT])] if self.chain_warning else []),
+                ("Phase", self.phase), ("Status", self.status),
                 ("To play", _fit(self.to_play) or "nobody now"),
                 *([("Standings", _fit(self.standings))] if self.standings else [])]
 
 
-def state_card(ruleset: Any, state: Any) -> StateCard:
+def state_card(ruleset: Any, state: Any, chain_warning: str = "") -> StateCard:
     summary = ruleset.summary(state)
     to_play = tuple(f"{p.seat} ({ruleset.player_of(state, p.seat) or 'no player'}): {p.what}"
                     for p in ruleset.prompts(state))
@@ -45,7 +47,7 @@ def state_card(ruleset: Any, state: Any) -> StateCard:
     else:
         status = "playing" if summary.playing else "between turns"
     return StateCard(summary.turn_label, summary.phase, status, to_play, standings,
-                     canonical.dumps(ruleset.public_view(state), indent=2))
+                     canonical.dumps(ruleset.public_view(state), indent=2), chain_warning)
 
 
 def _fit(lines: tuple[str, ...], limit: int = FIELD_LIMIT) -> str:

@@ -13,7 +13,10 @@ def verification_text(result: Verification, unread: int = 0) -> str:
             + (f", {result.beacons_checked} drand beacons checked offline" if result.beacons_checked else ""))
     # A campaign with no lottery draw (drand beacons, a commit-reveal seed) is not told about draws or their archive.
     lottery = result.draws_checked > 0 or not result.beacons_checked
-    if result.ok:
+    if result.ok and result.awaiting_reveal:
+        lines = [f"✗ Not verified: {result.awaiting_words()} (the GM reveals it with /campaign reveal); no mismatch "
+                 f"in the rest ({head})."]
+    elif result.ok:
         lines = [f"✓ Every number matches the stored draws ({head})." if lottery else
                  f"✓ Every number matches its drand beacon, each checked against the chain's key ({head})."]
     else:

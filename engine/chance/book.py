@@ -14,7 +14,8 @@ reaches the engine):
   are linked). A refused pair re-binds that value to the next free slots of the next draw offered then.
 * ``commit-reveal``: the label itself, mixed with the first offered drand round when the shell offers one
   (engine/commit_reveal.py: the label ends in "@drand:<round>"); the roll waits for that round's beacon, then the
-  shell records the values in a ``random.recorded`` event.
+  shell records the values in a ``random.recorded`` event. Under ``commit_reveal_rule`` 2 a roll binds only with a
+  round and its values must be the round's alone, checked as they are recorded.
 
 A slot, a label or a round used once is never handed out again, even after an undo (``carry``).
 """
@@ -73,12 +74,17 @@ class ChanceBook:
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
     cancelled: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
     next_id: int = 1
+    # commit-reveal: RULE_AT_ONCE when values come from their drand round alone, checked as they are recorded
+    # (engine/commit_reveal.py); RULE_SEED, the class default a snapshot pickled before it finds, for the seed's.
+    rule: int = commit_reveal.RULE_SEED
 
     def pending(self) -> list[Binding]:
         return [b for b in self.bindings if b.values is None]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "rolls": [b.to_dict() for b in self.bindings]}
+        # The rule is shown only where it is not the old one: an old campaign's public view stays byte for byte.
+        return {"source": self.source, "rolls": [b.to_dict() for b in self.bindings],
+                **({"commit_reveal_rule": self.rule} if self.rule != commit_reveal.RULE_SEED else {})}
 
 
 def ask(
@@ -101,6 +107,10 @@ def ask(
         where = _lottery_slots(book, _offered_dates(event), count * lottery_dice.numbers_per_die(hi - lo + 1))
     elif book.source == COMMIT_REVEAL:
         mixed = offered_round(event)
+        if mixed is None and book.rule != commit_reveal.RULE_SEED:
+            # Rule 2's values come from the round alone: without one they could only come from the seed, unchecked
+            # until the reveal, the very window rule 2 closes.
+            raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
         if mixed is not None:
             book.used.append(unique)
             unique = commit_reveal.with_round(unique, mixed[len(DRAND_PREFIX):])
@@ -113,6 +123,11 @@ def ask(
     book.next_id += 1
     book.bindings.append(binding)
     return binding
+
+
+def rule_of(source: str, setup: dict[str, Any]) -> int:
+    """The commit-reveal rule a new book follows, from ``campaign.created`` (engine/commit_reveal.py)."""
+    return commit_reveal.rule_of(setup) if source == COMMIT_REVEAL else commit_reveal.RULE_SEED
 
 
 def record_beacon(beacons: dict[str, str], data: dict[str, Any]) -> None:
@@ -145,6 +160,8 @@ def record(book: ChanceBook, event: Event) -> bool:
                 values = [values]
             if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
                 raise Rejection(f"the values of '{label}' must be a list of whole numbers, not {values!r}")
+            if book.rule != commit_reveal.RULE_SEED:
+                _check_at_once(book, str(label), values)
             early = commit_reveal.waits_for_round(str(label), book.beacons)
             if early:
                 raise Rejection(early)
@@ -169,6 +186,16 @@ def record(book: ChanceBook, event: Event) -> bool:
         book.draws[date] = clean
         return True
     return False
+
+
+def _check_at_once(book: ChanceBook, label: str, values: list[int]) -> None:
+    """Rule 2: values only for a label a roll is bound to, and only its round's."""
+    binding = next((b for b in book.bindings if b.source == COMMIT_REVEAL and b.label == label), None)
+    if binding is None:
+        raise Rejection(f"no roll of this campaign is bound to '{label}': no number can be recorded for it")
+    wrong = commit_reveal.check_at_once(label, values, binding.count, binding.lo, binding.hi, book.beacons)
+    if wrong:
+        raise Rejection(wrong)
 
 
 def settle(book: ChanceBook, event: Event) -> list[Binding]:

@@ -103,6 +103,15 @@ def _target(ctx: Ctx, nation: str, province: str) -> str | None:
     return owner
 
 
+def _attackable(ctx: Ctx, nation: str, province: str) -> bool:
+    """Whether ``nation`` could attack ``province`` now, by the checks every attack makes: a hint offers no more."""
+    try:
+        _target(ctx, nation, province)
+    except Rejection:
+        return False
+    return True
+
+
 def _peace(ctx: Ctx, nation: str, enemy: str) -> None:
     state = ctx.state
     if nation in state.nations[enemy].peace_with:
@@ -232,7 +241,7 @@ def _attack(ctx: Ctx, nation: str, order: Attack) -> None:
     if ctx.state.provinces[order.province].owner == nation:
         raise Rejection(f"{order.province} is already yours")
     if not gm.adjacent(order.base, order.province):
-        options = [p for p in gm.land.get(order.base, ()) if ctx.state.provinces[p].owner != nation]
+        options = [p for p in gm.land.get(order.base, ()) if _attackable(ctx, nation, p)]
         options.sort(key=gm.province_order)
         bases = [p for p in ctx.state.owned(nation) if gm.adjacent(p, order.province)]
         hint = f"; from {order.base} you can attack {', '.join(options)}" if options else f"; {order.base} borders no enemy province"

@@ -95,11 +95,10 @@ def _battle(resolve: Resolve, args: list[str], text: str) -> Proposal:
                     f"battle in {province} won by {winner}")
 
 
-def _count(text: str, allow_negative: bool) -> int:
-    body = text[1:] if allow_negative and text.startswith("-") else text
-    if not body.isdigit() or len(body) > 6 or int(body) > MAX_COUNT:
-        low = -MAX_COUNT if allow_negative else 0
-        raise _Refused(f"'{text[:40]}' is not a whole number from {low} to {MAX_COUNT}")
+def _count(text: str) -> int:
+    # Nothing the GM sets is below 0 (stability 0 crumbles a nation, 0 actions ends its turn): a minus is a typo.
+    if not text.isdigit() or len(text) > 6 or int(text) > MAX_COUNT:
+        raise _Refused(f"'{text[:40]}' is not a whole number from 0 to {MAX_COUNT}")
     return int(text)
 
 
@@ -112,13 +111,13 @@ def _gm_set(resolve: Resolve, args: list[str], text: str) -> Proposal:
     value: Any
     if what in ("stability", "actions"):
         target = _name(resolve, "nation", args[1])
-        value = _count(args[2], allow_negative=True)
+        value = _count(args[2])
     elif what == "fleets":
         if "/" not in args[1]:
             raise _Refused('write the sea and the nation as <sea>/<nation>, e.g. /gm set fleets "Mare Tyrrhenum/Romans" 2')
         sea, nation = args[1].split("/", 1)
         target = f"{_name(resolve, 'sea', sea)}|{_name(resolve, 'nation', nation)}"
-        value = _count(args[2], allow_negative=False)
+        value = _count(args[2])
     elif what == "owner":
         target = _name(resolve, "province", args[1])
         value = None if args[2].lower() in ("independent", "none", "-") else _name(resolve, "nation", args[2])

@@ -41,7 +41,7 @@ def request(ctx: Ctx) -> None:
         roll.slots.append([s.id for s in slots])
         roll.values.append(None)
     ctx.say(
-        f"GM roll #{roll.id}: {_title(roll)} (by {by}) bound to {_where(bound)}; {dicelib.rule(dice.sides)}."
+        f"GM roll #{roll.id}: {_title(roll)} (by {by}) bound to {_where(bound, ctx.state.commit_reveal_rule)}; {dicelib.rule(dice.sides)}."
     )
 
 
@@ -101,7 +101,7 @@ def _roll_again(ctx: Ctx, roll: GmRoll, dice: dicelib.Dice, k: int, group: list[
         r.outcome = f"pair value {pair} refused (>= {limit}): die {k + 1} rolls again on rolls #{again[0].id} and #{again[1].id}"
     ctx.say(
         f"GM roll #{roll.id} ({_title(roll)}): the pair for die {k + 1} makes {pair}, which is refused "
-        f"(>= {limit}); die {k + 1} rolls again on {_where([again])}."
+        f"(>= {limit}); die {k + 1} rolls again on {_where([again], ctx.state.commit_reveal_rule)}."
     )
 
 
@@ -126,7 +126,7 @@ def _meaning(roll: GmRoll, dice: dicelib.Dice, k: int, j: int, *, again: bool = 
     return f"{what}: {dicelib.rule(dice.sides)}"
 
 
-def _where(dice_slots: list[list[Roll]]) -> str:
+def _where(dice_slots: list[list[Roll]], rule: int = 1) -> str:
     """'the draw of D (die 1: PA 1st, die 2: RM 1st)', naming every date when the dice span several draws."""
     first = dice_slots[0][0].draw
     if first == COMMIT_REVEAL:
@@ -134,6 +134,9 @@ def _where(dice_slots: list[list[Roll]]) -> str:
         named = [f"die {k}: {text}" if len(dice_slots) > 1 else text for k, text in enumerate(labels, 1)]
         rounds = sorted({r for slots in dice_slots for s in slots if (r := commit_reveal.mixing_round(s.label or ""))}, key=int)
         mixed = f", mixed with drand quicknet round {', '.join(rounds)}: the dice come once it is drawn" if rounds else ""
+        if rule != 1 and rounds:  # commit_reveal_rule 2: the numbers are the rounds' alone, not the seed's
+            return (f"drand quicknet round {', '.join(rounds)} (label{'s' if sum(map(len, dice_slots)) > 1 else ''} "
+                    f"{', '.join(named)}): the dice come once it is drawn, checkable by anyone at once")
         return f"the commit-reveal seed (label{'s' if sum(map(len, dice_slots)) > 1 else ''} {', '.join(named)}){mixed}"
     parts = []
     for k, slots in enumerate(dice_slots, 1):

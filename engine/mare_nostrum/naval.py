@@ -84,6 +84,16 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
     assert att_roll.number is not None and def_roll.number is not None and battle.sea is not None
     attacker = battle.attacker_nation or PIRATES
     defender = battle.naval_opponent or battle.defender or PIRATES
+    gone = _side_out(ctx, attacker, defender)
+    if gone:
+        # Knocked out (or crumbled) while the numbers were pending: its fleets went with it, so nobody fights and
+        # nobody sinks; a landing this battle opened the way for is then aborted by _after_naval_phase.
+        battle.status = "aborted"
+        att_roll.outcome = def_roll.outcome = f"not fought: {gone}"
+        ctx.say(f"Naval battle #{battle.id} in {battle.sea} is not fought: {gone}; no fleet is lost.")
+        if battle.kind == "amphibious":
+            _after_naval_phase(ctx, battle, None)
+        return
     a_bonus, a_why = _bonus(ctx, attacker, battle.attacker_fleets, battle.defender_fleets)
     d_bonus, d_why = _bonus(ctx, defender, battle.defender_fleets, battle.attacker_fleets)
     a_score, d_score = att_roll.number + a_bonus, def_roll.number + d_bonus
@@ -109,6 +119,15 @@ def resolve_roll(ctx: Ctx, roll: Roll) -> None:
     ctx.say(f"Naval battle #{battle.id} in {battle.sea}: {outcome}.")
     if battle.kind == "amphibious":
         _after_naval_phase(ctx, battle, winner)
+
+
+def _side_out(ctx: Ctx, *sides: str) -> str | None:
+    """Why a naval battle between ``sides`` can no longer be fought: a nation among them is out of the game."""
+    for side in sides:
+        ns = ctx.state.nations.get(side)
+        if ns is not None and not ns.alive:
+            return f"the {side} are out of the game ({ns.fate or 'out'})"
+    return None
 
 
 def _after_naval_phase(ctx: Ctx, battle: Battle, winner: str | None) -> None:

@@ -6,21 +6,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import commit_reveal
+from engine import commit_reveal, takeback
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
 from engine.chance.book import record_beacon
 from engine.mare_nostrum import battles, commands, gm_roll, naval
 from engine.mare_nostrum.actions import carry_out
-from engine.mare_nostrum.conquest import check_supremacy, fall
+from engine.mare_nostrum.conquest import check_supremacy, fall, knock_out
 from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
 from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, later_draws, rebind_cancelled, settle
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
-from engine.mare_nostrum.turn import close_turn, end_player_turn, open_turn, start_turn
+from engine.mare_nostrum.turn import after_ruling, close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
 from engine.mare_nostrum.picture import picture
 from engine.ruleset import IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
@@ -96,6 +96,8 @@ class MareNostrum:
         state = State(
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
             commitment=commitment if randomness == COMMIT_REVEAL else None,
+            commit_reveal_rule=commit_reveal.rule_of(setup) if randomness == COMMIT_REVEAL else 1,
+            fresh_ids=takeback.follows_clock_rules(setup),
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
@@ -314,11 +316,17 @@ class MareNostrum:
         for round_no, randomness in before.beacons.items():
             after.beacons.setdefault(round_no, randomness)
         after.seed = after.seed or before.seed
+        if before.fresh_ids:
+            after.next_id = max(after.next_id, before.next_id)
         return after
 
     def _no_seat(self, state: State, actor: str) -> str:
         if actor == state.gm:
             return "you are the GM and play no nation; to give an order for a nation write /order <nation> <order>"
+        out = next((n for n, ns in state.nations.items() if ns.player == actor and not ns.alive), None)
+        if out is not None:
+            return (f"your nation, the {out}, is out of the game ({state.nations[out].fate or 'out'}): "
+                    "you have no more orders to give")
         return f"you ({actor}) play no nation in this campaign; ask the GM to assign you one"
 
     # --- event handlers ------------------------------------------------------------------------------------------------
@@ -389,9 +397,15 @@ class MareNostrum:
             known = state.numbers.get(str(label))
             if known is not None and known != number:
                 raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
+            if state.commit_reveal_rule != 1 and str(label) not in state.used_labels:
+                raise Rejection(f"no roll of this campaign is bound to '{label}': no number can be recorded for it")
             early = commit_reveal.waits_for_round(str(label), state.beacons)
             if early:
                 raise Rejection(early)
+            if state.commit_reveal_rule != 1:
+                wrong = commit_reveal.check_at_once(str(label), [number], 1, 1, 90, state.beacons)
+                if wrong:
+                    raise Rejection(wrong)
         for label, number in numbers.items():
             state.numbers[str(label)] = number
 
@@ -416,6 +430,11 @@ class MareNostrum:
                 f"this seed does not match the commitment published at creation ({state.commitment[:12]}…): refused"
             )
         state.seed = seed
+        if state.commit_reveal_rule != 1:
+            ctx.say(f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation. "
+                    "Every number of this campaign came from its drand round and was checked as it was recorded; "
+                    "no new roll can be made.")
+            return
         ctx.say(
             f"The commit-reveal seed is revealed: {seed}. Its SHA-256 is the commitment published at creation, so anyone "
             "can now recompute every roll of the campaign from its label (legatus verify). No new roll can be made."
@@ -472,8 +491,16 @@ class MareNostrum:
     def _gm_pass(self, ctx: Ctx) -> None:
         self._require_gm(ctx)
         nation = str(ctx.event.data["nation"])
-        if ctx.state.acting() != nation:
-            raise Rejection(f"the {nation} are not playing now (the {ctx.state.acting() or 'no nation'} are)")
+        ns = ctx.state.nations.get(nation)
+        if ns is not None and not ns.alive:
+            raise Rejection(f"the {nation} are out of the game ({ns.fate or 'out'}): they have no turn to end")
+        acting = ctx.state.acting()
+        if acting is None:
+            now = ("every nation has declared (the battles phase)" if ctx.state.phase == "battles"
+                   else f"no nation plays in the '{ctx.state.phase.replace('_', ' ')}' phase")
+            raise Rejection(f"the {nation} are not playing now: {now}")
+        if acting != nation:
+            raise Rejection(f"the {nation} are not playing now (the {acting} are)")
         ctx.say(f"The GM ends the turn of the {nation}: {ctx.event.data.get('reason') or 'no reason given'}.")
         end_player_turn(ctx, nation)
 
@@ -499,6 +526,7 @@ class MareNostrum:
         what, target, value = str(data["what"]), str(data["target"]), data["value"]
         reason = data.get("reason") or "no reason given"
         state, rules = ctx.state, self.rules
+        handed_capital: str | None = None
         if what not in GM_SETTABLE:
             raise Rejection(f"the GM can set {', '.join(sorted(GM_SETTABLE))}; not '{what}'")
         if what in ("stability", "actions"):
@@ -507,6 +535,8 @@ class MareNostrum:
             number = int(value)
             if what == "stability" and not 0 <= number <= rules.max_stability:
                 raise Rejection(f"stability runs from 0 to {rules.max_stability}")
+            if number < 0:
+                raise Rejection(f"a nation has 0 actions or more, not {number}")
             setattr(state.nations[target], what, number)
         elif what == "fleets":
             sea, nation = target.split("|", 1)
@@ -524,10 +554,21 @@ class MareNostrum:
             if what == "owner":
                 if value is not None and value not in state.nations:
                     raise Rejection(f"unknown nation '{value}'")
+                before = state.provinces[target].owner
+                prov = rules.map.provinces[target]
+                if before is not None and before != value and prov.is_capital and prov.nation == before \
+                        and state.nations[before].alive:
+                    handed_capital = before
                 state.provinces[target].owner = value
             else:
                 setattr(state.provinces[target], what, bool(value))
         ctx.say(f"GM ruling: {what} of {target.replace('|', ' / ')} set to {value} ({reason}).")
+        if handed_capital is not None:
+            # A capital handed over by ruling is lost as a conquered one is (the seed: losing the capital knocks the
+            # nation out); the other provinces pass with their buildings, as no battle was fought.
+            knock_out(ctx, handed_capital, value, value or "independent forces")
         if what == "stability" and int(value) <= 0 and state.nations[target].alive:
             fall(ctx, target)
         check_supremacy(ctx)
+        if state.phase == "orders":
+            after_ruling(ctx)

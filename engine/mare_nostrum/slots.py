@@ -12,7 +12,9 @@ the shell derives its number 1..90 from the seed it committed to at creation and
 ``random.recorded`` event. When the shell offers a drand round, the label is also mixed with it
 ("...@drand:<round>", engine/commit_reveal.py): the number waits for that round's beacon, so whoever holds the
 seed cannot foresee it either. Once the
-GM revealed the seed no roll can bind any more: its every number could be computed in advance.
+GM revealed the seed no roll can bind any more: its every number could be computed in advance. A campaign created
+under ``commit_reveal_rule`` 2 binds a label only with a round, and its number is that round's alone (recorded all
+the same, and refused if it is not the round's): checkable at once, no reveal needed.
 """
 from __future__ import annotations
 
@@ -97,6 +99,11 @@ def bind_label(
             "the commit-reveal seed has been revealed and is public now: a new roll bound to it could be "
             "computed in advance, so no roll can be made any more in this campaign"
         )
+    mixed = offered_round(ctx.event)
+    if mixed is None and state.commit_reveal_rule != 1:
+        # Rule 2 draws a number from its round alone: with no round the number could only come from the seed,
+        # uncheckable until the reveal, the very window rule 2 closes.
+        raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
     roll_id = state.new_id()
     roll_turn = state.turn if turn is None else turn
     base = f"turn-{roll_turn}:roll-{roll_id}:{purpose}"
@@ -105,7 +112,6 @@ def bind_label(
         again += 1
         label = f"{base}:{again}"
     state.used_labels.append(label)
-    mixed = offered_round(ctx.event)
     if mixed is not None:
         label = commit_reveal.with_round(label, mixed[len(DRAND_PREFIX):])
         state.used_labels.append(label)
@@ -114,7 +120,13 @@ def bind_label(
         meaning=meaning, ref=ref, target=target, label=label,
     )
     state.rolls.append(roll)
-    if announce:
+    if announce and mixed is not None and state.commit_reveal_rule != 1:
+        ctx.say(
+            f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to drand quicknet "
+            f"round {mixed[len(DRAND_PREFIX):]}, label '{label}' (its number is the round's, checkable by anyone as soon "
+            f"as it is recorded): {meaning}."
+        )
+    elif announce:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the commit-reveal "
             f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}'"

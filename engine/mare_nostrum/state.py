@@ -197,12 +197,18 @@ class State:
     winner: str | None = None
     locked: str | None = None  # orders locked by the GM: the reason given
     next_id: int = 1
+    # Campaigns under the clock rules (engine/takeback.py): an id once handed out is never handed out again, not
+    # even after an undo, so a roll bound again is another roll. Older campaigns reuse it and fold as they did.
+    fresh_ids: bool = False
     # Where the rolls beyond the order of play and the events come from: LOTTERY or COMMIT_REVEAL.
     randomness: str = LOTTERY
     commitment: str | None = None  # commit-reveal: SHA-256 of the seed, published at creation
     seed: str | None = None  # commit-reveal: the seed, once the GM revealed it (then no roll binds any more)
     numbers: dict[str, int] = field(default_factory=dict)  # commit-reveal: label -> number 1..90 (random.recorded)
     used_labels: list[str] = field(default_factory=list)  # commit-reveal labels ever bound, never reused
+    # commit-reveal: 2 for a campaign whose numbers come from their drand round alone, checked as they are recorded
+    # (engine/commit_reveal.py); 1, the class default a snapshot pickled before it finds, for the seed's own.
+    commit_reveal_rule: int = 1
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (beacon.recorded)
     cancelled_draws: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
     # How many battles, rolls and GM rolls are final (those of closed turns): see ``seal``.

@@ -215,6 +215,22 @@ def end_player_turn(ctx: Ctx, nation: str) -> None:
     advance(ctx)
 
 
+def after_ruling(ctx: Ctx) -> None:
+    """A GM ruling may leave the nation to play out of the game or without actions: the turn moves on as it would
+    in play. A nation that is out completes nothing it had pending (its provinces and fleets are gone); one left
+    without actions ends its turn as a pass does, its builds completed (docs/rules/mare-nostrum.md, "Actions")."""
+    nation = ctx.state.acting()
+    if nation is None:
+        return
+    ns = ctx.state.nations[nation]
+    if not ns.alive:
+        ns.pending_builds = []
+        ctx.say(f"The {nation} are out of the game: their turn ends with nothing completed.")
+        advance(ctx)
+    elif ns.actions <= 0:
+        end_player_turn(ctx, nation)
+
+
 def advance(ctx: Ctx) -> None:
     """Move to the next nation that can act; a nation without actions passes on its own."""
     state = ctx.state

@@ -114,6 +114,8 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "locked": state.locked,
         "randomness": state.randomness,
         **({"commitment": state.commitment, "seed": state.seed} if state.commitment is not None else {}),
+        # Shown only where it is not the old rule, so an old campaign's public view stays byte for byte the same.
+        **({"commit_reveal_rule": state.commit_reveal_rule} if state.commit_reveal_rule != 1 else {}),
     }
 
 
@@ -125,11 +127,15 @@ def status_board(rules: RulesData, state: State) -> str:
     if state.winner:
         lines.append(f"Winner: the {state.winner}.")
     if state.commitment is not None:
-        lines.append(f"Rolls: commit-reveal, commitment {state.commitment}" + (", seed revealed." if state.seed else ", seed not revealed yet."))
+        lines.append(f"Rolls: commit-reveal, commitment {state.commitment}" + (
+            ", each number checkable from its drand round as soon as it is recorded." if state.commit_reveal_rule != 1
+            else ", seed revealed." if state.seed else ", seed not revealed yet."))
     if state.locked is not None:
         lines.append(f"Orders are locked by the GM: {state.locked}.")
     for name in state.order_of_play or list(state.nations):
         n = view["nations"][name]
+        if not n["alive"]:
+            continue  # listed once below, as out (a nation out mid-turn stays in the turn's order of play)
         mark = "▶" if name == view["to_play"] else ("✓" if n["passed"] else "·")
         event = view["events"].get(name, {}).get("name", "-")
         lines.append(

@@ -69,7 +69,7 @@ class MediterraneanEmpires:
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
-        st.book = chance.ChanceBook(source=source)  # type: ignore[attr-defined]
+        st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup))  # type: ignore[attr-defined]
         st.options = options.chosen(self.rules, setup.get("options"))
         control.snapshot_control(self.rules, st)
         return st

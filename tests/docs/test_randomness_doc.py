@@ -31,7 +31,7 @@ def _commands() -> list[tuple[str, str]]:
 
 
 def test_the_page_has_its_worked_commands() -> None:
-    assert len(_commands()) == 9
+    assert len(_commands()) == 10
 
 
 @pytest.mark.skipif(not all(shutil.which(t) for t in ("openssl", "xxd", "sha256sum")), reason="needs openssl, xxd")
@@ -112,3 +112,16 @@ def test_the_sealed_pick_example() -> None:
     assert f"of the sorted pool" in DOC and f"mod {len(pool)} = **{index}**" in DOC
     assert f"the marker is the {index + 1}th of the sorted pool" in DOC and f"**{pool[index]}**" in DOC
     assert f"full pool of {len(pool)} markers" in DOC and f"2³² − (2³² mod {len(pool)}) = {2**32 - 2**32 % len(pool)}" in DOC
+
+
+def test_the_rule_2_example() -> None:
+    """Section 3: a rule-2 number is section 2's derivation of its round's randomness under its label as written."""
+    beacon = next(b for b in RECORDED["beacons"] if b["round"] == 657413)
+    label = "turn-3:roll-17:siege@drand:657413"
+    assert f"label `{label}`" in DOC and commit_reveal.mixing_round(label) == "657413"
+    assert f"hexkey:{beacon['randomness']}" in DOC
+    (n,) = commit_reveal.round_values(label, 1, 1, 90, beacon["randomness"])
+    assert n == derive.values(bytes.fromhex(beacon["randomness"]), label, 1, 1, 90)[0]
+    assert commit_reveal.check_at_once(label, [n], 1, 1, 90, {"657413": beacon["randomness"]}) is None
+    assert f"mod 90 = {n - 1}, so the\nnumber is **{n}**: 61–90, the fortification holds" in DOC and n >= 61
+

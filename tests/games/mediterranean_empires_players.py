@@ -84,6 +84,7 @@ def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
     with serving(FakeRelay()) as relay:
         service = Legatus(open_engine(db), clock=clock)
         service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
+                                       test_chain=True,  # the tests hold its key: an explicit opt-in
                                        clock=lambda: clock.now().timestamp())
         # Repeatable salts (the pick key is one): the same game every run. A live bot draws them from the OS.
         salts = itertools.count(1)

@@ -20,6 +20,7 @@ from typing import Any
 import pyblst
 
 from engine.chance import drand
+from engine.chance.pinned_chain import NOT_VERIFIABLE
 
 RECORDED = json.loads(
     (Path(__file__).resolve().parents[2] / "engine" / "chance" / "data" / "quicknet_recorded.json").read_text()
@@ -167,9 +168,22 @@ class FakeTime:
 
 
 def beacon_source(relay: FakeRelay, clock: Any) -> Any:
-    """The bot's beacon source, fetching from ``relay`` over HTTP, on a test clock (``clock.now()``)."""
+    """The bot's beacon source, fetching from ``relay`` over HTTP, on a test clock (``clock.now()``), in test mode:
+    the test chain serves campaigns, marked "test chain: not verifiable"."""
     from bot.drand.beacons import BeaconSource
     from bot.drand.client import DrandClient
 
     return BeaconSource(DrandClient(relay.chain, [relay.url], timeout=2, attempts=1),
+                        test_chain=True,  # the tests hold its key: an explicit opt-in
                         clock=lambda: clock.now().timestamp())
+
+
+def beyond_the_test_chain(result: Any) -> list[str]:
+    """A verification's findings but the one every campaign on the test chain gets: what a test means to check."""
+    return [str(f) for f in result.findings if not (f.purpose == "drand chain" and NOT_VERIFIABLE in f.detail)]
+
+
+def assert_verified_but_for_the_test_chain(result: Any) -> None:
+    """Everything checks out, and verify still refuses the campaign because its chain is the tests' own."""
+    assert not result.ok and any(NOT_VERIFIABLE in f.detail for f in result.findings), [str(f) for f in result.findings]
+    assert beyond_the_test_chain(result) == [], beyond_the_test_chain(result)

@@ -28,6 +28,7 @@ PLAYERS = {"Player A": "ann", "Player B": "bob"}
 def _service(db: Path, clock: FixedClock, relay: FakeRelay) -> Legatus:
     service = Legatus(open_engine(db), clock=clock)
     service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
+                                   test_chain=True,  # the tests hold its key: an explicit opt-in
                                    clock=lambda: clock.now().timestamp())
     return service
 

@@ -79,6 +79,7 @@ def with_beacons(db: Path, relay: FakeRelay, start: datetime) -> Legatus:
     clock = FixedClock(start)
     service = Legatus(open_engine(db), clock=clock)
     service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
+                                   test_chain=True,  # the tests hold its key: an explicit opt-in
                                    clock=lambda: clock.now().timestamp())
     return service
 

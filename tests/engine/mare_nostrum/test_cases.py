@@ -5,7 +5,8 @@ Format of a `.case` file (see cases/README.md):
     # title
     [draws]                    archive lines; wheels not given are filled (see fill())
     2023/01/03 BA 90 80 70 60 50
-    [script]                   NAME: TEXT posts; an indented line continues the post above
+    [script]                   NAME: TEXT posts; an indented line continues the post above; "draw: <archive line>"
+                               publishes a draw at that point (its answer: what the campaign did with it)
     gm: /turn open 2023-01-03
     scipio: build temple in Latium
     [expect]
@@ -29,6 +30,7 @@ from engine.lotto import WHEELS, wheels_on
 from tests.conftest import PLAYERS
 
 CASES = Path(__file__).parent / "cases"
+DRAW = "draw"  # a script line by "draw" imports archive lines at that point of the script, as a draw published later
 # Wheels a case does not give: the nations play in the seed's order (Carthaginians first) and draw
 # Internal Conspiracy (28), the one event that changes nothing in the state; other wheels read 1 2 3 4 5.
 NATION_FILL = {"BA": 60, "CA": 50, "FI": 40, "GE": 30, "MI": 20, "NA": 10}
@@ -124,7 +126,16 @@ def run_case(service: Legatus, case: Case) -> tuple[list[str], dict[str, Any]]:
     for line in case.setup:
         reply = service.post("gm", line)
         assert reply.ok, f"setup line {line!r}: {reply.render()}"
-    answers = [service.post(who, text).render() for who, text in case.script]
+    answers = []
+    for who, text in case.script:
+        if who == DRAW:
+            # A draw published while the campaign waits for it (live play: days after the orders). Its "answer" is
+            # what the campaign did with it, as the bot would post it.
+            report, progress = service.import_draws(draws_text(text.splitlines()), case.path.name)
+            assert not report.errors and not report.conflicts, report.errors + report.conflicts
+            answers.append("\n".join(line for lines in progress.values() for line in lines))
+        else:
+            answers.append(service.post(who, text).render())
     return answers, service.state()
 
 

@@ -73,7 +73,7 @@ class BlindAuction:
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
         seats = {s: SeatState(s, players.get(s)) for s in SEATS}
-        state = State(self.id, str(setup.get("gm", "gm")), seats, chance.ChanceBook(source=source))
+        state = State(self.id, str(setup.get("gm", "gm")), seats, chance.ChanceBook(source=source, rule=chance.rule_of(source, setup)))
         state.commitment = setup.get("commitment") if source == chance.COMMIT_REVEAL else None
         state.rounds.append(Round(1))
         return state
