@@ -26,6 +26,9 @@ class Event:
     # Sealed content (engine/secrets.py): known to the shell's private store and to one seat, never part of the
     # public log, its export or the hash chain; ``data["sealed"]`` carries its digest. None in an export's replay.
     secret: dict[str, Any] | None = field(default=None, compare=False)
+    # The newest drand round whose verified beacon the shell held when it made the event: the event cannot be older
+    # than that round (a lower bound on its time that the shell's clock does not give). Absent in older logs.
+    known_round: int | None = None
 
     def to_dict(self, *, with_hash: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "actor": self.actor, "data": self.data}
@@ -33,6 +36,8 @@ class Event:
             out["at"] = self.at
         if self.draws:
             out["draws"] = list(self.draws)
+        if self.known_round is not None:
+            out["known_round"] = self.known_round
         if self.hash and with_hash:
             out["hash"] = self.hash
         return out
@@ -50,6 +55,7 @@ class Event:
             at=str(raw.get("at", "")),
             draws=tuple(raw.get("draws") or ()),
             hash=str(raw.get("hash", "")),
+            known_round=int(raw["known_round"]) if raw.get("known_round") is not None else None,
         )
 
 

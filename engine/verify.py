@@ -21,7 +21,11 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   log names; a campaign marked as drawn from a test chain, or a log naming another chain, is a finding
   (engine/chance/pinned_chain.py);
 * time: in a live campaign every roll was bound at least ``margin`` before its draw or round (the event that
-  bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance;
+  bound it carries the shell's timestamp); a historical campaign is reported as not bound in advance; no draw was
+  recorded before it was held;
+* witnesses (``engine/witness.py``): heads seen outside the bot at a time the operator does not choose (the bot's
+  Discord messages, anchors with a time): each must match the log, and each binding's first witness must come
+  before its value was public; without any, the output says what is left unchecked;
 * the record: every GM void (with its reason and the outcomes it discarded), every draw typed by a GM or taken
   from a single source, is listed;
 * take-backs: every undo and void with the bindings it removed, and an undo made once one of them was public by the
@@ -30,11 +34,13 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine import canonical, commit_reveal
+from engine import witness as witnesses_of
 from engine.chance.pinned_chain import campaign_chain
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
@@ -185,7 +191,7 @@ def _parse_anchor(anchor: str) -> tuple[int, str] | None:
 
 def verify(
     ruleset: Ruleset, events: list[Event], public: PublicDraws, *, expect_head: str | tuple[str, ...] | list[str] | None = None,
-    beacon_check: Any = None,
+    beacon_check: Any = None, witnesses: Sequence[witnesses_of.Witness] = (),
 ) -> Verification:
     """``beacon_check(data) -> str | None``: a problem with a recorded drand beacon (its signature), or None; by
     default ``beacon_checker(events)``: offline, against the chain the log names."""
@@ -197,8 +203,11 @@ def verify(
         findings.append(Finding(events[0].seq, None, "drand chain", pinned.warning))
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
-    for anchor in [expect_head] if isinstance(expect_head, str) else list(expect_head or ()):
-        findings.extend(_check_anchor(events, anchor))
+    anchors = [expect_head] if isinstance(expect_head, str) else list(expect_head or ())
+    seen = list(witnesses)
+    for anchor in anchors:
+        findings.extend(_check_anchor(events, witnesses_of.split_anchor(anchor)[0]))
+        seen.extend(_timed_anchor(anchor, findings))
     clock = str(events[0].data.get("clock", "")) if events else ""
     try:
         trace = _trace(ruleset, events)
@@ -243,6 +252,7 @@ def verify(
             substituted.append(replace(event, hash=""))
             continue
         day = str(event.data["date"])
+        findings.extend(_recorded_too_soon(event, day))
         source = str(event.data.get("source") or "")
         how = _draw_provenance(source)
         if how:
@@ -275,6 +285,11 @@ def verify(
     timing, more_notes = _check_times(trace, clock, (pinned.chain.genesis, pinned.chain.period))
     findings.extend(timing)
     notes.extend(more_notes)
+    rounds = (pinned.chain.genesis, pinned.chain.period)
+    findings.extend(_before_known_rounds(events, rounds))
+    found, witness_notes = _check_witnesses(events, trace, clock, rounds, seen, bool(anchors))
+    findings.extend(found)
+    notes.extend(witness_notes)
     late, listed = check_takebacks(trace.takebacks, events[0].data if events else {})
     findings.extend(Finding(seq, None, purpose, detail) for seq, purpose, detail in late)
     notes.extend(listed)
@@ -469,3 +484,75 @@ def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GEN
                 f"({key}, public at {moment.isoformat()}): not bound in advance",
             ))
     return findings, []
+
+
+def _timed_anchor(anchor: str, findings: list[Finding]) -> list[witnesses_of.Witness]:
+    """An anchor given with the time it was seen (``SEQ:HASH@TIME``) is a witness too."""
+    parsed = _parse_anchor(witnesses_of.split_anchor(anchor)[0])
+    if parsed is None:
+        return []  # _check_anchor said what is wrong with it
+    made = witnesses_of.anchor_witness(anchor, *parsed)
+    if isinstance(made, str):
+        findings.append(Finding(None, None, "anchor", made))
+        return []
+    return [made] if made is not None else []
+
+
+def _recorded_too_soon(event: Event, day: str) -> list[Finding]:
+    """A draw in the log before 20:00 in Rome of its day, by the event's own stamp: its numbers did not exist yet,
+    so either the clock was wrong or set back (and a roll "bound in advance" may have been bound to known numbers)."""
+    when = witnesses_of.parse_time(event.at) if event.at else None
+    moment = _moment("lottery", day)
+    if when is None or moment is None or when >= moment:
+        return []
+    return [Finding(event.seq, None, f"draw of {day}",
+                    f"recorded at {witnesses_of.stamp(when)}, before it was held ({witnesses_of.stamp(moment)}, 20:00 "
+                    "in Rome): the log's clock was wrong or set back")]
+
+
+def _bindings(trace: _Trace, rounds: tuple[int, int]) -> list[witnesses_of.Binding]:
+    """The live bindings a witness should show in advance, each with its value's time less the margin."""
+    out = []
+    for _, (seq, _, entry) in sorted(trace.bound_at.items(), key=lambda item: item[1][0]):
+        source, key = str(entry.get("source")), str(entry.get("key"))
+        if source == "commit-reveal" and commit_reveal.mixing_round(key) is not None:
+            source, key = "drand", str(commit_reveal.mixing_round(key))
+        moment = _moment(source, key, rounds) if source in ("lottery", "drand") else None
+        if moment is None:
+            continue
+        margin = LOTTERY_MARGIN if source == "lottery" else DRAND_MARGIN
+        out.append(witnesses_of.Binding(seq, entry.get("turn"), f"{entry['purpose']} (roll #{entry['id']})", source,
+                                        key, moment, moment - margin))
+    return out
+
+
+def _check_witnesses(events: list[Event], trace: _Trace, clock: str, rounds: tuple[int, int],
+                     seen: list[witnesses_of.Witness], anchored: bool) -> tuple[list[Finding], list[str]]:
+    """Hold the log to its witnesses, and say plainly what is left unchecked without them."""
+    bindings = _bindings(trace, rounds) if clock == "live" else []
+    problems, unwitnessed, notes = witnesses_of.check(
+        {e.seq: e.hash for e in events}, events[-1].seq if events else 0, seen, bindings)
+    findings = [Finding(p.seq, p.turn, p.purpose, p.detail) for p in problems]
+    if not seen and not anchored:
+        notes.append("no anchor given: a log rewritten and re-hashed whole would pass these checks; give "
+                     "--expect-head or --witnesses")
+    if unwitnessed:
+        notes.append(f"{len(unwitnessed)} of {len(bindings)} binding(s) have no witness (a head seen outside the bot "
+                     f"at or after them, e.g. from event #{unwitnessed[0].seq}): that they came before their values "
+                     "rests on the log's own clock, the operator's; give --witnesses (an export of the campaign's "
+                     "channel) or --expect-head SEQ:HASH@TIME")
+    return findings, notes
+
+
+def _before_known_rounds(events: list[Event], rounds: tuple[int, int]) -> list[Finding]:
+    """An event stamped before the drand round it says the bot already held: the clock was set back."""
+    findings = []
+    for event in events:
+        when = witnesses_of.parse_time(event.at) if event.known_round is not None and event.at else None
+        produced = _moment("drand", str(event.known_round), rounds) if when is not None else None
+        if when is not None and produced is not None and when < produced:
+            findings.append(Finding(event.seq, None, "time",
+                                    f"stamped {witnesses_of.stamp(when)}, but the bot already held drand round "
+                                    f"{event.known_round}, produced at {witnesses_of.stamp(produced)}: the log's clock "
+                                    "was set back"))
+    return findings

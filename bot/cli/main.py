@@ -158,9 +158,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--draws", type=Path, action="append", default=[], metavar="PATH",
                     help="public draws in the official archive format (repeatable); needed when rolls came from the "
                          "lottery, not for drand beacons or a commit-reveal seed (their values are in the log)")
-    sp.add_argument("--expect-head", action="append", default=[], metavar="SEQ:HASH",
+    sp.add_argument("--expect-head", action="append", default=[], metavar="SEQ:HASH[@YYYY-MM-DDTHH:MM:SSZ]",
                     help="an anchor the bot published ('Log head after this post: SEQ:HASH'): the log must hold "
-                         "that event with that hash, else it was cut or rewritten (repeatable)")
+                         "that event with that hash, else it was cut or rewritten; with @TIME (UTC, when you saw "
+                         "it) it also witnesses that the bindings before it were made by then (repeatable)")
+    sp.add_argument("--witnesses", action="append", default=[], type=Path, metavar="FILE",
+                    help="an export of the campaign's channel (DiscordChatExporter's JSON, or JSON lines "
+                         "{\"id\": ..., \"content\": ...}): each head the bot posted is held to the log, at the "
+                         "time Discord gave its message, and each binding must be witnessed before its draw or "
+                         "round (repeatable)")
     sp.set_defaults(func=cmd_verify)
 
     from bot.cli.ledger import add_commands as add_ledger
@@ -489,11 +495,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return fail(f"cannot read {args.log}: {exc.strerror}")
     except (Rejection, IndexError, KeyError) as exc:
         return fail(f"{args.log} is not a campaign log: {quote(str(exc))}", 1)
+    from bot.cli.witness_files import read_witness_files
+
+    try:
+        witnesses, unusable = read_witness_files(args.witnesses)
+    except ValueError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    for problem in unusable:
+        print(f"warning: {problem}")
+    if args.witnesses and not witnesses:
+        print("warning: the witness file(s) hold no head line posted by the bot ('Log head after this post: "
+              "SEQ:HASH'): export the campaign's channel itself, with the bot's messages")
     if not args.draws and any(e.kind == "draw.recorded" for e in events):
         return fail(f"{args.log} binds rolls to lottery draws: give the public archive with --draws PATH "
                     "(e.g. --draws storico01-oggi.txt)", EXIT_FAILED)
     try:
-        result = verify(ruleset, events, public, expect_head=args.expect_head)
+        result = verify(ruleset, events, public, expect_head=args.expect_head, witnesses=witnesses)
     except (Rejection, TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
         print(f"NOT verified: the log does not replay: {log_damage(events, exc)}")
         return EXIT_FAILED

@@ -616,10 +616,13 @@ def register_commands(bot: LegatusBot) -> None:
         campaign_row = await deferred_campaign(bot, interaction)
         if campaign_row is None:
             return
-        result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name)
+        from bot.discord.own_witnesses import own_witnesses
         from bot.service.verify_text import verification_text
 
-        text = verification_text(result)  # the verdict, the full anchor, every mismatch and note
+        # Its own messages here, read back from Discord, witness when each binding was public (docs/randomness.md 4).
+        witnesses, unread = await own_witnesses(bot, campaign_row)
+        result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name, witnesses)
+        text = verification_text(result, unread=len(unread))  # the verdict, the full anchor, every mismatch and note
         log_file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename=f"{campaign_row.name}.log")
         await interaction.followup.send(split_message(text)[0], file=log_file)
 

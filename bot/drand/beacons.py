@@ -95,6 +95,11 @@ class BeaconSource:
                     f"({TEST_ENV}=1): its rolls wait")
         return None
 
+    @property
+    def newest(self) -> int | None:
+        """The newest round whose beacon this source verified: it was produced before anything done now."""
+        return max(self._kept) if self._kept else None
+
     def __call__(self, round_number: int, pinned: CampaignChain | None = None) -> Beacon | None:
         """The verified beacon of a round, or None until it is produced and fetched; WrongChain when ``pinned``,
         the chain of the campaign asking, is not this source's."""

@@ -776,7 +776,9 @@ def _draw_messages_since(app: App, campaign_id: int, since: datetime) -> list[st
         folded, new = step(ruleset, folded, event)
         if i in ours:
             messages += [f"Lottery draw of {event.data.get('date')} recorded.", *new]
-    return messages
+    from bot.service.post_reading import head_line
+
+    return messages + [head_line(folded)]
 
 
 def _passed_for_timeout(app: App, campaign_id: int, nation: str, due: datetime) -> bool:

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
-from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting
+from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting, head_line
 from bot.service.public_values import BOT
 from bot.service.replies import Reply
 from bot.store import campaign_secret
@@ -422,10 +422,11 @@ class Legatus(PostReading):
             return None
         return target.seq, describe(target)
 
-    def verify(self, campaign: str | None = None) -> tuple[Any, str]:
+    def verify(self, campaign: str | None = None, witnesses: Sequence[Any] = ()) -> tuple[Any, str]:
         """Re-check the campaign's log against the sources' draws (a GM-typed one only where two sources agree on it,
         else it is reported unchecked): the result and the log, which anyone can check again with
-        `legatus verify LOG --draws <the official archive>`."""
+        `legatus verify LOG --draws <the official archive>`. ``witnesses``: heads seen outside the bot
+        (engine/witness.py), e.g. its own Discord messages."""
         from bot.service.verify_draws import public_draws
         from engine.verify import verify
 
@@ -437,14 +438,18 @@ class Legatus(PostReading):
             ruleset = load_ruleset(row.ruleset, self.data_dir)
             # The sources' word, never a GM's typing checked against itself (bot/service/verify_draws.py).
             public = public_draws(session, events)
-        return verify(ruleset, events, public), text
+        return verify(ruleset, events, public, witnesses=witnesses), text
 
     # --- lottery --------------------------------------------------------------------------------------------------------
 
     def import_draws(self, text: str, source: str) -> tuple[draw_store.ImportReport, dict[str, list[str]]]:
-        """Store the draws, then let every campaign waiting for one of them move on."""
+        """Store the draws already held (by the service's clock), then let every campaign waiting for one move on."""
+        from bot.service.held_draws import without_unheld
+
+        text, unheld = without_unheld(text, self.clock.now(), source)
         with Session(self.engine) as session:
             report = draw_store.import_archive(session, text, source)
+        report.errors[:0] = unheld
         progress: dict[str, list[str]] = {}
         for name in self.campaign_names():
             messages = self.pump(name)
@@ -471,6 +476,9 @@ class Legatus(PostReading):
             session.commit()
             self._folds[row.id] = posting.folded
         self._notify(posting, before)
+        if posting.new_events:
+            # What the bot records with nobody posting changes the chain too: its message publishes the head.
+            messages.append(head_line(posting.folded))
         return messages
 
     # --- posting, retried (issue 12: concurrent writers) ----------------------------------------------------------

@@ -119,6 +119,11 @@ def _day_and_more(command: Command, example: str) -> date:
         raise CommandError(f"'{command.args[0][:40]}' is not a date: write YYYY-MM-DD") from None
 
 
+def head_line(folded: Folded) -> str:
+    """The line that publishes the log's head, as `legatus verify` reads it back from an export of the channel."""
+    return f"Log head after this post: {folded.last_seq}:{folded.head}"
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -192,7 +197,6 @@ class PostReading(PublicValues):
         posting = _Posting(store, row, ruleset, folded, author, is_gm=gm, batch=batch, asked=dict(request.asked or {}),
                            _summary=self._summaries.get(row.id), sealed_refused=request.sealed_refused)
         before = tuple(ruleset.to_act(folded.state))
-        marks = self._anchor_marks(posting)
         # Public values that came in since the last post (a drand round now produced) are recorded first,
         # so the post is read against the state everyone can now know.
         reply.notes.extend(self._record_draws(posting))
@@ -201,10 +205,10 @@ class PostReading(PublicValues):
             # Whoever holds the campaign in memory never reads the older rows again: at each snapshot boundary the
             # whole stored chain is walked, so a row damaged under a running writer stops the log from growing.
             replayed(lambda: check_whole(store.events(row.id)), lambda: [], row.name)
-        if posting.new_events and self._anchor_marks(posting) != marks:
-            # A post that bound a roll or opened a turn publishes the head: a public anchor that
-            # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
-            reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
+        if posting.new_events:
+            # Every post that changed the chain publishes the head: Discord stamps the message, so it witnesses
+            # when each binding existed (`legatus verify --witnesses`), and any later copy is held to it.
+            reply.note(head_line(posting.folded))
         self._keep_beside_the_log(posting)
         post_row = {
             "campaign_id": row.id, "author": author, "text": text, "answer": reply.render(),
@@ -222,13 +226,6 @@ class PostReading(PublicValues):
             if event.secret is not None:
                 posting.store.keep_sealed(posting.campaign.id, event.seq, event.secret)
         posting.store.keep_snapshot(posting.campaign.id, self._snapshot_key(posting.ruleset), posting.folded)
-
-    @staticmethod
-    def _anchor_marks(posting: _Posting) -> tuple[int, Any]:
-        """What a post that must publish the head changes: the number of bound rolls, or the turn."""
-        size = getattr(posting.ruleset, "ledger_size", None)  # optional: the ledger itself grows with the campaign
-        state = posting.folded.state
-        return (size(state) if size is not None else len(posting.ruleset.ledger(state))), posting.summary().turn
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []
@@ -311,9 +308,12 @@ class PostReading(PublicValues):
     def _event(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str) -> Event:
         if actor != posting.author and posting.author != BOT:
             data = {**data, "by": posting.author}  # which of the GMs it was: the trace names them
+        draws = tuple(self._offered_draws(posting))
+        # A drand campaign's event says the newest round the bot held: a lower bound on its time (docs/randomness.md 4).
+        known = getattr(self.beacons, "newest", None) if any(d.startswith("drand:") for d in draws) else None
         event = Event(
-            seq=posting.folded.last_seq + 1, kind=kind, actor=actor, data=data, at=self._now(),
-            draws=tuple(self._offered_draws(posting)),
+            seq=posting.folded.last_seq + 1, kind=kind, actor=actor, data=data, at=self._now(), draws=draws,
+            known_round=known if isinstance(known, int) else None,
         )
         return replace(event, hash=event_hash(posting.folded.head, event))
 

@@ -8,7 +8,8 @@ from engine.verify import Verification
 SHOWN = 20  # findings and notes listed in one message; the rest are counted
 
 
-def verification_text(result: Verification) -> str:
+def verification_text(result: Verification, unread: int = 0) -> str:
+    """``unread``: channels or threads of the campaign whose messages could not be read as witnesses."""
     head = (f"log head `{result.anchor}`, {result.events} events, {result.rolls} rolls, {result.draws_checked} draws"
             + (f", {result.beacons_checked} drand beacons checked offline" if result.beacons_checked else ""))
     # A campaign with no lottery draw (drand beacons, a commit-reveal seed) is not told about draws or their archive.
@@ -37,12 +38,16 @@ def verification_text(result: Verification) -> str:
     if result.notes:
         lines.append("On record (no mismatch, but weigh it):")
         lines += [f"• {n}" for n in result.notes[:SHOWN]]
+    if unread:
+        lines.append(f"{unread} channel(s) or thread(s) of the campaign could not be read for the bot's own messages: "
+                     "the bindings posted there count as unwitnessed.")
     hidden = max(0, len(mismatches) - SHOWN) + max(0, len(unchecked) - SHOWN) + max(0, len(result.notes) - SHOWN)
     if hidden:
         lines.append(f"… and {hidden} more: run the command below for all of them.")
     if lottery:
         lines.append(f"Check it yourself: `legatus verify campaign.log --draws storico01-oggi.zip --expect-head "
-                     f"{result.anchor}` with the operator's archive.")
+                     f"{result.anchor}` with the operator's archive (add `--witnesses` with an export of this channel "
+                     "to hold it to the heads posted here, at Discord's times).")
     else:
         lines.append(f"Check it yourself: `legatus verify campaign.log --expect-head {result.anchor}` (the beacons and "
                      "the chain's key are in the log).")
