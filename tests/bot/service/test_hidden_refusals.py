@@ -17,14 +17,12 @@ from pathlib import Path
 import pytest
 
 from bot.console.offline import Console
-from bot.drand.beacons import BeaconSource
-from bot.drand.client import DrandClient
 from bot.schedule.clock import FixedClock
 from bot.service.hidden_refusals import public_reason
 from bot.service.legatus import Legatus
 from bot.store.db import open_engine
 from engine.events import Rejection
-from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
+from tests.bot.drand.drand_fakes import FakeRelay, beacon_source, serving
 from tests.games.mediterranean_empires_players import MAJOR, SIDE, USERS, Table, decide, table
 from tests.games.test_mediterranean_empires_secrecy import _stratagem_phase
 
@@ -156,8 +154,7 @@ def test_a_gms_bid_for_a_seat_of_blind_auction_is_refused_without_its_cards(tmp_
     clock = FixedClock(datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc))
     with serving(FakeRelay()) as relay:
         service = Legatus(open_engine(tmp_path / "auction.db"), clock=clock)
-        service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
-                                       clock=lambda: clock.now().timestamp())
+        service.beacons = beacon_source(relay, clock)  # the tests' own chain, opted into as a test chain
         console = Console(service)
         assert service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"}).changed
         assert "✓" in _say(console, "ann> hand 9 5 2") and "✓" in _say(console, "bob> hand 3 5 8")
