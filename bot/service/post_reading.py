@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
+from bot.service.post_record import recorded
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
@@ -178,8 +179,9 @@ class PostReading(PublicValues):
             # `legatus verify --expect-head` holds any later copy of the log to (cut or rewritten).
             reply.note(f"Log head after this post: {posting.folded.last_seq}:{posting.folded.head}")
         self._keep_beside_the_log(posting)
+        kept_text, kept_answer = recorded(text, reply)  # a sealed line is not kept as typed: bot/service/post_record.py
         post_row = {
-            "campaign_id": row.id, "author": author, "text": text, "answer": reply.render(),
+            "campaign_id": row.id, "author": author, "text": kept_text, "answer": kept_answer,
             "first_seq": posting.new_events[0].seq if posting.new_events else None,
             "last_seq": posting.new_events[-1].seq if posting.new_events else None, "at": utcnow(),
         }
