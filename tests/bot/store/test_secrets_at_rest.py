@@ -3,6 +3,7 @@ a backup's, on both stores; a key that does not open them never stops the bot, a
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sqlite3
 from collections.abc import Iterator
@@ -73,6 +74,20 @@ def raw_bytes(db: Path) -> bytes:
     return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name) and p.is_file())
 
 
+def started_scheduler(service: Legatus) -> None:
+    from bot.schedule import scheduler as S
+    from tests.bot.schedule import scheduler_drive as drive
+
+    async def start() -> None:
+        scheduler = await S.start_scheduler(service, S.RecordingPoster(), service.clock, fetch=drive.fake_fetch, run=False)
+        scheduler.shutdown(wait=False)
+
+    try:
+        asyncio.run(start())
+    finally:
+        S.install(None)
+
+
 @pytest.fixture
 def plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in AUCTION.items():
@@ -140,6 +155,7 @@ def test_with_a_wrong_key_the_bot_starts_and_the_campaign_says_the_key_is_missin
     monkeypatch.setenv("LEGATUS_SECRET_KEY", "another key")
 
     restarted = Legatus(open_engine(db), clock=FixedClock(START))  # starts: nothing is read that needs the key
+    started_scheduler(restarted)  # and so does its scheduler, which folds every campaign to schedule it
     reply = restarted.post("bob", "bid 6", campaign="auction")
     said = reply.render()
     assert INTERNAL_ERROR not in said and "Traceback" not in said

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from bot.cli.backup import add_commands
 from bot.schedule.clock import FixedClock
 from bot.service.legatus import Legatus
 from bot.store.db import open_engine
-from tests.bot.store.databases import log_state
+from tests.bot.store.databases import db_url, log_state  # noqa: F401  (db_url: the fixture, SQLite and PostgreSQL)
 from tests.conftest import LOTTO, PLAYERS
 
 
@@ -148,3 +149,18 @@ def test_a_crafted_backup_runs_nothing_when_restored_and_its_snapshots_are_dropp
     assert service.state() == state
     assert service.post("antiochus", "raise fleet in levantine").ok
     assert not marker.exists(), "the first post after the restore ran the crafted snapshot"
+
+
+def test_a_crafted_snapshot_runs_nothing_on_either_store(db_url: str, tmp_path: Path) -> None:
+    """Attacker: the operator with the database, SQLite or PostgreSQL, writing the snapshot row's body."""
+    service = started(db_url)  # type: ignore[arg-type]
+    state = service.state()
+    marker = tmp_path / "ran"
+    with service.engine.begin() as connection:
+        assert connection.execute(text("UPDATE snapshot SET body = :b WHERE campaign_id = 1"),
+                                  {"b": crafted_body(marker)}).rowcount == 1
+    again = Legatus(service.engine, data_dir=service.data_dir, clock=service.clock)  # a fresh process's service
+    assert again.state() == state
+    assert again.post("antiochus", "raise fleet in levantine").ok
+    assert not marker.exists(), "the crafted snapshot ran code"
+    service.engine.dispose()
