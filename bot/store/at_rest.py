@@ -96,10 +96,6 @@ def open_row(campaign_id: int, seq: int, content: str, salt: str) -> dict[str, A
     return {"content": opened["content"], "salt": opened["salt"]}
 
 
-def is_plain(content: str) -> bool:
-    return not content.startswith(SEALED_PREFIX)
-
-
 # --- snapshots ------------------------------------------------------------------------------------------------------
 
 

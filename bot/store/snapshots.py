@@ -17,15 +17,12 @@ key for this very place: a snapshot anybody else wrote is never unpickled, it is
 """
 from __future__ import annotations
 
-import logging
-
 from sqlalchemy import LargeBinary, text
 from sqlmodel import Column, Field, Session, SQLModel
 
 from bot.store.fold_key import EVERY, FORMAT, snapshot_body, snapshot_key, sound_fold
 from engine.log import Folded
 
-log = logging.getLogger("legatus.snapshots")
 # Campaigns whose stored snapshot this process found unsound: the next post replaces it whatever its age.
 _unsound: set[tuple[str, int]] = set()  # (database, campaign id)
 # The (seq, key) of the snapshot this process last wrote or read as sound, by (database, campaign id): a post then

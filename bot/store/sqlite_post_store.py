@@ -11,7 +11,6 @@ does not do raises ``NeedsFullStore`` before anything is committed.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -30,7 +29,6 @@ from engine.events import Event
 from engine.log import Folded
 from engine.lotto import Draw
 
-log = logging.getLogger("legatus.snapshots")
 DEFAULT_DB = "legatus.db"  # as bot/store/db.py
 # SQLAlchemy's way of keeping a DateTime in SQLite (naive, the moment in UTC): the post table's `at` column.
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
