@@ -29,7 +29,7 @@ KEY_FILE_NAME = "secret.key"
 _LABEL = b"legatus/at-rest/aes-256-gcm/v1"
 _announced: set[Path] = set()
 # The keys found, by what they were found from: a post opens many rows, and a key does not change under a process.
-_found: dict[tuple[str, str, str], list[bytes]] = {}
+_found: dict[tuple[str, str, str, str], list[bytes]] = {}
 
 
 class NoRestKey(LookupError):
@@ -96,7 +96,10 @@ def rest_keys(environ: Mapping[str, str] = os.environ, create: bool = True) -> l
     """The 32-byte keys to try, the one to encrypt with first: the server key's when one is set, else the bot's own
     (made now when ``create``). The bot's own file, when it exists beside a server key, is tried second, so that
     setting a server key later does not lose what was sealed before. Raises NoRestKey when there is none."""
-    where = (environ.get(KEY_ENV, ""), environ.get(KEY_FILE_ENV, ""), str(default_key_path(environ)))
+    own = default_key_path(environ)
+    # Whether the bot's own file is there is part of what the keys were found from: made later (by a process
+    # with no server key), it must be tried too, not missed for the rest of this process.
+    where = (environ.get(KEY_ENV, ""), environ.get(KEY_FILE_ENV, ""), str(own), str(own.is_file()))
     if where not in _found:
         _found[where] = _find_keys(environ, create)
     return _found[where]
