@@ -24,6 +24,11 @@ sys.dont_write_bytecode = False
 # meet. Short, for the socket paths' length limit.
 os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="lgt-", dir="/tmp" if os.path.isdir("/tmp") else None)
 atexit.register(shutil.rmtree, os.environ["XDG_RUNTIME_DIR"], True)
+# A bot with no server key keeps its own key for secrets at rest in the user's state folder (bot/store/rest_key.py):
+# this run's own too, so that no test writes a key into the user's, nor finds one there.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="lgs-")
+os.environ.pop("STATE_DIRECTORY", None)
+atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
 
 import pytest  # noqa: E402
 

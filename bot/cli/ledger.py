@@ -42,7 +42,6 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     try:
         text = export(args.db, args.campaign)
-        ruleset, state = folded(args.db, args.campaign)
     except CampaignNotFound as exc:
         print(f"legatus: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -55,6 +54,13 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     except Rejection as exc:
         print(f"legatus: the stored log does not replay: {exc.reason}", file=sys.stderr)
         return 1
+    # Folded only once the chain holds: with no snapshot to start from (none yet, dropped by a restore, or not
+    # the bot's), the fold walks the whole log, and a changed event would stop it with no word of why.
+    try:
+        ruleset, state = folded(args.db, args.campaign)
+    except CampaignNotFound as exc:  # SealedKeyMissing too: the key at rest to give back
+        print(f"legatus: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     ledger = build_ledger(ruleset, state, head, last_seq, every_turn=args.all)
     from bot.service.chain_warning import log_warning
 

@@ -650,6 +650,10 @@ def register_commands(bot: LegatusBot) -> None:
         """A bug must never leave a user with "thinking..." forever, nor show them a traceback."""
         log.error("slash command /%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
         text = "Legatus hit an internal error on this command; the GM has the details in the log."
+        from bot.store.at_rest import SealedKeyMissing
+
+        if isinstance(getattr(error, "original", error), SealedKeyMissing):  # not a bug: a key to give back
+            text = str(getattr(error, "original", error))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -11,6 +11,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.engine import Engine
 
+from bot.schedule.signed_job_store import SignedJobStore
 from bot.store.db import open_engine_unmigrated, writer
 from bot.store.shards import ALL, Shard
 
@@ -64,7 +65,9 @@ def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
     # WAL, synchronous=NORMAL and the busy timeout (bot/store/db.py). A job-store write per deadline moved used to
     # sync the disk each time (SQLite's default, FULL). NORMAL may lose the last jobs on a power cut, never corrupt
     # the file, and the jobs are rebuilt from the deadline table at every start (``reconcile``): safe.
-    store = SQLAlchemyJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
+    # Signed rows (bot/schedule/signed_job_store.py): a job row names the code it runs, so none is run unless the
+    # bot wrote it.
+    store = SignedJobStore(engine=open_engine_unmigrated(engine.url.render_as_string(hide_password=False)),
                                tablename=job_table(shard))
     _create_job_table(store)
     return _Scheduler(jobstores={"default": store, MEMORY: MemoryJobStore()}, job_defaults=dict(JOB_DEFAULTS),

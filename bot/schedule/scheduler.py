@@ -382,7 +382,11 @@ def reconcile(app: App, now: datetime | None = None) -> None:
                 wanted[job[0]] = (job[1], now, job[2])
     for name in names:
         # The last closed turn's results, if a crash came between its close and their claim.
-        turn = app.service.summary(name).closed_turn
+        try:
+            turn = app.service.summary(name).closed_turn
+        except Exception as exc:  # a campaign that cannot fold (its key at rest missing) must not stop the start-up
+            log.error("campaign %s: its results are not checked at start-up: %s", name, exc)
+            continue
         with Session(app.engine) as session:
             row = find_campaign(session, name)
             if turn and row is not None and row.id is not None:

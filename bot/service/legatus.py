@@ -30,6 +30,7 @@ from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting,
 from bot.service.public_values import BOT
 from bot.service.replies import Reply
 from bot.store import campaign_secret
+from bot.store.at_rest import SealedKeyMissing
 from bot.store.campaign_names import CampaignNotFound, pick
 from bot.store.db import lock_campaign, writer
 from bot.store.campaigns import (
@@ -367,6 +368,9 @@ class Legatus(PostReading):
                 raise
             log.exception("post by %s failed; nothing was changed", request.author)
             return Reply.unread(INTERNAL_ERROR), None
+        except SealedKeyMissing as exc:  # the campaign's secrets need a key this bot lacks: say which, change nothing
+            log.error("post by %s not read: %s", request.author, exc)
+            return Reply.unread(str(exc)), None
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
             log.exception("post by %s failed; nothing was changed", request.author)
             return Reply.unread(INTERNAL_ERROR), None

@@ -15,6 +15,7 @@ from typing import Any
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, usage
 from bot.service.hidden_refusals import owner_note, refusal_reason
+from bot.service.post_record import recorded
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
@@ -210,8 +211,9 @@ class PostReading(PublicValues):
             # when each binding existed (`legatus verify --witnesses`), and any later copy is held to it.
             reply.note(head_line(posting.folded))
         self._keep_beside_the_log(posting)
+        kept_text, kept_answer = recorded(text, reply)  # a sealed line is not kept as typed: bot/service/post_record.py
         post_row = {
-            "campaign_id": row.id, "author": author, "text": text, "answer": reply.render(),
+            "campaign_id": row.id, "author": author, "text": kept_text, "answer": kept_answer,
             "first_seq": posting.new_events[0].seq if posting.new_events else None,
             "last_seq": posting.new_events[-1].seq if posting.new_events else None, "at": utcnow(),
         }

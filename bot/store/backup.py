@@ -69,6 +69,7 @@ def restore(source: Path, db: Path, force: bool = False) -> str:
                 raise BackupError(f"{db} already holds {held}: restoring would replace it; stop the bot and add --force")
         with _replacing(db) as temp:
             _copy(backup_db, temp)
+            _drop_snapshots(temp)
             # A WAL file left from the replaced database would be replayed into the restored one: never keep it.
             for suffix in ("-wal", "-shm"):
                 Path(f"{db}{suffix}").unlink(missing_ok=True)
@@ -124,6 +125,15 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
         _check_database(copy, target)
         copy.commit()
     _fsync(target)
+
+
+def _drop_snapshots(db: Path) -> None:
+    """A backup's cached folds are not trusted: whoever held the file may have written them. The next post folds
+    the log and caches it again (bot/store/snapshots.py)."""
+    with _closing(sqlite3.connect(db)) as restored:
+        if "snapshot" in _tables(restored):
+            restored.execute("DELETE FROM snapshot")
+            restored.commit()
 
 
 def _check_database(connection: sqlite3.Connection, path: Path) -> None:

@@ -213,9 +213,20 @@ def open_engine_unmigrated(db: str | os.PathLike[str] | None = None) -> Engine:
     """The engine with its connection settings, leaving the schema as it is (for migrations and backups)."""
     engine = create_engine(database_url(db))
     if engine.dialect.name == "sqlite":
+        _private_sqlite_file(engine)
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     return engine
+
+
+def _private_sqlite_file(engine: Engine) -> None:
+    """A new database file is made 0600 before SQLite makes it 0644 (bot/store/private_files.py); not for an
+    in-memory database nor a ``file:`` URI, whose options (mode=ro) say how to open it."""
+    name = engine.url.database
+    if name and name != ":memory:" and not name.startswith("file:") and not engine.url.query.get("uri"):
+        from bot.store.private_files import private_database
+
+        private_database(Path(name))
 
 
 def stored_revisions(engine: Engine) -> set[str]:
@@ -232,6 +243,9 @@ def open_engine(db: str | os.PathLike[str] | None = None) -> Engine:
     engine = open_engine_unmigrated(db)
     if stored_revisions(engine) != {HEAD_REVISION}:
         upgrade(engine)
+    from bot.store.sealed import encrypt_plain_rows
+
+    encrypt_plain_rows(engine)  # rows an older version kept in clear: one query when there are none
     return engine
 
 

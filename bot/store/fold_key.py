@@ -11,12 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.store.at_rest import open_snapshot, seal_snapshot
 from engine.log import Folded
 
 log = logging.getLogger("legatus.snapshots")
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
 # Bump when the body's layout changes; old snapshots are then ignored and replaced at the next post.
-FORMAT = 1
+# 2: the pickle encrypted and authenticated at rest (bot/store/at_rest.py).
+FORMAT = 2
 # How far the log may run ahead of a sound snapshot before a post rewrites it (bot/store/snapshots.py).
 EVERY = 64
 _keys: dict[tuple[int, Path], str] = {}
@@ -58,10 +60,26 @@ def sound_fold(seq: int, head: str, stored_key: str, body: bytes, key: str, even
     try:
         if event_at_seq is None or json.loads(event_at_seq).get("hash") != head:
             return None  # the log does not hold the event the snapshot ends at: another log, or a restored one
-        folded = pickle.loads(body)
+        plain = open_snapshot(campaign_id, seq, head, stored_key, body)
+        if plain is None:  # not written by this bot for this place: never unpickled
+            log.warning("the snapshot of campaign %s is not one this bot sealed; folding the whole log", campaign_id)
+            return None
+        folded = pickle.loads(plain)
     except Exception:  # a cache that cannot be read is no cache: the log is folded instead
         log.warning("the snapshot of campaign %s is unreadable; folding the whole log", campaign_id, exc_info=True)
         return None
     if not isinstance(folded, Folded) or folded.last_seq != seq or folded.head != head:
         return None
     return folded
+
+
+def snapshot_body(campaign_id: int, key: str, folded: Folded) -> bytes | None:
+    """What the snapshot table keeps of a fold: its pickle, encrypted and authenticated; None when it cannot be
+    cached (a game keeping a lock or a file in its state, or no key at rest): the post goes on without."""
+    try:
+        body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        log.warning("the fold of campaign %s cannot be snapshotted; the next process folds the log", campaign_id,
+                    exc_info=True)
+        return None
+    return seal_snapshot(campaign_id, folded.last_seq, folded.head, key, body)

@@ -131,7 +131,7 @@ class ProcessLocks:
         if self._fd is None:
             # One descriptor for the life of the process: closing any descriptor of the file would drop every
             # record lock the process holds on it (POSIX).
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         return self._fd
 
     @staticmethod

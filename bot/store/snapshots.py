@@ -9,22 +9,20 @@ It is rewritten only once the log has gone ``EVERY`` events past it (or when it 
 the whole fold grows with the campaign, so doing it on every post would make a post at turn 100 slower than one
 at turn 1. A fresh process then folds at most ``EVERY`` events after the snapshot, a few milliseconds.
 
-The body is a pickle of the engine's ``Folded`` (state, effective events, last seq, head): the store is the
-bot's own file, written only by this module, and a pickle rebuilds the state's objects exactly, which a
-round trip through the public JSON view would not (it leaves out hidden fields).
+The body is a pickle of the engine's ``Folded`` (state, effective events, last seq, head), which rebuilds the state's
+objects exactly, hidden fields included (a round trip through the public JSON view would leave them out). Since the
+database is not the bot's alone (the operator, a backup, a restored copy), the pickle is stored encrypted and
+authenticated with the bot's key at rest (``bot/store/at_rest.py``) and unpickled only once it has opened with that
+key for this very place: a snapshot anybody else wrote is never unpickled, it is ignored and replaced.
 """
 from __future__ import annotations
-
-import logging
-import pickle
 
 from sqlalchemy import LargeBinary, text
 from sqlmodel import Column, Field, Session, SQLModel
 
-from bot.store.fold_key import EVERY, FORMAT, snapshot_key, sound_fold
+from bot.store.fold_key import EVERY, FORMAT, snapshot_body, snapshot_key, sound_fold
 from engine.log import Folded
 
-log = logging.getLogger("legatus.snapshots")
 # Campaigns whose stored snapshot this process found unsound: the next post replaces it whatever its age.
 _unsound: set[tuple[str, int]] = set()  # (database, campaign id)
 # The (seq, key) of the snapshot this process last wrote or read as sound, by (database, campaign id): a post then
@@ -76,11 +74,8 @@ def store(session: Session, campaign_id: int, key: str, folded: Folded) -> None:
     if row is not None and row.key == key and where not in _unsound and 0 <= folded.last_seq - row.seq < EVERY:
         _stored[where] = (row.seq, row.key)
         return
-    try:
-        body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # a state that cannot be cached (a game keeping a lock or a file in it) still posts
-        log.warning("the fold of campaign %s cannot be snapshotted; the next process folds the log", campaign_id,
-                    exc_info=True)
+    body = snapshot_body(campaign_id, key, folded)
+    if body is None:
         return
     if row is None:
         row = SnapshotRow(campaign_id=campaign_id, seq=folded.last_seq, head=folded.head, key=key, body=body)

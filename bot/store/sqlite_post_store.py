@@ -11,18 +11,17 @@ does not do raises ``NeedsFullStore`` before anything is committed.
 from __future__ import annotations
 
 import json
-import logging
 import os
-import pickle
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from bot.store.at_rest import open_row, seal_row
 from bot.store.campaign_names import pick
 from bot.store.deadline_states import ACTIVE, PLAYER_TURN
-from bot.store.fold_key import EVERY, sound_fold
+from bot.store.fold_key import EVERY, snapshot_body, sound_fold
 from bot.store.log_damage import event_from_body
 from bot.store.post_store import NeedsFullStore
 from bot.store.revision import HEAD_REVISION
@@ -31,7 +30,6 @@ from engine.events import Event
 from engine.log import Folded
 from engine.lotto import Draw
 
-log = logging.getLogger("legatus.snapshots")
 DEFAULT_DB = "legatus.db"  # as bot/store/db.py
 # SQLAlchemy's way of keeping a DateTime in SQLite (naive, the moment in UTC): the post table's `at` column.
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S.%f"
@@ -123,17 +121,17 @@ class SqlitePostStore:
     def sealed_after(self, campaign_id: int, after: int = 0) -> dict[int, dict[str, Any]]:
         rows = self.connection.execute(
             "SELECT seq, content, salt FROM sealed_content WHERE campaign_id = ? AND seq > ?", (campaign_id, after))
-        return {int(seq): {"content": json.loads(content), "salt": salt} for seq, content, salt in rows}
+        return {int(seq): open_row(campaign_id, int(seq), content, salt) for seq, content, salt in rows}
 
     def sealed(self, campaign_id: int, seq: int) -> dict[str, Any] | None:
         row = self.connection.execute(
             "SELECT content, salt FROM sealed_content WHERE campaign_id = ? AND seq = ?", (campaign_id, seq)).fetchone()
-        return None if row is None else {"content": json.loads(row[0]), "salt": row[1]}
+        return None if row is None else open_row(campaign_id, seq, row[0], row[1])
 
     def keep_sealed(self, campaign_id: int, seq: int, secret: dict[str, Any]) -> None:
         self.connection.execute(
             "INSERT INTO sealed_content (campaign_id, seq, content, salt) VALUES (?, ?, ?, ?)",
-            (campaign_id, seq, json.dumps(secret["content"], sort_keys=True), str(secret["salt"])))
+            (campaign_id, seq, *seal_row(campaign_id, seq, secret)))
 
     def keep_snapshot(self, campaign_id: int, key: str, folded: Folded) -> None:
         """As ``bot.store.snapshots.store``: rewritten only when missing, unsound, of another key or EVERY behind."""
@@ -141,11 +139,8 @@ class SqlitePostStore:
         if (row is not None and row[1] == key and campaign_id not in self._unsound
                 and 0 <= folded.last_seq - int(row[0]) < EVERY):
             return
-        try:
-            body = pickle.dumps(folded, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # a state that cannot be cached still posts
-            log.warning("the fold of campaign %s cannot be snapshotted; the next process folds the log", campaign_id,
-                        exc_info=True)
+        body = snapshot_body(campaign_id, key, folded)
+        if body is None:
             return
         self.connection.execute(
             "INSERT INTO snapshot (campaign_id, seq, head, key, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (campaign_id) "

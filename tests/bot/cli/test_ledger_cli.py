@@ -97,3 +97,23 @@ def test_a_changed_event_breaks_the_chain_and_is_refused(
     assert run(["ledger", "--db", str(copy)]) == 1
     err = capsys.readouterr().err
     assert "does not verify" in err and "does not match the hash chain" in err and "Traceback" not in err
+
+
+def test_a_changed_event_is_refused_in_words_with_no_snapshot_to_start_from(
+    played_campaign: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As above, on a store with no snapshot (a restore drops them; one not sealed by this bot is ignored): the fold
+    walks the whole log, so the chain is checked first and the answer is a line, not a traceback."""
+    import sqlite3
+
+    db, _ = played_campaign
+    copy = tmp_path / "changed.db"
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with sqlite3.connect(copy) as plain:
+        plain.execute("DELETE FROM snapshot")
+        plain.execute("UPDATE event SET body = replace(body, '\"actor\":\"antiochus\"', '\"actor\":\"philip\"') "
+                      "WHERE seq = (SELECT min(seq) FROM event WHERE actor = 'antiochus')")
+    assert run(["ledger", "--db", str(copy)]) == 1
+    err = capsys.readouterr().err
+    assert "does not verify" in err and "does not match the hash chain" in err and "Traceback" not in err

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from sqlmodel import Session, select
 
 from bot.schedule import scheduler as S
 from bot.service import legatus as service_module
 from bot.schedule.clock import FixedClock
+from bot.schedule.signed_job_store import SignedJobStore
 from bot.store.db import open_engine
 from bot.store.posted import PostedRow
 from bot.store.schedule_tables import DeadlineRow
@@ -59,7 +59,7 @@ def test_jobs_pickle_through_the_sqlalchemy_job_store_and_deadlines_are_rebuilt_
 
     asyncio.run(main())
     # A store opened afresh (another process) reads the persistent jobs back: module-level functions, ids only.
-    store = SQLAlchemyJobStore(url=str(service.engine.url))
+    store = SignedJobStore(url=str(service.engine.url))  # the bot's rows are signed: bot/schedule/signed_job_store.py
     store.start(None, "default")  # type: ignore[arg-type]
     jobs = {job.id: job for job in store.get_all_jobs()}
     assert set(jobs) == {"lotto-next"}  # a deadline's job is not written to the table: its row is the truth

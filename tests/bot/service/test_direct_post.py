@@ -18,6 +18,7 @@ from bot.drand.client import DrandClient
 from bot.schedule.clock import FixedClock
 from bot.service.direct_post import DirectPoster, post_directly
 from bot.service.legatus import Legatus
+from bot.store.at_rest import open_row
 from bot.store.db import open_engine
 from tests.bot.campaign_play import PLAYERS, play_full_campaign
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
@@ -27,14 +28,17 @@ CLOCK = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)  # tests/bot/campaign
 
 
 def rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row a post writes, but the moment it was stored (the wall clock's)."""
+    """Every row a post writes, but the moment it was stored (the wall clock's), sealed contents opened."""
     connection = sqlite3.connect(db)
     try:
         return {
             "event": connection.execute("SELECT campaign_id, seq, kind, actor, body FROM event ORDER BY id").fetchall(),
             "post": connection.execute(
                 "SELECT campaign_id, author, text, answer, first_seq, last_seq FROM post ORDER BY id").fetchall(),
-            "sealed": connection.execute("SELECT * FROM sealed_content ORDER BY campaign_id, seq").fetchall(),
+            # Opened: each row is encrypted under a nonce of its own (bot/store/at_rest.py), so the same content is
+            # never the same bytes twice; what both writers must agree on is what the rows hold.
+            "sealed": [(c, s, open_row(c, s, content, salt)) for c, s, content, salt in connection.execute(
+                "SELECT campaign_id, seq, content, salt FROM sealed_content ORDER BY campaign_id, seq")],
             "snapshot": connection.execute("SELECT campaign_id, seq, head, key FROM snapshot").fetchall(),
             "times": connection.execute("SELECT at FROM post ORDER BY id").fetchall(),
         }

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 import bot.service.post_reading as legatus_module  # where the service folds a whole log
 from bot.service.legatus import Legatus
-from bot.store import snapshots
+from bot.store import fold_key, snapshots
 from bot.store.snapshots import SnapshotRow
 from engine import canonical
 from tests.bot.store.databases import log_state
@@ -174,7 +174,7 @@ def test_a_fold_that_cannot_be_pickled_still_posts(service: Legatus, monkeypatch
     def refuse(*_: Any, **__: Any) -> bytes:
         raise TypeError("cannot pickle '_thread.lock' object")
 
-    monkeypatch.setattr(snapshots.pickle, "dumps", refuse)
+    monkeypatch.setattr(fold_key.pickle, "dumps", refuse)  # where both writers pickle the fold
     before = snapshot(service)
     assert service.post("ptolemy", "build suburbs in Aegyptus").ok
     # The post is in the log; the old snapshot stays, behind it, and a fresh process folds the rest.
