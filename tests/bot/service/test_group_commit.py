@@ -144,10 +144,24 @@ def test_a_transaction_that_meets_another_writer_is_applied_once_on_retry(three:
         replays_to_the_state(three, name)
 
 
+def busy_writer(posts: PostQueue, gate: threading.Event) -> Future[Any]:
+    """Hold the writer thread until ``gate`` is set, and return only once it is held: a writer that had not yet taken
+    the holding call would take it in one round with whatever was queued meanwhile (a race a loaded machine lost)."""
+    holding = threading.Event()
+
+    def hold() -> bool:
+        holding.set()
+        return gate.wait(10)
+
+    held = posts.call(hold)
+    assert holding.wait(10), "the writer never took the holding call"
+    return held
+
+
 def test_the_queue_applies_posts_waiting_together_in_one_transaction_in_their_order(three: Legatus) -> None:
     posts = PostQueue(three)
     gate = threading.Event()
-    held = posts.call(gate.wait, 10)  # the writer is busy: the posts below queue up meanwhile
+    held = busy_writer(posts, gate)  # the writer is busy: the posts below queue up meanwhile
     futures: list[Future[Any]] = [posts.submit(player, "pass", name) for player in ORDER for name in ("a", "b", "c")]
     rounds = posts.rounds
     gate.set()
@@ -164,7 +178,7 @@ def test_the_queue_applies_posts_waiting_together_in_one_transaction_in_their_or
 def test_bookkeeping_writes_queued_between_posts_share_one_call_and_leave_the_posts_one_round(three: Legatus) -> None:
     posts = PostQueue(three)
     gate = threading.Event()
-    held = posts.call(gate.wait, 10)
+    held = busy_writer(posts, gate)
     calls: list[list[int]] = []
 
     def record(items: list[int]) -> list[int]:
