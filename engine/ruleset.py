@@ -315,6 +315,12 @@ class Ruleset(Protocol):
         changes, or after an undo or a void; left out, it reads the ledger after every event."""
         ...
 
+    def shell_refusals(self, state: Any) -> dict[str, str]:
+        """Optional: the shell's commands this game has no use for (``"turn open"``, ``"roll"``, ...), each with what
+        to do instead. The shell leaves them out of /help and answers them with that, before anything is tried.
+        Left out, the game takes every shell command."""
+        ...
+
     def carry_over(self, before: Any, after: Any) -> Any:
         """After a GM undo: keep what must survive it (slots of lottery numbers already seen)."""
         ...

@@ -6,8 +6,10 @@ the same handlers in bot/service/legatus.py.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
+
 from engine.quote import quote
 
 from engine.ruleset import CommandSpec
@@ -86,5 +88,16 @@ def usage(name: str, game: Sequence[CommandSpec] = ()) -> str:
     return _table(game)[name][0]
 
 
-def help_text(game: Sequence[CommandSpec] = ()) -> str:
-    return "commands: " + ", ".join(u for u, _ in _table(game).values())
+def help_text(game: Sequence[CommandSpec] = (), leave_out: Collection[str] = ()) -> str:
+    """Every command a campaign takes: the shell's but those its game has no use for (``leave_out``), and the game's,
+    each with an example where the game gives one."""
+    examples = {spec.name: spec.example for spec in game if spec.example}
+    return "commands: " + ", ".join(
+        u + (f" (e.g. {examples[name]})" if name in examples else "")
+        for name, (u, _) in _table(game).items() if name not in leave_out)
+
+
+def shell_refusals(ruleset: Any, state: Any) -> dict[str, str]:
+    """The shell's commands the game has no use for, with what to do instead (``Ruleset.shell_refusals``, optional)."""
+    refusals = getattr(ruleset, "shell_refusals", None)
+    return dict(refusals(state)) if refusals is not None else {}

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
+from bot.service.next_steps import first_step
 from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting, head_line
 from bot.service.public_values import BOT
 from bot.service.replies import Reply
@@ -228,7 +229,7 @@ class Legatus(PostReading):
                     "log; the GM reveals the seed at the end with /campaign reveal. "
                     if seed is not None else ""
                 )
-                + "The GM opens turn 1 with /turn open <date>."
+                + first_step(ruleset, folded.state)
             )
 
     def campaign_for_channel(self, channel_id: str) -> CampaignRow | None:

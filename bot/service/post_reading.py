@@ -13,8 +13,9 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
-from bot.service.commands import Command, CommandError, help_text, parse_command, usage
+from bot.service.commands import Command, CommandError, help_text, parse_command, shell_refusals, usage
 from bot.service.hidden_refusals import owner_note, refusal_reason
+from bot.service.next_steps import next_steps
 from bot.service.post_record import recorded
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
@@ -345,17 +346,22 @@ class PostReading(PublicValues):
         name, args = command.name, command.args
         state = posting.folded.state
         ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
+        refusals = shell_refusals(posting.ruleset, state)
+        if name in refusals and name not in {c.name for c in posting.ruleset.commands()}:
+            raise CommandError(f"/{name} is not part of {posting.ruleset.title}: {refusals[name]}")
         if name in ("turn status", "status"):
             from bot.service.deadline_text import deadline_lines, seat_players
 
             players = seat_players(posting.ruleset, state)
             deadlines = deadline_lines(posting.store.turn_deadlines(posting.campaign.id), players)
-            return ok("status", posting.ruleset.status(state).splitlines() + ["Deadlines:"] + deadlines)
+            steps = next_steps(posting.ruleset, state)
+            return ok("status", posting.ruleset.status(state).splitlines() + (["Now:"] + steps if steps else [])
+                      + ["Deadlines:"] + deadlines)
         if name in ("gm extend", "gm deadline"):
             self._require_gm(posting, command)
             return self._deadline_command(posting, line_no, command)
         if name == "help":
-            return ok(help_text(posting.ruleset.commands()))
+            return ok(help_text(posting.ruleset.commands(), leave_out=refusals))
         if name == "state":
             return ok("state", [canonical.dumps(posting.ruleset.public_view(state), indent=2),
                                 *self._chain_warning(posting)])

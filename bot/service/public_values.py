@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
@@ -52,7 +52,13 @@ class PublicValues:
             offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
         floor = posting.summary().draw
         if not floor:
-            return offered
+            if self._randomness(posting) != "lottery":
+                return offered
+            # A game with no draw of its own yet (only its dice use the lottery): live, the draws to come; on a
+            # historical clock, the stored draws from the first one on.
+            first = posting.store.first_draw_day_on_or_after(date.min)
+            floor = (first - timedelta(days=1)).isoformat() if first is not None and posting.campaign.clock != "live" \
+                else date.min.isoformat()
         if posting.campaign.clock == "live":
             moment = self.clock.now()
             return offered + [d.isoformat() for d in scheduled_draws_after(moment, OFFERED_DRAWS) if d.isoformat() > floor]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mediterranean_empires import crusaders, hand, operations, politics, turn
+from engine.mediterranean_empires.asks import asked_of
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
 from engine.mediterranean_empires.parse import kind_word
@@ -84,7 +85,11 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
     elif name == "play":
         _play_marker(ctx, side, order["marker"])
     else:
-        raise Refused(f"'{order.get('answer', name)}' is not an order, and nothing is asked of you now")
+        asked = asked_of(st, side, ctx.rules.seat_of_side(side))
+        now = (f"now you are asked: {asked}" if asked else
+               f"nothing is asked of you now ({'the game is over' if st.phase == 'over' else f'the {st.phase} phase'}"
+               + (f", Player {st.to_move} to act)" if st.phase != "over" else ")"))
+        raise Refused(f"'{order.get('answer', name)}' is not an order; {now}")
 
 
 def _operating(ctx: Ctx, side: str) -> None:

@@ -19,17 +19,12 @@ from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
+from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, new_state
 from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
                             Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
-PHASE_ASK = {
-    "stratagems": "draw a stratagem marker ('draw')",
-    "political": "a political attempt ('attempt alliance with Genoa') or 'pass'",
-    "recruitment": "recruit a unit ('recruit a field army of France in Vienne') or 'done'",
-    "end of turn": "redistribute units ('redistribute a levy of France from Albi to Vienne') or 'done'",
-}
 
 # The game turn a roll's label starts with (``ledger``), compiled once: the ledger is read after every post.
 _LABEL_TURN = re.compile(r"t(\d+)\.")
@@ -418,6 +413,11 @@ class MediterraneanEmpires:
         a = state.action
         return a is not None and a.pending.kind == "answer" and a.pending.seat == seat and a.pending.mode == "bid"
 
+    def shell_refusals(self, state: State) -> dict[str, str]:
+        from engine.mediterranean_empires.shell_commands import refusals
+
+        return refusals(state)
+
     def commands(self) -> list[CommandSpec]:
         from engine.mediterranean_empires.commands import COMMANDS
 
@@ -473,7 +473,7 @@ class MediterraneanEmpires:
             return []
         seat = self.rules.seat_of_side(state.to_move)
         if state.phase.startswith("operations"):
-            what = "continue the active force (move, attack, end)" if state.force else "activate a force, or 'end operations'"
+            what = operations_ask(state)
             return [Prompt(seat, IN_TURN, what, ("end operations",), None, 72)]
         if state.phase in ("recruitment", "end of turn"):
             return [Prompt(seat, IN_TURN, PHASE_ASK[state.phase], ("done",), "done", 48)]
@@ -516,8 +516,11 @@ class MediterraneanEmpires:
 
     def summary(self, state: State) -> Summary:
         over = state.phase == "over"
+        # On the lottery the game stands at the newest draw it has recorded: its next rolls bind to later ones.
+        book = state.book
+        latest = max(book.draws) if book is not None and book.source == chance.LOTTERY and book.draws else None
         return Summary(state.turn, f"Game turn {state.turn} ({options.years(self.rules, state)})", state.phase,
-                       playing=not over, over=over,
+                       playing=not over, over=over, draw=latest,
                        winner=None if not over else ("draw" if state.winner == "draw" else self.rules.seat_of_side(state.winner or "B")))
 
     def status(self, state: State) -> str:
