@@ -66,6 +66,8 @@ class BeaconSource:
         self.clock = clock
         self.test_chain = test_chain
         self._kept: dict[int, Beacon] = {}
+        # Rounds already produced that no relay gave, with the relays tried: what the players are told (beacon_pump).
+        self.unreachable: dict[int, tuple[str, ...]] = {}
 
     @property
     def chain(self) -> Chain:
@@ -116,7 +118,9 @@ class BeaconSource:
             return None
         except DrandUnavailable as exc:
             log.warning("%s", exc)
+            self.unreachable[round_number] = tuple(fault.relay for fault in exc.faults) or tuple(self.client.relays)
             return None
+        self.unreachable.pop(round_number, None)
         self._kept[round_number] = beacon
         return beacon
 

@@ -106,6 +106,8 @@ async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
         ruleset, state = await asyncio.to_thread(app.service.folded, name)
     still = [n for n in ruleset.needs(state) if n.source == "drand"]
     if still and not messages:
+        if attempt == 0:
+            await _tell_unreachable(app, campaign_id, still[0].key)
         if attempt < RETRIES:
             schedule(app.scheduler, campaign_id, as_utc(app.clock.now()) + RETRY, attempt + 1)
         else:
@@ -124,3 +126,28 @@ async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
                                else f"it is your turn ({p.seat}: {p.what}).")
              for p in ruleset.prompts(state) if p.seat not in before.nations and (player := after.players.get(p.seat))]
     await _send(app, key, campaign_id, "\n".join([*messages, *asked]), ping)
+
+
+def unreachable_text(relays: tuple[str, ...]) -> str:
+    return (f"The drand round this campaign waits for is out, but no relay answered (tried: {', '.join(relays)}): the "
+            f"roll waits, and Legatus asks again every {int(RETRY.total_seconds())} s. The operator can point "
+            "LEGATUS_DRAND_RELAYS at relays this machine reaches; a campaign meant to be played offline is created "
+            "with --randomness lottery (stored draws).")
+
+
+async def _tell_unreachable(app: Any, campaign_id: int, key: str) -> None:
+    """Say once per round, in the campaign's place, that its round is out and no relay gave it: players would
+    otherwise wait on a roll with no word of why."""
+    from bot.schedule.scheduler import _send, claim, writer
+
+    source = getattr(app.service, "beacons", None)
+    round_number = int(str(key).removeprefix("drand:")) if str(key).removeprefix("drand:").isdigit() else None
+    relays = getattr(source, "unreachable", {}).get(round_number) if round_number is not None else None
+    if not relays:
+        return  # not produced yet, or a relay answered late: the retries will tell
+    now = as_utc(app.clock.now())
+    told = f"beacons-unreachable:{campaign_id}:{round_number}"
+    with Session(writer(app.engine)) as session:  # claims are written under the write lock (see scheduler.py)
+        if not claim(session, told, campaign_id, "beacons", at=now):
+            return
+    await _send(app, told, campaign_id, unreachable_text(relays), [])
