@@ -21,7 +21,7 @@ from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, new_state
-from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary,
+from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
                             Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
@@ -540,25 +540,9 @@ class MediterraneanEmpires:
         return "\n".join(lines)
 
     def picture(self, state: State) -> Picture:
-        m = self.rules.map
-        spaces = []
-        for name, land in m.lands.items():
-            side = control.controller(state, name)
-            here = state.units_in(name)
-            spaces.append(Space(name, "land", at=land.at, fill=self._fill(state, name, side),
-                                marks=(f"{len(here)} units",) if here else (), highlight=control.partial(state, name)))
-        for name, sea in m.seas.items():
-            fleets = state.units_in(name)
-            spaces.append(Space(name, "sea", at=sea.at, marks=(f"{len(fleets)} fleets",) if fleets else ()))
-        return Picture(self.title, f"Game turn {state.turn} ({options.years(self.rules, state)})", None, tuple(spaces),
-                       tuple(m.links()), (("Player A", "France, Anjou and allies"), ("Player B", "Aragon and allies")),
-                       tuple(self.rules.powers))
+        from engine.mediterranean_empires.picture import picture
 
-    def _fill(self, state: State, area: str, side: str | None) -> str | None:
-        holder = state.owner.get(area)
-        if holder in ("A", "B"):
-            return {"A": "France", "B": "Aragon"}[holder] if side else None
-        return holder
+        return picture(self.rules, self.title, state)
 
     # --- chance ----------------------------------------------------------------------------------------------------
 
