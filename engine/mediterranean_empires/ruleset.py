@@ -19,6 +19,7 @@ from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
+from engine.mediterranean_empires import gm_rulings
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, new_state
 from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
@@ -62,6 +63,7 @@ class MediterraneanEmpires:
         if unknown:
             raise Rejection(f"unknown seat(s) {', '.join(unknown)}: the seats are {', '.join(self.rules.seats)}")
         st.players = players
+        st.gm = str(setup.get("gm") or "")
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
@@ -82,6 +84,8 @@ class MediterraneanEmpires:
             return Transition(st, (f"{seat} is played by {st.players[seat]}.",))
         if event.kind in CHANCE_EVENTS:
             return self._chance(st, event)
+        if event.kind == gm_rulings.KIND:
+            return Transition(st, gm_rulings.apply(self.rules, st, event))
         if event.kind == secrets.REVEALED:
             return self._revealed(st, event)
         if event.kind == secrets.SEALED:
@@ -421,12 +425,16 @@ class MediterraneanEmpires:
     def commands(self) -> list[CommandSpec]:
         from engine.mediterranean_empires.commands import COMMANDS
 
-        return list(COMMANDS)
+        return [*COMMANDS, gm_rulings.SPEC]
 
     def read_command(self, state: State, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
         """A command is an order line written with picked names: read exactly as the typed line would be."""
         from engine.mediterranean_empires.commands import COMMANDS, command_line
 
+        if name == gm_rulings.SPEC.name:
+            if not is_gm:
+                return Proposal(0, f"/{name}", error="/gm set is for the GM only")
+            return gm_rulings.read(self.rules, self.resolve, args, f"/{name} {' '.join(args)}")
         if name not in {c.name for c in COMMANDS}:
             return Proposal(0, f"/{name}", error=f"Mediterranean Empires has no command /{name}: post orders instead")
         try:

@@ -93,6 +93,7 @@ class State:
     turn: int = 1
     phase: str = "stratagems"
     players: dict[str, str] = field(default_factory=dict)  # seat -> user
+    gm: str = ""  # the GM named in campaign.created: whose corrections (gm.set) the game takes
     units: dict[int, Unit] = field(default_factory=dict)
     next_unit: int = 1
     status: dict[str, str] = field(default_factory=dict)  # power -> major/ally/vassal/neutral
