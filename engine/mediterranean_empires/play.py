@@ -123,10 +123,15 @@ def _play_marker(ctx: Ctx, side: str, marker: str) -> None:
     hand.claim(ctx, side, (marker,))
     st.played.append([side, marker])
     if marker == turn.PIRACY:
-        lost = -add_treasury(ctx.rules, st, other(side), -2)
-        ctx.say(f"Player {side} plays Piracy: Player {other(side)} loses {lost} TP.")
+        # "The opposing player reduces his total TP gained by 2": the TP gained this phase, never the savings.
+        victim = st.sides[other(side)]
+        lost = -add_treasury(ctx.rules, st, other(side), -min(2, victim.gained))
+        victim.gained -= lost
+        ctx.say(f"Player {side} plays Piracy: Player {other(side)} loses {lost} TP of those gained this turn"
+                + (f" (only {lost} were gained)" if lost < 2 else "") + f", treasury {victim.treasury}.")
         return
     extra = 1 if marker == turn.GOLD else 2
     gained = add_treasury(ctx.rules, st, side, extra)
+    st.sides[side].gained += gained
     ctx.say(f"Player {side} plays {marker}: {gained} TP" + (f" ({extra - gained} forfeit over the cap)" if gained < extra else "")
             + f", treasury {st.sides[side].treasury}.")

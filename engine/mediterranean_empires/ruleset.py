@@ -19,7 +19,7 @@ from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
-from engine.mediterranean_empires import gm_rulings
+from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, new_state
 from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
@@ -74,6 +74,13 @@ class MediterraneanEmpires:
         return st
 
     def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
+        done = self._apply(state, event, in_place=in_place)
+        # 12.0, the Pope's disposition: he stays in Rome only while his player has total control of it, "at any
+        # time" (an enemy force entering the Papal States, a rebellion, a GM ruling), not only until he dies.
+        left = turn.pope_leaves(done.state)
+        return done if left is None else Transition(done.state, (*done.messages, left))
+
+    def _apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
         st = state if in_place else copy.deepcopy(state)
         if event.kind == "player.assigned":
             # The shell's /campaign assign names the seat "nation" (its word for any seat); a log may say "seat".

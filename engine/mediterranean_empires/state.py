@@ -46,6 +46,7 @@ class SideState:
     recruited_allies: list[str] = field(default_factory=list)  # allied powers recruited from this turn
     recruits_here: dict[str, int] = field(default_factory=dict)  # units recruited per area this turn
     levy_half: bool = False  # paid half a TP for one levy, the second of the pair is free (6.2)
+    gained: int = 0  # TP gained in this Recruitment Phase (income, Gold, Trade): what Piracy reduces (12.0)
     done: bool = False  # finished the current joint step (recruitment, redistribution)
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 from engine.mediterranean_empires import combat, control, crusaders, hand, options, placement
 from engine.mediterranean_empires.crusaders import OWED
 from engine.mediterranean_empires.context import Ctx, Refused, other
-from engine.mediterranean_empires.state import Unit
+from engine.mediterranean_empires.state import State, Unit
 
 PLAGUE, POPE, CRUSADE, GOLD, TRADE, PIRACY = "Plague", "The Pope", "Crusade", "Gold", "Trade Concession", "Piracy"
+ROME = "Papal States"  # the area of Rome, where the Pope sits
 # Markers that stay face up once played and go back to the pool in the End of Turn Phase (12.0).
 END_OF_TURN_RETURN = (GOLD, TRADE, PIRACY, PLAGUE, CRUSADE)
 
@@ -26,7 +27,7 @@ def draw(ctx: Ctx, side: str) -> None:
         ctx.say(f"Player {side} reveals the Plague: {roll}, " + ("plague strikes: every OP cost is doubled this turn."
                                                                    if st.plague else "the plague passes by."))
     elif marker == POPE:
-        if control.controller(st, "Papal States") == side:
+        if control.controller(st, ROME) == side:
             st.pope = st.pope_holder = side
             ctx.say(f"Player {side} draws the Pope, who takes his seat in Rome for Player {side}.")
         else:
@@ -127,6 +128,7 @@ def start_recruitment(ctx: Ctx) -> None:
         st.sides[side].recruits_here = {}
         st.sides[side].recruited_allies = []
         st.sides[side].levy_half = False
+        st.sides[side].gained = gained
     for power, king in st.kings.items():
         if king.area is None and king.died_turn is not None and king.died_turn < st.turn:
             new_king(ctx, power)
@@ -419,3 +421,15 @@ def vespers_victory(ctx: Ctx) -> None:
         else "; ".join(x for x in ((f"Aragon does not hold {', '.join(missing)}" if missing else ""),
                                    (f"Player A has taken {', '.join(taken)}" if taken else "")) if x)
     ctx.say(f"The War of the Sicilian Vespers ends: {why}. Player {st.winner} wins.")
+
+
+def pope_leaves(st: State) -> str | None:
+    """The Pope leaves Rome once his player no longer has total control of the Papal States (12.0, "The Pope":
+    "remains in Rome until either the player does not have total control of Rome, or the Pope dies ... at any
+    time"); the marker returns to the pool. The last holder still rolls for his death (8.2)."""
+    if st.pope is None or control.controller(st, ROME) == st.pope:
+        return None
+    side, st.pope = st.pope, None
+    hand.to_pool(st, POPE)
+    return (f"Player {side} no longer has total control of Rome ({ROME}): the Pope leaves, and his marker returns "
+            "to the pool.")

@@ -141,6 +141,17 @@ class Play:
             self.event("order", {"seat": pending.seat, "text": answer or prompt.on_timeout})
         assert not dice, f"dice left over: {dice}"
 
+    def seat_pope(self, side: str) -> None:
+        """``side`` has taken Rome (one of its major power's field armies alone in the Papal States, the area its own)
+        and the Pope sits there for it: the Pope stays only while his player has total control of Rome (12.0)."""
+        from engine.mediterranean_empires import turn
+
+        for uid in [u.id for u in self.state.units_in(turn.ROME)]:
+            del self.state.units[uid]
+        self.put({"A": "France", "B": "Aragon"}[side], "field_army", turn.ROME)
+        self.state.owner[turn.ROME] = side
+        self.state.pope = self.state.pope_holder = side
+
     def put(self, power: str, kind: str, area: str) -> int:
         st = self.state
         st.units[st.next_unit] = Unit(st.next_unit, power, kind, area)

@@ -66,7 +66,7 @@ def test_coastal_raids_need_the_mercenaries_option() -> None:
 
 def pope_of(side: str, options: list[str]) -> Play:
     p = closing(options)
-    p.state.pope = p.state.pope_holder = side
+    p.seat_pope(side)
     return p
 
 
