@@ -57,7 +57,7 @@ def test_crusaders_skip_the_same_turns_recruitment_and_come_back_in_a_later_one(
     before = len(p.state.units_in("Vienne"))
     with pytest.raises(Rejection, match="no raiders of France is coming back"):
         p.order("A", "return raiders of France to Vienne")
-    with pytest.raises(Rejection, match="total control; Rosselló is not"):
+    with pytest.raises(Rejection, match="occupy \\(7.2a\\); Rosselló is neither"):
         p.order("A", "return a field army of France to Rosselló")
     p.order("A", "return a field army of France to Vienne")
     assert len(p.state.units_in("Vienne")) == before + 1
