@@ -78,7 +78,12 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
     elif name == "redistribute":
         if order["count"] > (2 if order["kind"] == "levy" else 1):
             raise Refused("one unit at a time, or two levies (5.2)")
-        ids = _pick(ctx, side, order["power"], order["from"], order["kind"], order["count"], ready=False)
+        every = _pick(ctx, side, order["power"], order["from"], order["kind"], None, ready=False)
+        # 5.2: once per unit; a unit moved here this phase is not the one to take when another can go (it was).
+        ids = [uid for uid in every if not st.units[uid].redistributed][: order["count"]]
+        if len(ids) < order["count"]:
+            raise Refused(f"{order['power']} has {len(ids)} {kind_word(order['kind'])}(s) in {order['from']} not yet "
+                          f"redistributed this phase, not {order['count']} (5.2: once per unit)")
         for uid in ids:
             turn.redistribute(ctx, side, uid, order["to"])
         turn.redistributed(ctx, side)

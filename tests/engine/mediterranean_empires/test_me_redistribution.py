@@ -49,7 +49,7 @@ def test_one_unit_or_two_levies_a_move_then_the_other_player() -> None:
     assert p.state.to_move == "B"
     p.order("B", "redistribute a raider of Aragon from Urgell to Rosselló")
     assert p.state.to_move == "B"
-    with pytest.raises(Rejection, match="already been redistributed"):
+    with pytest.raises(Rejection, match=r"not yet redistributed this phase, not 1 \(5.2: once per unit\)"):
         p.order("B", "redistribute a raider of Aragon from Rosselló to Urgell")
     p.order("B", "done")
     p.drive([1, 1, 1])  # the Kings' deaths: none
@@ -62,3 +62,21 @@ def test_two_levies_make_one_move() -> None:
     p.order("A", "redistribute 2 levies of France from Montpellier to Vienne")
     assert sum(1 for u in p.state.units_in("Vienne") if u.kind == "levy" and u.redistributed) == 2
     assert p.state.to_move == "B"
+
+
+def test_the_unit_moved_is_one_not_yet_redistributed() -> None:
+    """5.2, once per unit: with a levy already moved into Montpellier this phase and another that has not moved,
+    'redistribute a levy ... from Montpellier' takes the one that may still move (issue 24: the first of the kind
+    was taken, and the order refused)."""
+    p = end_of_turn([6, 1])
+    moved = p.put("France", "levy", "Montpellier")
+    p.state.units[moved].redistributed = True  # came here earlier this phase
+    fresh = p.put("France", "levy", "Montpellier")
+    for uid in [u.id for u in p.state.units_in("Montpellier") if u.kind == "levy" and u.id not in (moved, fresh)]:
+        del p.state.units[uid]
+    p.order("A", "redistribute a levy of France from Montpellier to Vienne")
+    assert (p.state.units[fresh].area, p.state.units[moved].area) == ("Vienne", "Montpellier")
+    p.state.to_move = "A"
+    with pytest.raises(Rejection, match=r"France has 0 levy\(s\) in Montpellier not yet redistributed this phase, "
+                                        r"not 1 \(5.2: once per unit\)"):
+        p.order("A", "redistribute a levy of France from Montpellier to Vienne")
