@@ -227,59 +227,6 @@ def resolve_siege(ctx: Ctx, roll: Roll) -> None:
     _take(ctx, battle, destroy_fortification=standing)
 
 
-def _still_fortified(ctx: Ctx, battle: Battle) -> bool:
-    """Whether what made the siege (a fortification, or Defensive Artworks) still stands when its number comes."""
-    assert battle.province is not None
-    artworks = battle.defender is not None and ctx.state.nations[battle.defender].defensive_artworks == battle.province
-    return ctx.state.provinces[battle.province].fortification or artworks
-
-
-def _take(ctx: Ctx, battle: Battle, destroy_fortification: bool) -> None:
-    assert battle.province is not None
-    battle.status = "won"
-    ps = ctx.state.provinces[battle.province]
-    if destroy_fortification and ps.fortification:
-        ps.fortification = False
-        ctx.say(f"The fortification of {battle.province} is destroyed.")
-    if battle.kind == "invasion":
-        conquer(ctx, battle.province, None, invaded=True, held_by=battle.attacker)
-    else:
-        conquer(ctx, battle.province, battle.attacker_nation, invaded=True)
-
-
-def resolve_siege(ctx: Ctx, roll: Roll) -> None:
-    assert roll.ref is not None and roll.number is not None
-    battle = ctx.state.battle(roll.ref)
-    low, high = ctx.rules.odds["fortification_holds"]
-    if not _still_fortified(ctx, battle):
-        # The fortification went (an Earthquake, a GM ruling) while the number was pending: nothing is left to hold.
-        gone = attacker_gone(ctx, battle)
-        if gone:
-            battle.status = "aborted"
-            roll.outcome = f"{battle.province} is not taken: the {battle.attacker_nation} are out of the game"
-            ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): no fortification is left, {gone}.")
-            return
-        roll.outcome = f"{battle.province} falls: no fortification was left"
-        ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): no fortification is left to hold it: "
-                f"{battle.province} falls.")
-        _take(ctx, battle, destroy_fortification=False)
-        return
-    if low <= roll.number <= high:
-        battle.status = "held"
-        roll.outcome = f"the fortification of {battle.province} holds"
-        ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the fortification holds; the {battle.attacker} retire.")
-        return
-    gone = attacker_gone(ctx, battle)
-    if gone:
-        battle.status = "aborted"
-        roll.outcome = f"{battle.province} is not taken: the {battle.attacker_nation} are out of the game"
-        ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the defences fall, {gone}.")
-        return
-    roll.outcome = f"{battle.province} falls"
-    ctx.say(f"Siege of {battle.province} ({roll.where()} = {roll.number}): the defences fall.")
-    _take(ctx, battle, destroy_fortification=True)
-
-
 def resolve_alliance(ctx: Ctx, roll: Roll) -> None:
     assert roll.ref is not None and roll.number is not None
     battle = ctx.state.battle(roll.ref)
