@@ -87,6 +87,11 @@ class StatusBoards:
         self._stale: set[int] = set()
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.coalesce = COALESCE
+        self._edits: set[asyncio.Task[None]] = set()  # the delayed edits waiting or under way
+
+    def busy(self) -> set[asyncio.Task[None]]:
+        """The edits not done yet: a graceful stop waits for them (at most the coalescing delay and an edit)."""
+        return {task for task in self._edits if not task.done()}
 
     def current(self, campaign_id: int) -> BoardView | None:
         """The view after the campaign's latest change in this process (None before any)."""
@@ -113,7 +118,9 @@ class StatusBoards:
         if campaign_id in self._stale:
             return
         self._stale.add(campaign_id)
-        asyncio.get_running_loop().create_task(self._later(campaign_id))
+        task = asyncio.get_running_loop().create_task(self._later(campaign_id))
+        self._edits.add(task)
+        task.add_done_callback(self._edits.discard)
 
     async def _later(self, campaign_id: int) -> None:
         await asyncio.sleep(self.coalesce)
