@@ -240,6 +240,7 @@ class LegatusBot(discord.Client):
 
             # First: a job is new work too, and the posts a running job waits for are drained below meanwhile.
             left_jobs = await stop_scheduler(scheduler, self.shard, max(0.0, deadline - loop.time()))
+        self.boards.flush()
         left = await self._settle(deadline)
         # The writer applies what is queued; the rounds it writes may set off more (a board edit, a heads-up).
         await asyncio.to_thread(self.posts.close, max(0.0, deadline - loop.time()))
