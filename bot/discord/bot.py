@@ -220,8 +220,8 @@ class LegatusBot(discord.Client):
         self._stop_request = asyncio.get_running_loop().create_task(self.close())
 
     async def close(self) -> None:
-        """Stop: take no new work, let what is under way finish (at most DRAIN_SECONDS), then disconnect. Whatever
-        could not be sent by then is claimed and unsent in the store, and the next start sends it."""
+        """Stop: take no new work, let what is under way finish (at most DRAIN_SECONDS), then disconnect. A scheduled
+        message cut by the bound stays claimed and unsent in the store, and the next start sends it."""
         if self._stopped is None:
             self._stopped = asyncio.ensure_future(self._drain_then_close())
         await asyncio.shield(self._stopped)
@@ -246,8 +246,8 @@ class LegatusBot(discord.Client):
         await asyncio.to_thread(self.posts.close, max(0.0, deadline - loop.time()))
         left += await self._settle(deadline)
         if left or left_jobs:
-            log.warning("stopped after %g s with %d tasks and %d jobs unfinished: what they claimed is sent at the "
-                        "next start", DRAIN_SECONDS, left, left_jobs)
+            log.warning("stopped after %g s with %d tasks and %d jobs unfinished: a scheduled message they claimed is "
+                        "sent at the next start, an answer they did not send is lost", DRAIN_SECONDS, left, left_jobs)
         else:
             log.warning("drained: every post taken was applied and answered, every job that began finished")
         await super().close()
@@ -789,7 +789,6 @@ def make_bot(service: Legatus, shard: Shard = ALL, **options: Any) -> LegatusBot
     if shard.id is None and shard.count > 1:
         return AutoShardedLegatusBot(service, shard=shard, **options)
     return LegatusBot(service, shard=shard, **options)
-
 
 
 async def serve(bot: LegatusBot, token: str) -> None:
