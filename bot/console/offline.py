@@ -1,6 +1,7 @@
 """The offline console: people type as they would in the campaign channel, `NAME> TEXT`."""
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import sys
@@ -72,9 +73,14 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
             try:
                 result = console.interactive(stream)
             except BaseException as exc:  # told to the loop, which reports it like any failure of the command
-                loop.call_soon_threadsafe(lambda: typed.done() or typed.set_exception(exc))
+                tell(lambda: typed.done() or typed.set_exception(exc))
             else:
-                loop.call_soon_threadsafe(lambda: typed.done() or typed.set_result(result))
+                tell(lambda: typed.done() or typed.set_result(result))
+
+        def tell(callback: Any) -> None:
+            # A stop may have ended the run already (its terminal reached end of file as the process exited).
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(callback)
 
         stop = asyncio.Event()
         for sig in STOP_SIGNALS:

@@ -246,8 +246,8 @@ class LegatusBot(discord.Client):
         await asyncio.to_thread(self.posts.close, max(0.0, deadline - loop.time()))
         left += await self._settle(deadline)
         if left or left_jobs:
-            log.warning("stopped after %g s with %d tasks and %d jobs unfinished: a scheduled message they claimed is "
-                        "sent at the next start, an answer they did not send is lost", DRAIN_SECONDS, left, left_jobs)
+            log.warning("stopped with %d tasks and %d jobs cut: a scheduled message they claimed is sent at the next "
+                        "start, an answer they did not send is lost", left, left_jobs)
         else:
             log.warning("drained: every post taken was applied and answered, every job that began finished")
         await super().close()

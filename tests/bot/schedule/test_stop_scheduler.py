@@ -64,3 +64,34 @@ def test_a_job_still_running_at_the_bound_is_cut_and_counted() -> None:
     ran, left, took = asyncio.run(scenario())
     assert (ran, left) == (["stuck began"], 1)
     assert 0.3 <= took < 5  # the bound, not the job, ended the wait
+
+
+def test_a_lottery_fetch_under_way_does_not_hold_the_stop() -> None:
+    """It waits on web sites (up to their timeout) and leaves nothing half sent: cut at once, fetched again later."""
+    from bot.schedule import scheduler as module
+
+    async def scenario() -> tuple[list[str], int, float]:
+        scheduler = AsyncIOScheduler(timezone=timezone.utc)
+        scheduler.start()
+        ran: list[str] = []
+
+        async def fetching(day_iso: str) -> None:
+            ran.append("fetch began")
+            await asyncio.sleep(30)
+            ran.append("fetch ended")
+
+        original = module.fetch_lotto
+        module.fetch_lotto = fetching  # type: ignore[assignment]
+        try:
+            scheduler.add_job(module.fetch_lotto, "date", run_date=datetime.now(timezone.utc), args=["2023-01-03"])
+            await asyncio.wait_for(_started(ran, "fetch began"), 10)
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            left = await stop_scheduler(scheduler, timeout=10)
+            return ran, left, loop.time() - began
+        finally:
+            module.fetch_lotto = original  # type: ignore[assignment]
+
+    ran, left, took = asyncio.run(scenario())
+    assert (ran, left) == (["fetch began"], 1)
+    assert took < 2, took
