@@ -83,14 +83,17 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
                 loop.call_soon_threadsafe(callback)
 
         stop = asyncio.Event()
+        installed = []
         for sig in STOP_SIGNALS:
-            loop.add_signal_handler(sig, stop.set)
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # no loop signals off Unix's main thread
+                loop.add_signal_handler(sig, stop.set)
+                installed.append(sig)
         threading.Thread(target=read_lines, name="legatus-console", daemon=True).start()
         stopping = loop.create_task(stop.wait())
         try:
             await asyncio.wait([typed, stopping], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for sig in STOP_SIGNALS:
+            for sig in installed:
                 loop.remove_signal_handler(sig)
             stopping.cancel()
             deadline = loop.time() + DRAIN_SECONDS
@@ -114,8 +117,8 @@ class Console:
         self.service = service
         self.campaign = campaign
         self.author = author
-        # Held while a line is handled; a graceful stop (interactive_with_scheduler) waits for it and then sets
-        # ``stopping``, after which no line is taken.
+        # Held while a line is handled; a graceful stop (interactive_with_scheduler) sets ``stopping``, after which
+        # no line is taken, then waits for the line under way.
         self.busy = threading.Lock()
         self.stopping = False
 
