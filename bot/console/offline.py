@@ -49,13 +49,8 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
     from bot.service.local_posts import LocalPosts
 
     console = Console(service, campaign, author)
-    serving: set[asyncio.Task[Any]] = set()  # `legatus post` connections being answered
 
     async def post(who: str, text: str, name: str | None) -> Any:
-        task = asyncio.current_task()
-        if task is not None:
-            serving.add(task)
-            task.add_done_callback(serving.discard)
         return await asyncio.to_thread(service.post, who, text, name)
 
     async def run() -> int:
@@ -100,11 +95,9 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
             if stop.is_set():
                 print("legatus: stopping: no new line or job is taken; finishing what is under way", file=sys.stderr)
                 console.stopping = True
-            if local is not None:
-                await local.close()
             await stop_scheduler(scheduler, timeout=DRAIN_SECONDS)
-            if serving:
-                await asyncio.wait(set(serving), timeout=max(0.0, deadline - loop.time()))
+            if local is not None:  # the `legatus post` connections it accepted are answered first
+                await local.close(max(0.0, deadline - loop.time()))
             # The line being applied ends its transaction; none starts after (Console.stopping).
             await asyncio.to_thread(console.busy.acquire, True, max(0.0, deadline - loop.time()))
         return typed.result() if typed.done() and not stop.is_set() else 0

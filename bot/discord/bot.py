@@ -231,15 +231,15 @@ class LegatusBot(discord.Client):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + DRAIN_SECONDS
         log.warning("stopping: no new posts, commands or jobs are taken; draining for at most %g s", DRAIN_SECONDS)
-        if self.local_posts is not None:
-            await self.local_posts.close()
         left_jobs = 0
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None and scheduler.running:
             from bot.schedule.scheduler import stop_scheduler
 
-            # First: a job is new work too, and the posts a running job waits for are drained below meanwhile.
+            # First: no job starts from the stop on; the posts a running job waits for are applied meanwhile.
             left_jobs = await stop_scheduler(scheduler, self.shard, max(0.0, deadline - loop.time()))
+        if self.local_posts is not None:  # no new connection; those accepted are answered (the writer still runs)
+            await self.local_posts.close(max(0.0, deadline - loop.time()))
         self.boards.flush()
         left = await self._settle(deadline)
         # The writer applies what is queued; the rounds it writes may set off more (a board edit, a heads-up).
