@@ -1,8 +1,11 @@
 """The offline console: people type as they would in the campaign channel, `NAME> TEXT`."""
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
+import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
@@ -35,28 +38,69 @@ name speaks as the last speaker. Console commands:
 
 
 def interactive_with_scheduler(service: Legatus, campaign: str | None, author: str | None, stream: TextIO) -> int:
-    """The console as the bot's offline face: deadlines, reminders and lottery fetches run while people type."""
+    """The console as the bot's offline face: deadlines, reminders and lottery fetches run while people type.
+
+    SIGTERM or SIGINT stop it gracefully, as the Discord bot (bot/discord/bot.py): no job starts any more, the jobs
+    running, the line being applied and the `legatus post` being served finish (at most DRAIN_SECONDS), exit 0."""
     import asyncio
 
-    from bot.schedule.scheduler import RecordingPoster, start_scheduler
+    from bot.schedule.scheduler import DRAIN_SECONDS, STOP_SIGNALS, RecordingPoster, start_scheduler, stop_scheduler
 
     from bot.service.local_posts import LocalPosts
+
+    console = Console(service, campaign, author)
 
     async def post(who: str, text: str, name: str | None) -> Any:
         return await asyncio.to_thread(service.post, who, text, name)
 
     async def run() -> int:
+        loop = asyncio.get_running_loop()
         scheduler = await start_scheduler(service, RecordingPoster(echo=lambda text: print(f"\n[legatus] {readable(text)}", flush=True)))
         # `legatus post` from another terminal goes through this console's service while it runs.
         local = LocalPosts.of_store(service.engine, post)
         if local is not None:
             await local.start()
+        # A daemon thread, not asyncio.to_thread: a stop must not wait for a line nobody types (the thread blocked
+        # in readline is left behind at exit; the line it was applying, if any, is waited for below).
+        typed: asyncio.Future[int] = loop.create_future()
+
+        def read_lines() -> None:
+            try:
+                result = console.interactive(stream)
+            except BaseException as exc:  # told to the loop, which reports it like any failure of the command
+                tell(lambda: typed.done() or typed.set_exception(exc))
+            else:
+                tell(lambda: typed.done() or typed.set_result(result))
+
+        def tell(callback: Any) -> None:
+            # A stop may have ended the run already (its terminal reached end of file as the process exited).
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(callback)
+
+        stop = asyncio.Event()
+        installed = []
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # no loop signals off Unix's main thread
+                loop.add_signal_handler(sig, stop.set)
+                installed.append(sig)
+        threading.Thread(target=read_lines, name="legatus-console", daemon=True).start()
+        stopping = loop.create_task(stop.wait())
         try:
-            return await asyncio.to_thread(Console(service, campaign, author).interactive, stream)
+            await asyncio.wait([typed, stopping], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            if local is not None:
-                await local.close()
-            scheduler.shutdown(wait=False)
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            stopping.cancel()
+            deadline = loop.time() + DRAIN_SECONDS
+            if stop.is_set():
+                print("legatus: stopping: no new line or job is taken; finishing what is under way", file=sys.stderr)
+                console.stopping = True
+            await stop_scheduler(scheduler, timeout=DRAIN_SECONDS)
+            if local is not None:  # the `legatus post` connections it accepted are answered first
+                await local.close(max(0.0, deadline - loop.time()))
+            # The line being applied ends its transaction; none starts after (Console.stopping).
+            await asyncio.to_thread(console.busy.acquire, True, max(0.0, deadline - loop.time()))
+        return typed.result() if typed.done() and not stop.is_set() else 0
 
     return asyncio.run(run())
 
@@ -66,6 +110,10 @@ class Console:
         self.service = service
         self.campaign = campaign
         self.author = author
+        # Held while a line is handled; a graceful stop (interactive_with_scheduler) sets ``stopping``, after which
+        # no line is taken, then waits for the line under way.
+        self.busy = threading.Lock()
+        self.stopping = False
 
     def interactive(self, stream: TextIO) -> int:
         names = self.service.campaign_names()
@@ -95,8 +143,11 @@ class Console:
                 speaker = match.group(1) if match else self.author
                 shown = match.group(2) if match else text
                 print(f"{speaker or '(nobody)'}> {shown}")
-            if self.handle(text) == "quit":
-                return 0
+            with self.busy:
+                if self.stopping:
+                    return 0
+                if self.handle(text) == "quit":
+                    return 0
 
     def play_script(self, text: str) -> int:
         for post in self.posts(text.splitlines()):

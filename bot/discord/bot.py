@@ -31,7 +31,7 @@ from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
     DELETED, NOT_DELETABLE, STILL_THERE, may_delete, take_down, tell_owners,
 )
-from bot.schedule.scheduler import NotPosted
+from bot.schedule.scheduler import DRAIN_SECONDS, STOP_SIGNALS, NotPosted
 from bot.service.replies import Reply
 from bot.service.legatus import Legatus
 from bot.store.shards import ALL, Shard
@@ -46,6 +46,9 @@ CHOICE_PREFIX = "legatus:choice:"
 UNDO_ASK = "legatus:undo"
 UNDO_CONFIRM = "legatus:undo-confirm:"
 UNDO_KEEP = "legatus:undo-keep"
+# The gateway events that are new work; while stopping they are not taken (a message a stopped bot never saw is
+# the same as one sent while it was down: nothing was applied, so nothing is half done).
+NEW_WORK_EVENTS = frozenset({"on_message", "on_interaction"})
 
 
 def apply_api_base() -> None:
@@ -87,6 +90,26 @@ def shard_options(shard: Shard) -> dict[str, Any]:
     return {"shard_id": shard.id, "shard_count": shard.count}
 
 
+class StoppingTree(app_commands.CommandTree):
+    """discord.py's tree, whose invocations the bot can wait for when it stops, and which takes none once stopping.
+
+    ``_from_interaction`` is discord.py's own (2.x), redone here because it starts its task without returning it."""
+
+    def _from_interaction(self, interaction: discord.Interaction) -> None:
+        bot: Any = self.client
+        if getattr(bot, "stopping", False):
+            log.info("stopping: a slash command was not taken (Discord tells its user it failed; they may retry)")
+            return
+
+        async def wrapper() -> None:
+            try:
+                await self._call(interaction)
+            except app_commands.AppCommandError as e:
+                await self._dispatch_error(interaction, e)
+
+        bot.track(self.client.loop.create_task(wrapper(), name="CommandTree-invoker"))
+
+
 class LegatusBot(discord.Client):
     def __init__(self, service: Legatus, *, guild_id: int | None = None, sync_state: Path | None = None,
                  shard: Shard = ALL, **options: Any) -> None:
@@ -99,7 +122,14 @@ class LegatusBot(discord.Client):
         # The guilds this process serves: its gateway delivers only their events, its scheduler acts only for their
         # campaigns (bot/store/shards.py).
         self.shard = shard
-        self.tree = app_commands.CommandTree(self)
+        self.tree = StoppingTree(self)
+        # A graceful stop (``close``): set once it began, so that no new post, command or job is taken.
+        self.stopping = False
+        self._stopped: asyncio.Future[None] | None = None
+        # The work under way on the event loop that a stop waits for: posts and commands being handled, the
+        # turn threads, heads-ups and status-board edits they set off.
+        self._work: set[asyncio.Future[Any]] = set()
+        self._stop_request: asyncio.Task[None] | None = None
         self.dev_guild = discord.Object(id=guild_id) if guild_id else None
         # Every post goes to one writer thread, which applies those queued together in one transaction (group
         # commit): a burst across campaigns is not a burst of threads fighting for SQLite's write lock.
@@ -157,17 +187,88 @@ class LegatusBot(discord.Client):
             if self.local_posts is not None:
                 await self.local_posts.start()
 
+    def track(self, work: asyncio.Future[Any]) -> asyncio.Future[Any]:
+        """Keep ``work`` (a task on this loop) until it ends: a stop waits for it."""
+        self._work.add(work)
+        work.add_done_callback(self._work.discard)
+        return work
+
+    async def tracked(self, coroutine: Any) -> Any:
+        """Run ``coroutine`` as tracked work; for work handed to the loop from another thread (the observers run in
+        the writer thread), whose future is not the loop's task."""
+        task = asyncio.current_task()
+        if task is not None:
+            self.track(task)
+        return await coroutine
+
+    def _schedule_event(self, coro: Any, event_name: str, *args: Any, **kwargs: Any) -> Any:
+        if self.stopping and event_name in NEW_WORK_EVENTS:
+            log.info("stopping: %s not taken", event_name)
+            return None
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name in NEW_WORK_EVENTS:
+            self.track(task)
+        return task
+
+    def request_stop(self, signal_name: str) -> None:
+        """A signal handler (run_bot): begin the graceful stop; a second signal while it drains changes nothing."""
+        if self.stopping:
+            log.warning("%s: already stopping (at most %g s)", signal_name, DRAIN_SECONDS)
+            return
+        log.warning("%s received: stopping gracefully", signal_name)
+        # Kept (the loop holds its tasks weakly), not tracked: the stop does not wait for itself.
+        self._stop_request = asyncio.get_running_loop().create_task(self.close())
+
     async def close(self) -> None:
-        if self.local_posts is not None:
-            await self.local_posts.close()
+        """Stop: take no new work, let what is under way finish (at most DRAIN_SECONDS), then disconnect. A scheduled
+        message cut by the bound stays claimed and unsent in the store, and the next start sends it."""
+        if self._stopped is None:
+            self._stopped = asyncio.ensure_future(self._drain_then_close())
+        await asyncio.shield(self._stopped)
+
+    async def _drain_then_close(self) -> None:
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_SECONDS
+        log.warning("stopping: no new posts, commands or jobs are taken; draining for at most %g s", DRAIN_SECONDS)
+        left_jobs = 0
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None and scheduler.running:
-            from bot.schedule.scheduler import release_lease
+            from bot.schedule.scheduler import stop_scheduler
 
-            scheduler.shutdown(wait=False)
-            release_lease(self.shard)  # a standby process of this shard takes its jobs over at once
-        await asyncio.to_thread(self.posts.close)  # what is queued is applied first
+            # First: no job starts from the stop on; the posts a running job waits for are applied meanwhile.
+            left_jobs = await stop_scheduler(scheduler, self.shard, max(0.0, deadline - loop.time()))
+        if self.local_posts is not None:  # no new connection; those accepted are answered (the writer still runs)
+            await self.local_posts.close(max(0.0, deadline - loop.time()))
+        self.boards.flush()
+        left = await self._settle(deadline)
+        # The writer applies what is queued; the rounds it writes may set off more (a board edit, a heads-up).
+        await asyncio.to_thread(self.posts.close, max(0.0, deadline - loop.time()))
+        left += await self._settle(deadline)
+        if left or left_jobs:
+            log.warning("stopped with %d tasks and %d jobs cut: a scheduled message they claimed is sent at the next "
+                        "start, an answer they did not send is lost", left, left_jobs)
+        else:
+            log.warning("drained: every post taken was applied and answered, every job that began finished")
         await super().close()
+
+    async def _settle(self, deadline: float) -> int:
+        """Wait for the tracked work, the outbox's senders and the status boards' edits, and for what they set off
+        meanwhile, until none is left or ``deadline``; returns how many were left."""
+        loop = asyncio.get_running_loop()
+        me = asyncio.current_task()
+        while True:
+            pending = {w for w in self._work if not w.done() and w is not me} | self.outbox.busy() | self.boards.busy()
+            if not pending:
+                return 0
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                for work in pending:  # what was cut, for the operator who wonders what the next start resends
+                    coroutine = work.get_coro() if isinstance(work, asyncio.Task) else None
+                    log.warning("cut by the stop: %s, waiting in %s", getattr(coroutine, "__qualname__", None) or work,
+                                _waiting_in(coroutine))
+                return len(pending)
+            await asyncio.wait(pending, timeout=remaining)
 
     def own_campaigns(self) -> int:
         from bot.store.campaigns import list_campaigns
@@ -251,6 +352,9 @@ class LegatusBot(discord.Client):
             # channel's are (with several, the service refuses the post and says which to name).
             names = await asyncio.to_thread(self.service.campaign_names)
             campaign = names[0] if len(names) == 1 else None
+        task = asyncio.current_task()
+        if task is not None:
+            self.track(task)  # the socket's handler, which answers the client: a stop waits for it
         return await self._queue(campaign, author, text, None)
 
     async def _queue(self, campaign: str | None, author: str, text: str, is_gm: bool | None,
@@ -381,6 +485,19 @@ class LegatusBot(discord.Client):
             await run_text_command(self, interaction, f"/undo {custom_id[len(UNDO_CONFIRM):]}")
         elif custom_id == UNDO_KEEP:
             await interaction.response.send_message("Kept: nothing was taken back.", ephemeral=True)
+
+
+def _waiting_in(coroutine: Any) -> str:
+    """Where a suspended coroutine waits: the innermost coroutine of its await chain, as file:line."""
+    where = "?"
+    depth = 0
+    while coroutine is not None and depth < 50:
+        frame = getattr(coroutine, "cr_frame", None) or getattr(coroutine, "ag_frame", None)
+        if frame is not None and "asyncio" not in frame.f_code.co_filename:
+            where = f"{frame.f_code.co_qualname} ({Path(frame.f_code.co_filename).name}:{frame.f_lineno})"
+        coroutine = getattr(coroutine, "cr_await", None)
+        depth += 1
+    return where
 
 
 def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
@@ -674,6 +791,24 @@ def make_bot(service: Legatus, shard: Shard = ALL, **options: Any) -> LegatusBot
     return LegatusBot(service, shard=shard, **options)
 
 
+async def serve(bot: LegatusBot, token: str) -> None:
+    """discord.py's ``Client.run`` without its signal handling: there SIGTERM killed the process outright and SIGINT
+    closed the HTTP session under the posts being answered. Here both begin ``LegatusBot.close``, which drains
+    first; ``start`` returns once it is done."""
+    async with bot:
+        loop = asyncio.get_running_loop()
+        installed = []
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # no loop signals off Unix's main thread
+                loop.add_signal_handler(sig, bot.request_stop, sig.name)
+                installed.append(sig)
+        try:
+            await bot.start(token)
+        finally:
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+
+
 def run_bot(token: str, db: str | None, shard: Shard = ALL) -> int:
     """Start the bot; a missing or refused token is one line and a non-zero exit, never a traceback."""
     from bot.store.db import open_engine
@@ -682,7 +817,9 @@ def run_bot(token: str, db: str | None, shard: Shard = ALL) -> int:
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
     bot = make_bot(Legatus(open_engine(db)), shard, guild_id=int(guild) if guild.isdigit() else None)
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(serve(bot, token))
+    except KeyboardInterrupt:  # Ctrl-C before the bot was up: nothing was taken yet, nothing to drain
+        return 0
     except discord.LoginFailure:
         print("legatus: Discord refused the token in DISCORD_TOKEN (check the bot's token in the Developer Portal)")
         return 1

@@ -37,6 +37,9 @@ class HeadsUps:
         except RuntimeError:
             running = None
         coroutine = self.send(told)
+        tracked = getattr(self.bot, "tracked", None)  # a graceful stop waits for it
+        if tracked is not None:
+            coroutine = tracked(coroutine)
         future: Any = loop.create_task(coroutine) if running is loop else asyncio.run_coroutine_threadsafe(coroutine, loop)
         future.add_done_callback(_log_failure)
 

@@ -72,6 +72,10 @@ class Outbox:
         # Messages sent (for tests and the benchmark: how many messages the answers cost).
         self.messages = 0
 
+    def busy(self) -> set[asyncio.Future[None]]:
+        """The senders at work (a graceful stop waits for them)."""
+        return {task for task in self._senders.values() if not task.done()}
+
     async def answer(self, channel: discord.abc.Messageable, post: discord.Message, text: str,
                      view: discord.ui.View | None = None, *, post_gone: bool = False) -> None:
         """Send ``text`` as the answer to ``post``; returns once the message holding it is sent (raises if that

@@ -87,6 +87,16 @@ class StatusBoards:
         self._stale: set[int] = set()
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.coalesce = COALESCE
+        self._edits: set[asyncio.Task[None]] = set()  # the delayed edits waiting or under way
+        self._now = asyncio.Event()  # set by a stop: the edits waiting for the delay are made at once
+
+    def flush(self) -> None:
+        """A stop: make the waiting edits now instead of after the coalescing delay (nothing follows to coalesce)."""
+        self._now.set()
+
+    def busy(self) -> set[asyncio.Task[None]]:
+        """The edits not done yet: a graceful stop waits for them (at most the coalescing delay and an edit)."""
+        return {task for task in self._edits if not task.done()}
 
     def current(self, campaign_id: int) -> BoardView | None:
         """The view after the campaign's latest change in this process (None before any)."""
@@ -113,10 +123,13 @@ class StatusBoards:
         if campaign_id in self._stale:
             return
         self._stale.add(campaign_id)
-        asyncio.get_running_loop().create_task(self._later(campaign_id))
+        task = asyncio.get_running_loop().create_task(self._later(campaign_id))
+        self._edits.add(task)
+        task.add_done_callback(self._edits.discard)
 
     async def _later(self, campaign_id: int) -> None:
-        await asyncio.sleep(self.coalesce)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._now.wait(), self.coalesce)
         self._stale.discard(campaign_id)
         try:
             await self.refresh(campaign_id)

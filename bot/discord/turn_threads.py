@@ -55,6 +55,9 @@ class TurnThreads:
         if loop is None or loop.is_closed():
             return
         coroutine = self.open_turn(change.campaign_id, summary)
+        tracked = getattr(self.bot, "tracked", None)  # a graceful stop waits for it
+        if tracked is not None:
+            coroutine = tracked(coroutine)
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -893,6 +894,57 @@ def release_lease(shard: Shard = ALL) -> None:
     """A clean stop lets a standby process take the shard over at once (a dead process releases it anyway)."""
     if _app is not None:
         _app.locks.release(lease_name(shard))
+
+
+# A graceful stop of the bot or the offline console (SIGTERM, SIGINT) lets what is under way finish for at most this
+# long; deploy/ gives the process more (systemd's TimeoutStopSec, compose's stop_grace_period) before a kill.
+DRAIN_SECONDS = 10.0
+# What `docker stop`, `systemctl stop` (SIGTERM) and Ctrl-C (SIGINT) send: each begins the graceful stop.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+async def stop_scheduler(scheduler: BaseScheduler, shard: Shard = ALL, timeout: float = DRAIN_SECONDS) -> int:
+    """A graceful stop: no job starts from now on, the jobs already running finish (for at most ``timeout``
+    seconds; a lottery fetch is cut at once, ``_cut_at_stop``), then the scheduler shuts down and the shard's lease is
+    released. Returns how many jobs were cut (by the bound or as fetches; a claim they made stays unsent and the
+    next start resends it).
+
+    apscheduler's own ``shutdown`` cancels running coroutine jobs at once (its AsyncIOExecutor cannot wait), which
+    cut a timeout between its claim and its message; pausing first, then waiting on the executor's futures, lets
+    them end."""
+    if not scheduler.running:
+        return 0
+    scheduler.pause()  # the scheduler's loop wakes, sees it paused and submits nothing more
+    log.info("scheduler paused for the stop: no job starts from now on")
+    if _app is not None and _app.scheduler is scheduler and _app.standby is not None:
+        _app.standby.cancel()  # a standby process that stops takes nothing over
+    running = [f for executor in getattr(scheduler, "_executors", {}).values()
+               for f in getattr(executor, "_pending_futures", ()) if not f.done()]
+    cut = 0
+    for future in running:
+        job = _job_of(future)
+        if job is not None and job.func in _cut_at_stop():
+            cut += future.cancel()
+    if running:
+        await asyncio.wait([asyncio.ensure_future(f) for f in running], timeout=timeout)
+    left = cut + sum(1 for f in running if not f.done())
+    scheduler.shutdown(wait=False)
+    release_lease(shard)
+    return left
+
+
+def _cut_at_stop() -> tuple[Callable[..., Any], ...]:
+    """Jobs a stop does not wait for: a lottery fetch waits on the operator's and the official web sites, up to
+    their whole network timeout, and holds nothing half sent (a claim it made stays unsent and the next start
+    resends it, ``_resume_job``; a draw not fetched yet is fetched again)."""
+    return (fetch_lotto,)
+
+
+def _job_of(future: Any) -> Any:
+    """The apscheduler job a running coroutine job's task runs (its ``run_coroutine_job`` frame holds it), or None."""
+    coroutine = future.get_coro() if isinstance(future, asyncio.Task) else None
+    frame = getattr(coroutine, "cr_frame", None)
+    return frame.f_locals.get("job") if frame is not None else None
 
 
 async def _stand_by(app: App, run: bool) -> None:

@@ -29,6 +29,9 @@ class LocalPosts:
         self.submit = submit
         self._server: asyncio.AbstractServer | None = None
         self._inode: int | None = None
+        # The connections being answered, from their first byte: a stop waits for them (``close``), or a post read
+        # while the socket closed would be applied with its answer never written.
+        self._connections: set[asyncio.Task[Any]] = set()
 
     @classmethod
     def of_store(cls, engine: Any, submit: Submit) -> "LocalPosts | None":
@@ -60,7 +63,8 @@ class LocalPosts:
         log.info("local posts served at %s", self.path)
         return True
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = 10.0) -> None:
+        """Take no more connections, then let those accepted be answered (for at most ``timeout`` seconds)."""
         if self._server is None:
             return
         self._server.close()
@@ -69,8 +73,15 @@ class LocalPosts:
         with contextlib.suppress(FileNotFoundError):
             if self.path.stat().st_ino == self._inode:  # ours, not a newer bot's
                 self.path.unlink()
+        pending = {task for task in self._connections if not task.done()}
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
+            task.add_done_callback(self._connections.discard)
         try:
             try:
                 # Read first, whoever it is: closing on unread bytes resets the connection, and the client would
