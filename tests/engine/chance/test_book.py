@@ -9,7 +9,7 @@ import pytest
 
 from engine import commit_reveal
 from engine.chance import book as chance
-from engine.chance.lottery_slots import ONE_ROLL_PER_WHEEL
+from engine.chance.lottery_slots import ONE_NUMBER_PER_WHEEL, ONE_ROLL_PER_WHEEL
 from engine.events import Event, Rejection
 from engine.ruleset import Need
 
@@ -108,14 +108,30 @@ def test_rule_1_one_roll_never_takes_two_numbers_of_one_wheel_and_moves_to_the_n
 
 def test_rule_1_a_draw_holds_fifty_slots_and_then_the_roll_is_refused() -> None:
     book = chance.ChanceBook(source=chance.LOTTERY, slot_rule=ONE_ROLL_PER_WHEEL)
-    for i in range(5):
-        chance.ask(book, _event(draws=(D1,)), f"r{i}", 1, 6, 10)
-    assert book.bindings[-1].where == [f"{D1}|{w}|5" for w in TEN]
+    for i in range(10):
+        chance.ask(book, _event(draws=(D1, D2)), f"r{i}", 1, 6, 10)
+    assert book.bindings[4].where == [f"{D1}|{w}|5" for w in TEN]
+    assert book.bindings[-1].where == [f"{D2}|{w}|5" for w in TEN]
     with pytest.raises(Rejection) as refused:
-        chance.ask(book, _event(draws=(D1,)), "one more", 1, 6)
+        chance.ask(book, _event(draws=(D1, D2)), "one more", 1, 6)
     assert str(refused.value) == (
-        f"the coming lottery draws offered ({D1}) have too few free slots for this roll (1 numbers on separate "
+        f"the coming lottery draws offered ({D1}, {D2}) have too few free slots for this roll (1 numbers on separate "
         "wheels); the GM must import later draws first")
+
+
+def test_rule_2_takes_each_wheels_first_number_to_the_last_and_then_refuses() -> None:
+    book = chance.ChanceBook(source=chance.LOTTERY, slot_rule=ONE_NUMBER_PER_WHEEL)
+    every = chance.ask(book, _event(draws=(D1, D2)), "twenty", 1, 6, 20)  # exactly the wheels of two draws
+    assert every.where == [f"{D1}|{w}|1" for w in TEN] + [f"{D2}|{w}|1" for w in TEN]
+    with pytest.raises(Rejection) as refused:
+        chance.ask(book, _event(draws=(D1, D2)), "one more", 1, 6)
+    assert str(refused.value) == (
+        f"the coming lottery draws offered ({D1}, {D2}) have too few unused wheels for this roll (1 numbers; each "
+        "wheel of a draw gives one); the GM must import later draws first")
+    short = chance.ChanceBook(source=chance.LOTTERY, slot_rule=ONE_NUMBER_PER_WHEEL)
+    with pytest.raises(Rejection):
+        chance.ask(short, _event(draws=(D1,)), "eleven", 1, 6, 11)
+    assert short.bindings == []
 
 
 def test_a_lottery_roll_without_a_draw_offered_is_refused() -> None:
@@ -181,6 +197,17 @@ def test_a_refused_pair_rolls_again_on_the_next_draw_and_keeps_its_good_pairs() 
     chance.record(book, _draw(D2, later))
     assert chance.settle(book, _event(draws=(D3,))) == [roll]
     assert roll.values == [1, 7]
+
+
+def test_a_refused_second_pair_rolls_again_and_the_first_pair_keeps_its_two_slots() -> None:
+    """Two d7: (1, 8) is kept (die 1); (90, 90) is refused. The roll keeps the first pair's two slots, no more."""
+    book = chance.ChanceBook(source=chance.LOTTERY, slot_rule=ONE_ROLL_PER_WHEEL)
+    roll = chance.ask(book, _event(), "2d7", 1, 7, 2)
+    numbers = _wheels()
+    numbers["BA"][0], numbers["CA"][0], numbers["FI"][0], numbers["GE"][0] = 1, 8, 90, 90
+    chance.record(book, _draw(D1, numbers))
+    assert chance.settle(book, _event(draws=(D2,))) == []
+    assert roll.where == [f"{D1}|BA|1", f"{D1}|CA|1", f"{D2}|BA|1", f"{D2}|CA|1"]
 
 
 def test_a_refused_pair_with_no_later_draw_offered_waits() -> None:
