@@ -39,6 +39,13 @@ def _event(seq: int, kind: str = "order", data: dict[str, Any] | None = None, at
 ])
 def test_a_finding_reads_event_turn_purpose_and_detail(finding: Finding, words: str) -> None:
     assert str(finding) == words
+    assert finding.unchecked is False  # a mismatch unless said otherwise
+
+
+def test_a_verification_counts_nothing_it_was_not_told() -> None:
+    result = Verification(3, 1, 2, H, ())
+    assert (result.awaiting_reveal, result.numbers_checked, result.head_seq, result.clock, result.notes,
+            result.beacons_checked, result.awaiting_turns, result.commit_reveal_rule) == (0, 0, 0, "", (), 0, (), 1)
 
 
 @pytest.mark.parametrize(("awaiting", "turns", "words"), [
