@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -284,3 +285,64 @@ def test_an_empty_log_is_a_finding_not_a_traceback() -> None:
     result = V.verify(load_ruleset("mare-nostrum", Path(__file__).parents[2] / "data"), [], {})
     assert result.findings == (Finding(None, None, "replay", "the log itself does not replay: the log is empty"),)
     assert (result.events, result.head, result.head_seq, result.ok) == (0, "", 0, False)
+
+
+# --- whole logs (tests/engine/test_takeback.py's campaign: created, turn opened, a GM roll on 2026-12-03) --------
+
+
+def _mare_nostrum() -> Any:
+    from engine.rulesets import load_ruleset
+
+    return load_ruleset("mare-nostrum", Path(__file__).parents[2] / "data")
+
+
+class _WithoutMark:
+    """The same game without the optional ``ledger_mark``: verify must then read the ledger after every event."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ledger_mark":
+            raise AttributeError(name)
+        return getattr(self._ruleset, name)
+
+
+def test_a_live_roll_bound_too_late_is_found_in_a_whole_log_with_or_without_a_ledger_mark() -> None:
+    from tests.engine.test_takeback import ROLL_PUBLIC, campaign, stamp
+    from tests.log_tools import rechained
+
+    events = campaign(rules=None)
+    late = stamp(ROLL_PUBLIC - V.LOTTERY_MARGIN + dt.timedelta(seconds=1))
+    events = rechained([*events[:2], replace(events[2], at=late)])
+    seconds = int(V.LOTTERY_MARGIN.total_seconds())
+    expected = [Finding(3, 1, "gm roll (roll #2)", f"bound at {late}, less than {seconds} s before its lottery value "
+                        "(2026-12-03, public at 2026-12-03T20:00:00+01:00): not bound in advance")]
+    assert list(V.verify(_mare_nostrum(), events, {}).findings) == expected
+    assert list(V.verify(_WithoutMark(_mare_nostrum()), events, {}).findings) == expected  # type: ignore[arg-type]
+
+
+def test_a_chain_campaign_created_names_but_cannot_be_read_is_a_finding_on_the_first_event() -> None:
+    from tests.engine.test_takeback import campaign
+    from tests.log_tools import rechained
+
+    events = campaign(rules=None, clock="historical")
+    events = rechained([replace(events[0], data={**events[0].data, "drand_chain": "nonsense"}), *events[1:]])
+    findings = V.verify(_mare_nostrum(), events, {}).findings
+    assert findings[0] == Finding(1, None, "drand chain", "the drand chain named in campaign.created cannot be read "
+                                  "('nonsense' is not an object); its beacons are checked against quicknet's pinned key")
+
+
+def test_a_whole_log_is_held_to_the_anchors_given() -> None:
+    from tests.engine.test_takeback import campaign
+    from tests.log_tools import rechained
+
+    events = rechained(campaign(rules=None, clock="historical"))
+    head = events[-1]
+    assert V.verify(_mare_nostrum(), events, {}, expect_head=f"{head.seq}:{head.hash}").findings == ()
+    assert V.verify(_mare_nostrum(), events, {}, expect_head=[f"1:{events[0].hash}", f"3:{head.hash}"]).findings == ()
+    rewritten = V.verify(_mare_nostrum(), events, {}, expect_head=f"{head.seq}:{'0' * 64}")
+    assert rewritten.findings == (Finding(3, None, "anchor", f"event #3 has hash {head.hash[:16]}…, but "
+                                          f"{'0' * 16}… was published: the log was rewritten"),)
+    cut = V.verify(_mare_nostrum(), events[:2], {}, expect_head=f"{head.seq}:{head.hash}")
+    assert cut.findings == (Finding(3, None, "anchor", "the log ends at #2 but event #3 was published: the log was cut"),)
