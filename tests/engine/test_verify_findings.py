@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from dataclasses import replace
 from typing import Any
@@ -346,3 +347,50 @@ def test_a_whole_log_is_held_to_the_anchors_given() -> None:
                                           f"{'0' * 16}… was published: the log was rewritten"),)
     cut = V.verify(_mare_nostrum(), events[:2], {}, expect_head=f"{head.seq}:{head.hash}")
     assert cut.findings == (Finding(3, None, "anchor", "the log ends at #2 but event #3 was published: the log was cut"),)
+
+
+WHEELS_ALL = ["BA", "CA", "FI", "GE", "MI", "NA", "PA", "RM", "RN", "TO", "VE"]
+NO_ANCHOR = ("no anchor given: a log rewritten and re-hashed whole would pass these checks; give --expect-head or "
+             "--witnesses")
+
+
+def _historical(randomness: str = "lottery", roll_draws: tuple[str, ...] | None = None,
+                created: dict[str, Any] | None = None, then: Sequence[Event] = ()) -> list[Event]:
+    from tests.engine.test_takeback import OFFERED, campaign
+    from tests.log_tools import rechained
+
+    events = campaign(rules=None, clock="historical", randomness=randomness, roll_draws=roll_draws or OFFERED)
+    first = replace(events[0], data={**events[0].data, **(created or {})})
+    return rechained([first, *events[1:], *then])
+
+
+def test_a_typed_draw_is_noted_and_a_wrong_number_nobody_used_is_still_found() -> None:
+    """Wheel i holds 1 + 5i .. 5 + 5i; the GM roll took PA's first number. The public draw differs at BA #5 only."""
+    numbers = {w: [1 + 5 * i + k for k in range(5)] for i, w in enumerate(WHEELS_ALL)}
+    draw = Event(4, "draw.recorded", "bot", {"date": "2026-12-03", "numbers": numbers, "source": "gm carla"},
+                 at="2026-12-03T20:00:00+00:00")
+    result = V.verify(_mare_nostrum(), _historical(then=[draw]), {"2026-12-03": {**numbers, "BA": [1, 2, 3, 4, 77]}})
+    assert result.findings == (Finding(4, None, "a number the campaign did not use",
+                                       "draw of 2026-12-03, wheel BA, position 5: the log has 5, the public draw has 77"),)
+    assert result.notes == ("the draw of 2026-12-03 (event #4) was typed by a GM: gm carla",
+                            "historical: not bound in advance (2 bindings on draws that had already been held)",
+                            NO_ANCHOR)
+    assert (result.draws_checked, result.rolls, result.beacons_checked) == (1, 1, 0)
+
+
+def test_a_beacon_without_its_signature_is_a_finding_named_by_its_round() -> None:
+    beacon = Event(4, "beacon.recorded", "bot", {"round": 100, "randomness": "ab" * 32}, at="2026-12-03T20:00:00+00:00")
+    result = V.verify(_mare_nostrum(), _historical("drand", ("drand:100",), then=[beacon]), {})
+    assert result.findings == (Finding(4, None, "drand round 100",
+                                       "no signature recorded: the beacon cannot be checked against the quicknet chain"),)
+    assert result.beacons_checked == 1
+
+
+def test_the_commit_reveal_rule_is_read_from_campaign_created() -> None:
+    events = _historical("commit-reveal", ("drand:100",), {"commit_reveal_rule": 2, "commitment": "ab" * 32})
+    result = V.verify(_mare_nostrum(), events, {})
+    assert result.findings == () and result.commit_reveal_rule == 2
+    old = V.verify(_mare_nostrum(), _historical("commit-reveal", ("drand:100",), {"commitment": "ab" * 32}), {})
+    assert old.commit_reveal_rule == 1
+    assert ("campaign.created names no commit_reveal_rule: its numbers are the seed's (the rule of campaigns created "
+            "before rule 2), checkable only once the seed is revealed") in old.notes
