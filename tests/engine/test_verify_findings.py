@@ -394,3 +394,18 @@ def test_the_commit_reveal_rule_is_read_from_campaign_created() -> None:
     assert old.commit_reveal_rule == 1
     assert ("campaign.created names no commit_reveal_rule: its numbers are the seed's (the rule of campaigns created "
             "before rule 2), checkable only once the seed is revealed") in old.notes
+
+
+def test_a_used_number_changed_is_found_at_its_slot_and_in_the_outcome_it_gave() -> None:
+    """The GM's 1d6 took PA's first number: 31 in the log (die (31 - 1) mod 6 + 1 = 1), 2 in public (die 2)."""
+    numbers = {w: [1 + 5 * i + k for k in range(5)] for i, w in enumerate(WHEELS_ALL)}
+    draw = Event(4, "draw.recorded", "bot", {"date": "2026-12-03", "numbers": numbers, "source": "lotto.it; other"},
+                 at="2026-12-03T20:00:00+00:00")
+    result = V.verify(_mare_nostrum(), _historical(then=[draw]), {"2026-12-03": {**numbers, "PA": [2, 32, 33, 34, 35]}})
+    assert result.findings == (
+        Finding(4, 1, "gm roll (roll #2)", "draw of 2026-12-03, wheel PA, position 1: the log has 31, the public draw "
+                "has 2"),
+        Finding(None, 1, "gm roll (roll #2)", "the log's outcome is 31 (die 1 = 1); on the public values it is 2 "
+                "(die 1 = 2)"),
+    )
+    assert result.notes[0] == "historical: not bound in advance (2 bindings on draws that had already been held)"
