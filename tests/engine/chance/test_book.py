@@ -47,7 +47,8 @@ def test_a_repeated_label_takes_the_next_number_from_2() -> None:
 def test_the_range_of_a_roll_is_accepted_to_its_very_ends() -> None:
     book = chance.ChanceBook(source=chance.DRAND)
     ev = _event(draws=("drand:9",))
-    assert (chance.ask(book, ev, "one", 4, 4).lo, chance.ask(book, ev, "one", 4, 4).hi) == (4, 4)
+    single = chance.ask(book, ev, "one", 4, 4)
+    assert (single.lo, single.hi) == (4, 4)
     widest = chance.ask(book, ev, "wide", 0, 2**31 - 1)
     assert (widest.lo, widest.hi) == (0, 2**31 - 1)
     assert chance.ask(book, ev, "one value", 1, 6, 1).count == 1
@@ -453,7 +454,7 @@ def test_the_public_view_of_a_book() -> None:
     assert chance.rule_of(chance.DRAND, {"commit_reveal_rule": 2}) == 1
 
 
-def test_carry_keeps_what_was_handed_out_or_seen_and_the_newer_value_wins_nothing() -> None:
+def test_carry_keeps_what_was_handed_out_or_seen_without_overwriting_the_fold() -> None:
     before = chance.ChanceBook(source=chance.DRAND, used=["a", "drand:5"], draws={D1: {"BA": [1]}},
                                beacons={"5": RANDOMNESS}, numbers={"x": [1]}, next_id=4)
     after = chance.ChanceBook(source=chance.DRAND, used=["b"], draws={D1: {"BA": [2]}}, numbers={"y": [2]}, next_id=2)
