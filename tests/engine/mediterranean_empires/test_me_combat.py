@@ -3,7 +3,17 @@ initiative and on the combat roll, and the exact key of every loss question, so 
 one, never share one (a shared key would let one answer settle the other's losses). Played through the Ruleset."""
 from __future__ import annotations
 
+import pytest
+
+from engine.mediterranean_empires import combat
+from engine.mediterranean_empires.combat import AMBUSH, COUP_DE_MAIN, MILITARY_ADVANTAGE, NO_MARKER, SIEGE_TRAIN, Battle
+from engine.mediterranean_empires.context import Ctx
+from engine.mediterranean_empires.oracle import Scripted
+from engine.mediterranean_empires.rules_data import default_rules
+from engine.mediterranean_empires.state import Unit, new_state
 from tests.engine.mediterranean_empires.me_play import Play
+
+RULES = default_rules()
 
 PREFIX = "t1.o2.force.s2"  # turn 1, the third order (the attack), the second step of the force's move
 ROSSELLO = ["levy", "levy", "raider", "field_army", "field_army"]
@@ -69,3 +79,76 @@ def test_each_loss_question_has_its_own_key_numbered_from_1() -> None:
                       f"{PREFIX}.B1.loss", f"{PREFIX}.B2.loss"]
     assert "Field/Naval Battle Table in Rosselló: 4 attacking unit(s), roll 6 modified to 6: DV." in p.messages
     assert p.kinds("Rosselló", "Aragon") == ["levy", "levy", "raider"]
+
+
+# --- the small rules, one by one ----------------------------------------------------------------------------------
+
+
+def _ctx() -> Ctx:
+    return Ctx(RULES, new_state(RULES), Scripted())
+
+
+@pytest.mark.parametrize(("power", "kind", "table", "weight"), [
+    ("France", "field_army", "field", 2), ("France", "field_army", "raid", 1),
+    ("Aragon", "mercenary", "field", 2), ("Aragon", "raider", "raid", 2), ("Aragon", "raider", "field", 1),
+    ("France", "levy", "field", 1), ("France", "levy", "raid", 1),
+    ("Aragon", "fleet", "field", 2), ("Genoa", "fleet", "field", 2), ("Venice", "fleet", "field", 2),
+    ("France", "fleet", "field", 1), ("Anjou", "fleet", "field", 1),
+])
+def test_what_a_unit_counts_for_on_each_table(power: str, kind: str, table: str, weight: int) -> None:
+    """2.2: field armies and mercenaries count two on the Field table, raiders on the Raid table, and the fleets of
+    Aragon, Genoa and Venice two on the Naval table."""
+    assert combat.weight(_ctx(), Unit(1, power, kind, "Rosselló"), table) == weight
+
+
+@pytest.mark.parametrize(("marker", "table", "attacking", "city", "value"), [
+    (MILITARY_ADVANTAGE, "field", True, False, 1), (MILITARY_ADVANTAGE, "raid", False, False, 1),
+    (AMBUSH, "raid", True, False, 1), (AMBUSH, "raid", False, False, 1), (AMBUSH, "field", True, True, 0),
+    (SIEGE_TRAIN, "field", True, True, 1), (SIEGE_TRAIN, "field", False, True, 0),
+    (SIEGE_TRAIN, "field", True, False, 0), (SIEGE_TRAIN, "raid", True, True, 0),
+    (COUP_DE_MAIN, "field", True, True, 1), (COUP_DE_MAIN, "raid", True, True, 0),
+    (NO_MARKER, "field", True, True, 0),
+])
+def test_what_a_marker_is_worth(marker: str, table: str, attacking: bool, city: bool, value: int) -> None:
+    assert combat.marker_value(marker, table, attacking=attacking, city=city) == value
+
+
+@pytest.mark.parametrize(("attackers", "defenders", "modifier"), [
+    (["field_army"], ["field_army"], 0),
+    (["field_army", "mercenary"], ["field_army"], 1),
+    (["field_army"], ["levy", "mercenary"], -1),
+    (["mercenary", "mercenary"], ["mercenary"], 0),
+])
+def test_mercenaries_add_one_to_their_side_whatever_their_number(attackers: list[str], defenders: list[str],
+                                                                  modifier: int) -> None:
+    ctx = _ctx()
+    st = ctx.state
+    ids: dict[str, list[int]] = {"A": [], "B": []}
+    for side, power, kinds in (("A", "France", attackers), ("B", "Aragon", defenders)):
+        for kind in kinds:
+            st.units[st.next_unit] = Unit(st.next_unit, power, kind, "Rosselló")
+            ids[side].append(st.next_unit)
+            st.next_unit += 1
+    b = Battle("Rosselló", "field", "A", "B", ids["A"], ids["B"], "t")
+    assert combat.combat_modifier(ctx, b, NO_MARKER, NO_MARKER) == modifier
+    assert combat.combat_modifier(ctx, b, MILITARY_ADVANTAGE, NO_MARKER) == modifier + 1
+    assert combat.combat_modifier(ctx, b, NO_MARKER, MILITARY_ADVANTAGE) == modifier - 1
+
+
+def test_losses_go_cheapest_first_levy_raider_mercenary_field_army_fleet() -> None:
+    """The unit ids run against the order (the fleet first), so only LOSS_ORDER can put them in it."""
+    ctx = _ctx()
+    st = ctx.state
+    kinds = ["fleet", "field_army", "mercenary", "raider", "levy"]
+    ids = []
+    for kind in kinds:
+        st.units[st.next_unit] = Unit(st.next_unit, "Aragon", kind, "Rosselló")
+        ids.append(st.next_unit)
+        st.next_unit += 1
+    gone = []
+    for _ in kinds:
+        before = {i for i in ids if i in st.units}
+        assert combat.eliminate(ctx, ids, 1, "raid") >= 1  # one unit a call: any unit is worth at least 1
+        [lost] = before - set(st.units)
+        gone.append(kinds[ids.index(lost)])
+    assert gone == ["levy", "raider", "mercenary", "field_army", "fleet"]
