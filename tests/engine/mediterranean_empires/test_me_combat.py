@@ -19,14 +19,15 @@ PREFIX = "t1.o2.force.s2"  # turn 1, the third order (the attack), the second st
 ROSSELLO = ["levy", "levy", "raider", "field_army", "field_army"]
 
 
-def battle(defenders: list[str], *, aragon_king: bool = False) -> Play:
+def battle(defenders: list[str], *, aragon_king: bool = False,
+           attackers: tuple[str, ...] = ("field_army", "field_army")) -> Play:
     """Two French field armies (4 units on the Field table) attack Aragonese ``defenders`` in Rosselló, as in
     test_me_losses.py; with ``aragon_king``, the King of Aragon (military 2) stands with the defenders."""
     p = Play()
     st = p.state
     st.phase, st.to_move = "operations A", "A"
     p.clear("Montpellier", "Rosselló")
-    for kind in ("field_army", "field_army"):
+    for kind in attackers:
         p.put("France", kind, "Montpellier")
     for kind in defenders:
         p.put("Aragon", kind, "Rosselló")
@@ -152,3 +153,36 @@ def test_losses_go_cheapest_first_levy_raider_mercenary_field_army_fleet() -> No
         [lost] = before - set(st.units)
         gone.append(kinds[ids.index(lost)])
     assert gone == ["levy", "raider", "mercenary", "field_army", "fleet"]
+
+
+def test_a_bloodbath_asks_the_attacker_unit_by_unit_and_the_defender_for_the_worth_lost() -> None:
+    """Three French units (5 on the Field table) roll 3: a Bloodbath. France gives one unit and picks its field army
+    (worth 2) over the levy the default would take; Aragon then owes units worth 2 and leaves them to the default:
+    the two levies, one question each."""
+    p = battle(ROSSELLO, attackers=("field_army", "field_army", "levy"))
+    p.drive([6, 1, 3], {"avoid": "fight", "loss": ["field army of France"]})
+    assert "Field/Naval Battle Table in Rosselló: 5 attacking unit(s), roll 3 modified to 3: BB." in p.messages
+    assert p.keys[7:] == [f"{PREFIX}.bloodbath", f"{PREFIX}.A1.loss", f"{PREFIX}.B1.loss", f"{PREFIX}.B2.loss"]
+    bloodbath, attacker, first, second = p.asked[-4:]
+    assert bloodbath.what == "Bloodbath in Rosselló: how many of your units do you eliminate (1-3)?"
+    assert (bloodbath.choices, bloodbath.on_timeout) == (("1", "2", "3"), "1")
+    assert attacker.what == "Losses in Rosselló: you eliminate 1 more unit(s). Which unit goes now?"
+    assert (attacker.seat, attacker.choices, attacker.on_timeout) == (
+        "Player A", ("levy of France", "field army of France"), "levy of France")
+    assert first.what == ("Losses in Rosselló: you eliminate units worth 2 more (a unit that counted two counts two). "
+                          "Which unit goes now?")
+    assert second.what.startswith("Losses in Rosselló: you eliminate units worth 1 more ")
+    assert p.kinds("Rosselló", "France") == ["field_army", "levy"]
+    assert p.kinds("Rosselló", "Aragon") == ["field_army", "field_army", "raider"]
+
+
+def test_a_raid_that_goes_wrong_costs_each_side_a_unit_and_offers_a_counterattack() -> None:
+    """Two raiders count four on the Raid table; roll 1: CA. Each side loses one unit (the French raiders are alike:
+    no question; Aragon's default is a levy), then Aragon may counterattack and declines."""
+    p = battle(ROSSELLO, attackers=("raider", "raider"))
+    p.drive([6, 1, 1], {"avoid": "fight", "table": "raid", "counterattack": "no"})
+    assert "Raid Table in Rosselló: 4 attacking unit(s), roll 1 modified to 1: CA." in p.messages
+    assert p.keys[5:] == [f"{PREFIX}.table", f"{PREFIX}.combat", f"{PREFIX}.B1.loss", f"{PREFIX}.counterattack"]
+    assert p.asked[-1].what == "Counterattack in Rosselló?" and p.asked[-1].choices == ("counterattack", "no")
+    assert p.kinds("Rosselló", "France") == ["raider"]
+    assert p.kinds("Rosselló", "Aragon") == ["field_army", "field_army", "levy", "raider"]
