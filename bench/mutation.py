@@ -69,6 +69,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         # the same findings, only slower (the mark is a speed-up, bench/verify.py; a game may leave it out).
         "141:28:words": "without the game's ledger_mark verify reads the ledger after every event: same result",
     },
+    "engine/commit_reveal.py": {
+        # roll(): uniform(seed, label, 2, ...)[0]: the first value of a stream does not depend on how many follow.
+        "78:32:1->2": "the first of two values of a stream is the first of one",
+    },
 }
 
 _SWAPS: dict[type, type] = {

@@ -131,3 +131,12 @@ def test_why_values_wait_or_are_refused_under_rule_2() -> None:
     assert cr.check_at_once("a", right, 2, 1, 6, beacons) == (
         "'a' is mixed with no drand round: in this campaign every number comes from a drand round (commit_reveal_rule 2)")
     assert cr.check_at_once("a@drand:13", right, 2, 1, 6, beacons) == cr.waits_for_round("a@drand:13", beacons)
+
+
+def test_a_word_equal_to_the_limit_is_refused() -> None:
+    """The first word of "x" is 3878527394. For n = that word (range 0..n-1), 2**32 mod n = 2**32 - n, so the limit
+    2**32 - (2**32 mod n) is the word itself: refused (x < limit), and the second word, 1386224700, is the value."""
+    stream = cr.words(SEED, "x")
+    first, second = next(stream), next(stream)
+    assert (first, second) == (3878527394, 1386224700)
+    assert cr.uniform(SEED, "x", 1, 0, first - 1) == [second]
