@@ -32,7 +32,10 @@ def _service(db: Path, clock: FixedClock, relay: FakeRelay) -> Legatus:
     service = Legatus(open_engine(db), clock=clock)
     # The timeout only bounds reading an answer already in memory here; a minute cannot be missed.
     session = InProcessSession(relay)
-    service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=60, attempts=1, session=session),  # type: ignore[arg-type]
+    # The client waits on the test's clock too: no step depends on the machine's.
+    client = DrandClient(TEST_CHAIN, [relay.url], timeout=60, attempts=1, session=session,  # type: ignore[arg-type]
+                         clock=lambda: clock.now().timestamp())
+    service.beacons = BeaconSource(client,
                                    test_chain=True,  # the tests hold its key: an explicit opt-in
                                    clock=lambda: clock.now().timestamp())
     return service
