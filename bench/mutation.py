@@ -148,7 +148,14 @@ def sites(source: str) -> list[Site]:
                 out.append(Site(index, *where, f"{node.value}->{node.value + 1}"))
             elif isinstance(node.value, str) and node.value.strip():
                 out.append(Site(index, *where, "words"))
-    return out
+    # The parts of an f-string share its line and column: the second and later get "#2", "#3"... to stay distinct.
+    seen: dict[str, int] = {}
+    named = []
+    for site in out:
+        seen[site.name] = seen.get(site.name, 0) + 1
+        named.append(site if seen[site.name] == 1 else Site(site.index, site.line, site.col,
+                                                             f"{site.what}#{seen[site.name]}", site.part))
+    return named
 
 
 class _Apply(ast.NodeTransformer):
