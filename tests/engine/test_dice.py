@@ -96,3 +96,81 @@ def test_total_text() -> None:
     assert dice.total_text(Dice(1, 20), [17]) == "17"
     assert dice.total_text(Dice(3, 6, 1), [4, 6, 2]) == "4 + 6 + 2 (+1) = 13"
     assert dice.total_text(Dice(2, 10, -1), [10, 1]) == "10 + 1 (-1) = 10"
+
+
+# --- issue 32: both ends of every bound, and every word said ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("20d6", Dice(20, 6)), ("1d2", Dice(1, 2)), ("1d1000", Dice(1, 1000)), ("1d6+1000", Dice(1, 6, 1000)),
+    ("1d6-1000", Dice(1, 6, -1000)), (" 2 D 10 - 1 ", Dice(2, 10, -1)), ("1d6+0", Dice(1, 6, 0)),
+])
+def test_the_ends_of_every_bound_are_accepted(text: str, expected: Dice) -> None:
+    assert dice.parse(text) == expected
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("21d6", "'21d6' rolls 21 dice: roll 1 to 20 dice at once, e.g. 2d6"),
+    ("0d6", "'0d6' rolls 0 dice: roll 1 to 20 dice at once, e.g. 2d6"),
+    ("1d1", "'1d1' has 1 sides: a die has 2 to 1000 sides, e.g. 2d6 or 1d100"),
+    ("1d1001", "'1d1001' has 1001 sides: a die has 2 to 1000 sides, e.g. 2d6 or 1d100"),
+    ("1d6+1001", "'1d6+1001' adds 1001: the modifier runs from -1000 to +1000"),
+    ("1d6-1001", "'1d6-1001' adds -1001: the modifier runs from -1000 to +1000"),
+    ("2d", "'2d' has no sides: write e.g. 2d6"),
+    ("2d0", "'2d0' has no sides: write e.g. 2d6"),
+    ("3d6+", "'3d6+' ends with '+' and no number: write e.g. 3d6+1"),
+    ("two dice", "'two dice' is not a dice roll: write e.g. 2d6, d20, 1d90, 3d6+1 or 2d10-1"),
+])
+def test_each_refusal_says_what_is_wrong(text: str, words: str) -> None:
+    with pytest.raises(DiceError) as refused:
+        dice.parse(text)
+    assert str(refused.value) == words
+
+
+def test_the_canonical_spelling_and_the_numbers_a_die_takes() -> None:
+    assert (Dice(2, 6, 1).text, Dice(2, 6, -1).text, Dice(1, 6).text) == ("2d6+1", "2d6-1", "1d6")
+    assert [dice.numbers_per_die(s) for s in (2, 6, 7, 45, 90, 91, 1000)] == [1, 1, 2, 1, 1, 2, 2]
+    assert (Dice(1, 6).numbers_per_die, Dice(1, 7).numbers_per_die) == (1, 2)
+
+
+def test_one_number_makes_a_die_at_both_ends_of_1_to_90() -> None:
+    assert [dice.die_from_number(n, 6) for n in (1, 6, 7, 90)] == [1, 6, 1, 6]
+    assert dice.die_from_number(90, 90) == 90
+    for bad in (0, 91):
+        with pytest.raises(ValueError) as refused:
+            dice.die_from_number(bad, 6)
+        assert str(refused.value) == f"a lottery number runs from 1 to 90, not {bad}"
+    with pytest.raises(ValueError) as refused:
+        dice.die_from_number(5, 7)
+    assert str(refused.value) == "a d7 needs two lottery numbers: 7 does not divide 90"
+
+
+def test_two_numbers_make_a_value_from_0_to_8099_and_the_top_is_refused() -> None:
+    assert [dice.pair_value(1, 1), dice.pair_value(1, 2), dice.pair_value(2, 1), dice.pair_value(90, 90)] == \
+        [0, 1, 90, 8099]
+    with pytest.raises(ValueError):
+        dice.pair_value(1, 91)
+    # 8100 mod 7 = 1: 8099 values are kept, the last one (8099) is refused.
+    assert (dice.pair_limit(7), dice.pair_limit(1000), dice.pair_limit(100)) == (8099, 8000, 8100)
+    assert dice.die_from_pair(1, 1, 7) == 1
+    assert dice.die_from_pair(90, 89, 7) == 7  # 8098 = 7 x 1156 + 6
+    assert dice.die_from_pair(90, 90, 7) is None
+    assert dice.die_from_pair(89, 80, 1000) == 1000  # 7999 mod 1000 = 999
+    assert dice.die_from_pair(89, 81, 1000) is None  # 8000: refused
+
+
+def test_the_rule_said_with_a_binding() -> None:
+    assert dice.rule(6) == "die = (number - 1) mod 6 + 1"
+    assert dice.rule(7) == ("value = (first - 1) x 90 + (second - 1), die = value mod 7 + 1; a value of 8099 or more "
+                            "is refused and the next two free slots roll again")
+    assert dice.rule(100) == "value = (first - 1) x 90 + (second - 1), die = value mod 100 + 1"
+
+
+@pytest.mark.parametrize(("rolled", "values", "words"), [
+    (Dice(2, 6), [4, 6], "4 + 6 = 10"),
+    (Dice(1, 6), [4], "4"),
+    (Dice(3, 6, 1), [4, 6, 2], "4 + 6 + 2 (+1) = 13"),
+    (Dice(1, 6, -1), [4], "4 (-1) = 3"),
+])
+def test_a_total_is_said_with_its_modifier_apart(rolled: Dice, values: list[int], words: str) -> None:
+    assert dice.total_text(rolled, values) == words

@@ -142,6 +142,40 @@ def serving(relay: FakeRelay) -> Iterator[FakeRelay]:
         thread.join()
 
 
+class _Answer:
+    """What ``requests`` hands back for a streamed GET, as far as bot/drand/client.py reads it."""
+
+    def __init__(self, status: int, body: bytes) -> None:
+        self.status_code, self._body = status, body
+
+    def __enter__(self) -> _Answer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def iter_content(self, size: int) -> Iterator[bytes]:
+        for start in range(0, len(self._body), size):
+            yield self._body[start:start + size]
+
+
+class InProcessSession:
+    """A ``requests.Session`` stand-in that asks ``relay`` directly, in the caller's thread: no socket, no server
+    thread, so no request can outlast a client timeout however loaded the machine is (the HTTP relay of
+    ``serving`` is for the tests of the client's own transport). ``relay.url`` names no host that exists."""
+
+    URL = "http://relay.in-process.invalid"
+
+    def __init__(self, relay: FakeRelay) -> None:
+        self.relay = relay
+        relay.url = self.URL
+
+    def get(self, url: str, **_: Any) -> _Answer:
+        path = url.removeprefix(self.URL)
+        self.relay.hits.append(path)
+        return _Answer(*self.relay.answer(path))
+
+
 def refused_url() -> str:
     """The address of a port on 127.0.0.1 where nothing listens: connecting is refused."""
     with socket.socket() as probe:

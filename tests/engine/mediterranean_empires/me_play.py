@@ -37,6 +37,7 @@ class Play:
         self.state = self.game.initial_state(setup)
         self.messages: list[str] = []
         self.asked: list[Prompt] = []  # every question met by ``drive``, in order
+        self.keys: list[str] = []  # the labels of those questions, and of every roll ``drive`` recorded, in order
         # The bot's private store: seq of a sealed event -> {"content", "salt"}; repeatable salts (a test's game).
         self.store: dict[int, dict[str, Any]] = {}
         self._salts = itertools.count(1)
@@ -128,11 +129,13 @@ class Play:
                     dice.extend([fill] * (pending.count - len(dice)))
                 assert len(dice) >= pending.count, f"no die left for {pending.label}"
                 values, dice[:] = dice[: pending.count], dice[pending.count:]
+                self.keys.append(pending.label)
                 self.event("random.recorded", {"numbers": {pending.label: values}})
                 continue
             assert pending.kind == "answer", pending
             prompt = self.game.prompts(self.state)[0]
             self.asked.append(prompt)
+            self.keys.append(pending.label)
             kind = pending.label.split(".")[-1]
             if kind == until:
                 return
