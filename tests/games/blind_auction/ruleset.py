@@ -324,7 +324,7 @@ class BlindAuction:
 
     def prompts(self, state: State) -> list[Prompt]:
         if state.phase == HANDS:
-            what = "your hand: three different cards from 1 to 9, sealed until the end ('hand 2 5 9')"
+            what = "your hand: three different cards from 1 to 9, sealed until the end ('hand 1 4 7')"
             return [Prompt(s, SEALED, what, (), None, 48.0) for s in SEATS if state.seats[s].hand is None]
         if state.phase == BIDS:
             r = state.rounds[-1]
@@ -416,7 +416,7 @@ def hand_problem(content: dict[str, Any]) -> str | None:
     cards = content.get("cards")
     if (not isinstance(cards, list) or len(cards) != HAND_SIZE or len(set(map(str, cards))) != HAND_SIZE
             or not all(isinstance(c, int) and not isinstance(c, bool) and c in CARDS for c in cards)):
-        return f"a hand is {HAND_SIZE} different cards from 1 to 9, like 'hand 2 5 9'"
+        return f"a hand is {HAND_SIZE} different cards from 1 to 9, like 'hand 1 4 7'"
     return None
 
 
