@@ -11,9 +11,9 @@ game, seven game turns, takes some 7 s on one core.
 """
 from __future__ import annotations
 
-import itertools
-import hashlib
 import asyncio
+import hashlib
+import itertools
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
