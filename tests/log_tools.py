@@ -25,7 +25,7 @@ def rechained(events: list[Event]) -> list[Event]:
     return out
 
 
-class _Unmarked:
+class Unmarked:
     """A ruleset without ``ledger_mark``: ``verify`` then reads the whole ledger after every event."""
 
     def __init__(self, ruleset: Any) -> None:
@@ -43,7 +43,7 @@ def assert_trace_as_without_marks(ruleset: Any, events: list[Event]) -> None:
     learns."""
     from engine.verify import _trace
 
-    marked, every = _trace(ruleset, events), _trace(_Unmarked(ruleset), events)
+    marked, every = _trace(ruleset, events), _trace(Unmarked(ruleset), events)
     assert marked.bound_at == every.bound_at
     assert marked.slots == every.slots
     assert (marked.ranges, marked.mixes, marked.voids) == (every.ranges, every.mixes, every.voids)

@@ -297,21 +297,9 @@ def _mare_nostrum() -> Any:
     return load_ruleset("mare-nostrum", Path(__file__).parents[2] / "data")
 
 
-class _WithoutMark:
-    """The same game without the optional ``ledger_mark``: verify must then read the ledger after every event."""
-
-    def __init__(self, ruleset: Any) -> None:
-        self._ruleset = ruleset
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "ledger_mark":
-            raise AttributeError(name)
-        return getattr(self._ruleset, name)
-
-
 def test_a_live_roll_bound_too_late_is_found_in_a_whole_log_with_or_without_a_ledger_mark() -> None:
     from tests.engine.test_takeback import ROLL_PUBLIC, campaign, stamp
-    from tests.log_tools import rechained
+    from tests.log_tools import Unmarked, rechained
 
     events = campaign(rules=None)
     late = stamp(ROLL_PUBLIC - V.LOTTERY_MARGIN + dt.timedelta(seconds=1))
@@ -320,7 +308,7 @@ def test_a_live_roll_bound_too_late_is_found_in_a_whole_log_with_or_without_a_le
     expected = [Finding(3, 1, "gm roll (roll #2)", f"bound at {late}, less than {seconds} s before its lottery value "
                         "(2026-12-03, public at 2026-12-03T20:00:00+01:00): not bound in advance")]
     assert list(V.verify(_mare_nostrum(), events, {}).findings) == expected
-    assert list(V.verify(_WithoutMark(_mare_nostrum()), events, {}).findings) == expected  # type: ignore[arg-type]
+    assert list(V.verify(Unmarked(_mare_nostrum()), events, {}).findings) == expected  # type: ignore[arg-type]
 
 
 def test_a_chain_campaign_created_names_but_cannot_be_read_is_a_finding_on_the_first_event() -> None:

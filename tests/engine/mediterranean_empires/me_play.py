@@ -167,3 +167,27 @@ class Play:
 
     def kinds(self, area: str, power: str) -> list[str]:
         return sorted(u.kind for u in self.state.units_in(area) if u.power == power)
+
+
+def battle(defenders: list[str], *, aragon_king: bool = False,
+           attackers: tuple[str, ...] = ("field_army", "field_army")) -> Play:
+    """French ``attackers`` (two field armies: 4 units on the Field table) attack Aragonese ``defenders`` in Rosselló:
+    France activated in Montpellier (OPs 3+3), moved to Rosselló (B's units there do not intercept), attacking; with
+    ``aragon_king``, the King of Aragon (military 2) stands with the defenders. Shared by the combat and losses tests."""
+    p = Play()
+    st = p.state
+    st.phase, st.to_move = "operations A", "A"
+    p.clear("Montpellier", "Rosselló")
+    for kind in attackers:
+        p.put("France", kind, "Montpellier")
+    for kind in defenders:
+        p.put("Aragon", kind, "Rosselló")
+    if aragon_king:
+        st.kings["Aragon"].area = "Rosselló"
+    st.owner["Montpellier"], st.owner["Rosselló"] = "A", "B"
+    p.order("A", "activate France in Montpellier")
+    p.drive([3, 3])
+    p.order("A", "move to Rosselló")
+    p.drive([], {"intercept": "do not intercept"})
+    p.order("A", "attack")
+    return p

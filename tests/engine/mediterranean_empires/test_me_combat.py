@@ -11,35 +11,12 @@ from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import Scripted
 from engine.mediterranean_empires.rules_data import default_rules
 from engine.mediterranean_empires.state import Unit, new_state
-from tests.engine.mediterranean_empires.me_play import Play
+from tests.engine.mediterranean_empires.me_play import Play, battle
 
 RULES = default_rules()
 
 PREFIX = "t1.o2.force.s2"  # turn 1, the third order (the attack), the second step of the force's move
 ROSSELLO = ["levy", "levy", "raider", "field_army", "field_army"]
-
-
-def battle(defenders: list[str], *, aragon_king: bool = False,
-           attackers: tuple[str, ...] = ("field_army", "field_army")) -> Play:
-    """Two French field armies (4 units on the Field table) attack Aragonese ``defenders`` in Rosselló, as in
-    test_me_losses.py; with ``aragon_king``, the King of Aragon (military 2) stands with the defenders."""
-    p = Play()
-    st = p.state
-    st.phase, st.to_move = "operations A", "A"
-    p.clear("Montpellier", "Rosselló")
-    for kind in attackers:
-        p.put("France", kind, "Montpellier")
-    for kind in defenders:
-        p.put("Aragon", kind, "Rosselló")
-    if aragon_king:
-        st.kings["Aragon"].area = "Rosselló"
-    st.owner["Montpellier"], st.owner["Rosselló"] = "A", "B"
-    p.order("A", "activate France in Montpellier")
-    p.drive([3, 3])
-    p.order("A", "move to Rosselló")
-    p.drive([], {"intercept": "do not intercept"})
-    p.order("A", "attack")
-    return p
 
 
 def test_without_a_king_the_higher_initiative_die_wins() -> None:

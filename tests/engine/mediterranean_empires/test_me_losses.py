@@ -6,31 +6,11 @@ import pytest
 
 from engine.events import Event, Rejection
 from engine.ruleset import REACTION
-from tests.engine.mediterranean_empires.me_play import Play
+from tests.engine.mediterranean_empires.me_play import Play, battle
 
 # Activate France in Montpellier: OPs 3+3; move to Rosselló (Player B's units there may intercept: they do not);
 # attack: B fights; initiative 6 to 1 for A, who picks the field battle; no markers are held.
 TO_BATTLE = [3, 3, 6, 1]
-
-
-def battle(defenders: list[str], attackers: tuple[str, ...] = ("field_army", "field_army")) -> Play:
-    """French ``attackers`` (two field armies: 4 units on the Field table) attack Aragonese ``defenders`` in
-    Rosselló."""
-    p = Play()
-    st = p.state
-    st.phase, st.to_move = "operations A", "A"
-    p.clear("Montpellier", "Rosselló")
-    for kind in attackers:
-        p.put("France", kind, "Montpellier")
-    for kind in defenders:
-        p.put("Aragon", kind, "Rosselló")
-    st.owner["Montpellier"], st.owner["Rosselló"] = "A", "B"
-    p.order("A", "activate France in Montpellier")
-    p.drive([3, 3])
-    p.order("A", "move to Rosselló")
-    p.drive([], {"intercept": "do not intercept"})
-    p.order("A", "attack")
-    return p
 
 
 def test_decisive_victory_the_defender_picks_which_units_make_up_the_four() -> None:
