@@ -52,6 +52,15 @@ def say(console: Console, line: str) -> str:
     return out.getvalue()
 
 
+def play_a_tie(console: Console, clock: FixedClock) -> None:
+    """Both seats hand in their cards and bid 5: the tie waits for its drand round, which comes 30 s on and is
+    recorded with the next post."""
+    for line in ("ann> hand 9 5 2", "bob> hand 3 5 8", "ann> bid 5", "bob> bid 5"):
+        say(console, line)
+    clock.advance(timedelta(seconds=30))
+    say(console, "ann> /status")
+
+
 def test_a_whole_game_through_the_console_with_sealed_bids_and_a_drand_tie(table) -> None:  # type: ignore[no-untyped-def]
     service, console, clock = table
     created = service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"})

@@ -9,7 +9,7 @@ from engine.events import Event
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import assert_verified_but_for_the_test_chain
-from tests.games.test_blind_auction_shell import say, table  # noqa: F401  (the drand game through the service)
+from tests.games.test_blind_auction_shell import play_a_tie, say, table  # noqa: F401  (the drand game through the service)
 
 
 def _events(service) -> list[Event]:  # type: ignore[no-untyped-def]
@@ -21,10 +21,7 @@ def test_an_event_made_with_the_clock_set_back_is_caught_by_the_round_it_knew(ta
     service, console, clock = table
     assert service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"},
                                    clock="live").changed
-    for line in ("ann> hand 9 5 2", "bob> hand 3 5 8", "ann> bid 5", "bob> bid 5"):
-        say(console, line)
-    clock.advance(timedelta(seconds=30))
-    say(console, "ann> /status")
+    play_a_tie(console, clock)
     honest = _events(service)
     beacon = next(e for e in honest if e.kind == "beacon.recorded")
     ruleset = load_ruleset("blind-auction", service.data_dir)

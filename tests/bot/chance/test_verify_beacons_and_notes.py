@@ -8,7 +8,6 @@ import contextlib
 import io
 import json
 from dataclasses import replace
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -20,19 +19,14 @@ from engine.events import Event
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import RECORDED, TEST_SECRET, assert_verified_but_for_the_test_chain, sign
-from tests.games.test_blind_auction_shell import say, table  # noqa: F401  (the drand game through the service)
+from tests.games.test_blind_auction_shell import play_a_tie, table  # noqa: F401  (the drand game through the service)
 from tests.log_tools import rechained
 
 
 def _auction(table) -> tuple[Legatus, list[Event]]:  # type: ignore[no-untyped-def]
     service, console, clock = table
     assert service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"}).changed
-    say(console, "ann> hand 9 5 2")
-    say(console, "bob> hand 3 5 8")
-    say(console, "ann> bid 5")
-    say(console, "bob> bid 5")
-    clock.advance(timedelta(seconds=30))
-    say(console, "ann> /status")
+    play_a_tie(console, clock)
     events = [Event.from_dict(json.loads(line)) for line in service.export().splitlines()]
     assert any(e.kind == "beacon.recorded" for e in events)
     return service, events
@@ -133,10 +127,7 @@ def test_a_live_campaign_on_another_chain_is_timed_by_that_chain(table) -> None:
     service, console, clock = table
     assert service.create_campaign("auction", "blind-auction", "gm", {"North": "ann", "South": "bob"},
                                    clock="live").changed
-    for line in ("ann> hand 9 5 2", "bob> hand 3 5 8", "ann> bid 5", "bob> bid 5"):
-        say(console, line)
-    clock.advance(timedelta(seconds=30))
-    say(console, "ann> /status")
+    play_a_tie(console, clock)
     events = [Event.from_dict(json.loads(line)) for line in service.export().splitlines()]
     assert any(e.kind == "beacon.recorded" for e in events)
     result = verify(load_ruleset("blind-auction", service.data_dir), events, {})

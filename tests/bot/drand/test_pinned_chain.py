@@ -34,7 +34,7 @@ from engine.verify import verify
 from tests.bot.drand.drand_fakes import (
     TEST_CHAIN, TEST_SECRET, FakeRelay, public_key, recorded_quicknet_relay, serving, sign, signed_beacon,
 )
-from tests.games.test_blind_auction_shell import PLUGIN, say
+from tests.games.test_blind_auction_shell import PLUGIN, play_a_tie, say
 from tests.log_tools import events_of, rechained
 
 NOT_VERIFIABLE = "test chain: not verifiable"
@@ -53,13 +53,6 @@ def operator_chain_file(tmp_path: Path, chain: drand.Chain = TEST_CHAIN) -> Path
 @pytest.fixture
 def plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEGATUS_RULESETS", PLUGIN["LEGATUS_RULESETS"])
-
-
-def play_a_tie(console: Console, clock: FixedClock) -> None:
-    for line in ("ann> hand 9 5 2", "bob> hand 3 5 8", "ann> bid 5", "bob> bid 5"):
-        say(console, line)
-    clock.advance(timedelta(seconds=30))
-    say(console, "ann> /status")
 
 
 @pytest.fixture
