@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+from zoneinfo import ZoneInfo
 
 WHEELS: tuple[str, ...] = ("BA", "CA", "FI", "GE", "MI", "NA", "PA", "RM", "RN", "TO", "VE")
 
@@ -45,6 +46,14 @@ NUMBERS_PER_WHEEL = 5
 # draw to bind to only up to this margin (bot/schedule/clock.py) and verify refuses a binding closer than it
 # (engine/verify.py): one constant, so that an honest roll the shell bound is never "not bound in advance".
 BINDING_MARGIN = dt.timedelta(minutes=10)
+# Every draw is held at 20:00 in Rome: from then on its numbers may be known (verify, undo, the shell's calendar).
+ROME = ZoneInfo("Europe/Rome")
+DRAW_TIME = dt.time(20, 0)
+
+
+def held_at(day: dt.date) -> dt.datetime:
+    """The moment the draw of ``day`` is held, in Rome's time."""
+    return dt.datetime.combine(day, DRAW_TIME, tzinfo=ROME)
 LOWEST, HIGHEST = 1, 90
 
 Numbers = tuple[int, int, int, int, int]

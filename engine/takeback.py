@@ -19,16 +19,14 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from engine import commit_reveal
+from engine.lotto import held_at
 
 # campaign.created's field for the undo rules a campaign follows: 2 = an undo is refused once a bound value is
 # public by the clock, and a roll bound after an undo takes a fresh id. Absent (older campaigns): 1.
 UNDO_RULES = "undo_rules"
 CLOCK_RULES = 2
-ROME = ZoneInfo("Europe/Rome")
-DRAW_TIME = dt.time(20, 0)
 QUICKNET = ("quicknet", 1692803367, 3)  # name, genesis, period: the chain a log naming none uses
 
 
@@ -99,7 +97,7 @@ def public_moment(entry: Mapping[str, Any], created: Mapping[str, Any]) -> Publi
         day = dt.date.fromisoformat(dates[0])
     except ValueError:
         return None
-    local = dt.datetime.combine(day, DRAW_TIME, tzinfo=ROME)
+    local = held_at(day)
     moment = local.astimezone(dt.timezone.utc)
     on_day = [s for s in slots if str(s[0]) == dates[0]]
     if 0 < len(on_day) <= 3:

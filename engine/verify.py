@@ -37,14 +37,13 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from engine import canonical, commit_reveal
 from engine import witness as witnesses_of
 from engine.chance.pinned_chain import campaign_chain
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
-from engine.lotto import BINDING_MARGIN
+from engine.lotto import BINDING_MARGIN, held_at
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import Ruleset
 from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
@@ -53,8 +52,6 @@ from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
 # be under way, and the binding message must be out before anyone could know the numbers.
 LOTTERY_MARGIN = BINDING_MARGIN  # the shell's own margin (engine/lotto.py): an honest binding always passes
 DRAND_MARGIN = dt.timedelta(seconds=6)  # two quicknet periods
-ROME = ZoneInfo("Europe/Rome")
-DRAW_TIME = dt.time(20, 0)
 DRAND_GENESIS, DRAND_PERIOD = 1692803367, 3  # quicknet
 
 
@@ -445,7 +442,7 @@ def _moment(source: str, key: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRA
     """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time on its chain."""
     try:
         if source == "lottery":
-            return dt.datetime.combine(dt.date.fromisoformat(key), DRAW_TIME, tzinfo=ROME)
+            return held_at(dt.date.fromisoformat(key))
         if source == "drand":
             genesis, period = rounds
             return dt.datetime.fromtimestamp(genesis + (int(key) - 1) * period, tz=dt.timezone.utc)

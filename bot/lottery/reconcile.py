@@ -11,7 +11,6 @@ import enum
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, select
 
@@ -20,13 +19,12 @@ from bot.store.draws import DrawRow, get_draw, import_archive
 from bot.lottery.formats import iso, wheel_code
 from bot.lottery.sources import SOURCE_NAMES
 from bot.store.fetched_draws import FetchedDraw, FetchedDrawRow, latest_fetches, record_fetch
-from engine.lotto import NUMBERS_PER_WHEEL, Draw, format_numbers, missing_wheels, numbers_problem, wheels_on
+from engine.lotto import NUMBERS_PER_WHEEL, ROME, Draw, format_numbers, held_at, missing_wheels, numbers_problem, wheels_on
 
 GM_URL = "by hand"
 # A GM may type a draw only once it is held (20:00 Europe/Rome) and published: before that, typed numbers would be a
 # choice, not a result.
 PUBLICATION_MARGIN = dt.timedelta(minutes=30)
-_ROME = ZoneInfo("Europe/Rome")
 
 
 class Status(enum.StrEnum):
@@ -109,13 +107,13 @@ def confirm_by_gm(
     parsed = parse_gm_numbers(numbers_text, day)
     if isinstance(parsed, str):
         return Outcome(day, Status.REFUSED, f"GM {gm}'s numbers for {iso(day)} are not stored: {parsed}")
-    held = dt.datetime.combine(day, dt.time(20, 0), tzinfo=_ROME)
+    held = held_at(day)
     opens = held + PUBLICATION_MARGIN
     if now() < opens:
         return Outcome(day, Status.REFUSED, (
             f"the draw of {iso(day)} is held at 20:00 Europe/Rome and can be typed by a GM only from "
             f"{opens.strftime('%H:%M')} Europe/Rome of that day, once published (it is now "
-            f"{now().astimezone(_ROME).strftime('%Y-%m-%d %H:%M')} Europe/Rome): nothing stored"))
+            f"{now().astimezone(ROME).strftime('%Y-%m-%d %H:%M')} Europe/Rome): nothing stored"))
     stored = get_draw(session, day)
     if stored is None:
         held = holders(session, day)

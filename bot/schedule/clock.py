@@ -9,13 +9,10 @@ bound to; which dates those are depends on the campaign's clock:
 """
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
-from zoneinfo import ZoneInfo
+from datetime import date, datetime, timedelta, timezone
 
-from engine.lotto import BINDING_MARGIN as ENGINE_BINDING_MARGIN
+from engine.lotto import BINDING_MARGIN as ENGINE_BINDING_MARGIN, ROME, held_at  # noqa: F401  (ROME: re-exported)
 
-ROME = ZoneInfo("Europe/Rome")
-DRAW_TIME = time(20, 0)
 # How close to a draw a roll may still be bound to it: the engine's margin, the one verify holds bindings to.
 BINDING_MARGIN = ENGINE_BINDING_MARGIN
 
@@ -30,7 +27,7 @@ def draw_weekdays(day: date) -> set[int]:
 
 
 def draw_moment(day: date) -> datetime:
-    return datetime.combine(day, DRAW_TIME, tzinfo=ROME).astimezone(timezone.utc)
+    return held_at(day).astimezone(timezone.utc)
 
 
 def scheduled_draws_after(moment: datetime, count: int) -> list[date]:

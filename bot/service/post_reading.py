@@ -21,7 +21,7 @@ from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
 from bot.service.roll_command import roll_event
 from bot.store.fold_key import EVERY, snapshot_key
-from bot.store.log_damage import check_whole, replayed, walk_due
+from bot.store.log_damage import check_stored, replayed, walk_due
 from bot.store.post_store import PostStore, with_secrets
 from engine import canonical
 from engine.events import Event, Rejection
@@ -168,7 +168,7 @@ class PostReading(PublicValues):
             if warm is None and self.walks_cold_logs:
                 # A long-running service meets this campaign for the first time (it just started, or the file was
                 # restored): the snapshot says nothing of the rows before it, so the whole chain is walked once.
-                replayed(lambda: check_whole(store.events(campaign.id)), lambda: [], campaign.name)
+                check_stored(lambda: store.events(campaign.id), campaign.name)
             # Another process sharing the store may have written since: the batch read every campaign's last event
             # number at its start (one query); otherwise one indexed read. Nothing new, usually.
             last = batch.last_seqs.get(campaign.id) if batch is not None and batch.last_seqs is not None else None
@@ -206,7 +206,7 @@ class PostReading(PublicValues):
         if posting.new_events and walk_due(folded.last_seq, posting.folded.last_seq, EVERY):
             # Whoever holds the campaign in memory never reads the older rows again: at each snapshot boundary the
             # whole stored chain is walked, so a row damaged under a running writer stops the log from growing.
-            replayed(lambda: check_whole(store.events(row.id)), lambda: [], row.name)
+            check_stored(lambda: store.events(row.id), row.name)
         if posting.new_events:
             # Every post that changed the chain publishes the head: Discord stamps the message, so it witnesses
             # when each binding existed (`legatus verify --witnesses`), and any later copy is held to it.
@@ -346,8 +346,9 @@ class PostReading(PublicValues):
         name, args = command.name, command.args
         state = posting.folded.state
         ok = lambda message, details=(): LineAnswer(line_no, command.text, True, message, list(details))  # noqa: E731
+        game_commands = {c.name for c in posting.ruleset.commands()}
         refusals = shell_refusals(posting.ruleset, state)
-        if name in refusals and name not in {c.name for c in posting.ruleset.commands()}:
+        if name in refusals and name not in game_commands:
             raise CommandError(f"/{name} is not part of {posting.ruleset.title}: {refusals[name]}")
         if name in ("turn status", "status"):
             from bot.service.deadline_text import deadline_lines, seat_players
@@ -386,7 +387,7 @@ class PostReading(PublicValues):
             game_args = list(self._turn_draw(posting, args)) if name == "turn open" else []
             proposal = posting.ruleset.read_command(state, posting.author, name, game_args, is_gm=posting.is_gm)
             return self._propose(posting, replace(proposal, line_no=line_no, text=command.text), posting.gm_actor)
-        if name in {c.name for c in posting.ruleset.commands()}:
+        if name in game_commands:
             proposal = posting.ruleset.read_command(state, posting.author, name, args, is_gm=posting.is_gm)
             return self._propose(posting, replace(proposal, line_no=line_no, text=command.text), posting.gm_actor)
         if name == "order":

@@ -67,6 +67,15 @@ def check_whole(events: Iterable[Event], campaign: str | None = None) -> None:
         raise DamagedLog(problem, campaign)
 
 
+def check_stored(read: Callable[[], Iterable[Event]], campaign: str) -> None:
+    """Walk the whole stored log ``read()`` gives: DamagedLog, naming ``campaign``, when a row is not readable or
+    the chain does not hold."""
+    try:
+        check_whole(read(), campaign)
+    except DamagedLog as exc:
+        raise exc.of(campaign) from None
+
+
 def walk_due(before_seq: int, after_seq: int, every: int) -> bool:
     """Whether a post that took the log from ``before_seq`` to ``after_seq`` crossed a snapshot boundary: the
     moments the whole chain is walked again, so damage under a running writer is found within ``every`` events
