@@ -374,10 +374,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         return fail(f"cannot write {args.out}: {exc.strerror or exc}; nothing else was changed", EXIT_FAILED)
     print(f"{text.count(chr(10))} events written to {args.out}")
-    from bot.service.chain_warning import chain_warning
+    from bot.service.chain_warning import export_warning
 
-    first = text.split("\n", 1)[0]
-    for line in chain_warning(json.loads(first).get("data") or {}) if first.strip() else []:
+    for line in export_warning(text):
         print(line)  # the log says it too, in campaign.created
     return 0
 

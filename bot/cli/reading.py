@@ -3,7 +3,6 @@ SQLite store (bot/store/reader.py) when it can, else through the service. Both f
 raise the same CampaignNotFound, so a command cannot tell which answered but by its speed."""
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -40,11 +39,17 @@ def folded(db: str | os.PathLike[str] | None, campaign: str | None, turn: int | 
 
 
 def chain_warning_of(db: str | os.PathLike[str] | None, campaign: str | None) -> list[str]:
-    """The campaign's "test chain: not verifiable" line, or none (bot/service/chain_warning.py)."""
-    from bot.service.chain_warning import chain_warning
+    """The campaign's "test chain: not verifiable" line, or none (bot/service/chain_warning.py): from its first
+    event alone where the store can be read directly (a `legatus state` should not read the whole log for it)."""
+    from bot.service.chain_warning import chain_warning, export_warning
 
-    first = export(db, campaign).split("\n", 1)[0]
-    return chain_warning(json.loads(first).get("data") or {}) if first.strip() else []
+    store = open_store(db)
+    if store is None:
+        return export_warning(export(db, campaign))
+    try:
+        return chain_warning(store.created(store.campaign(campaign)))
+    finally:
+        store.close()
 
 
 def export(db: str | os.PathLike[str] | None, campaign: str | None) -> str:

@@ -18,3 +18,11 @@ def chain_warning(created: Mapping[str, Any]) -> list[str]:
 def log_warning(events: Sequence[Any]) -> list[str]:
     """The same for a log's events (``campaign.created`` first)."""
     return chain_warning(events[0].data) if events else []
+
+
+def export_warning(text: str) -> list[str]:
+    """The same for an exported log's text (one event a line, ``campaign.created`` first)."""
+    import json
+
+    first = text.split("\n", 1)[0]
+    return chain_warning(json.loads(first).get("data") or {}) if first.strip() else []

@@ -275,13 +275,12 @@ class Legatus(PostReading):
 
     def state_card(self, campaign: str | None = None) -> Any:
         """The state at a glance (bot/service/state_card.py): turn, phase, who is to play, standings, the JSON."""
-        from bot.service.chain_warning import chain_warning
+        from bot.service.chain_warning import log_warning
         from bot.service.state_card import state_card
 
         with Session(self.engine) as session:
             ruleset, folded = self._fold(SessionPostStore(session), self._campaign(session, campaign))
-        warning = chain_warning(folded.effective[0].data) if folded.effective else []
-        return state_card(ruleset, folded.state, *warning)
+        return state_card(ruleset, folded.state, *log_warning(folded.effective))
 
     def summary(self, campaign: str | None = None) -> Any:
         """The game's summary (engine.ruleset.Summary): turn, its label, phase, whether it is over, the headline."""

@@ -668,6 +668,6 @@ class PostReading(PublicValues):
                 + [f"Head of the log's hash chain: {posting.folded.last_seq}:{posting.folded.head}"])
 
     def _chain_warning(self, posting: _Posting) -> list[str]:
-        from bot.service.chain_warning import chain_warning
+        from bot.service.chain_warning import log_warning
 
-        return chain_warning(posting.folded.effective[0].data) if posting.folded.effective else []
+        return log_warning(posting.folded.effective)

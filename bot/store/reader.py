@@ -20,7 +20,7 @@ from bot.store.post_store import with_secrets
 from bot.store.sqlite_post_store import (  # noqa: F401  (sqlite_path: re-exported)
     CampaignRecord, SqlitePostStore, at_newest_schema, sqlite_path,
 )
-from bot.store.log_damage import checked_export, replayed
+from bot.store.log_damage import checked_export, event_from_body, replayed
 from engine.events import Event
 from engine.log import Folded, replay, step
 from engine.ruleset import Ruleset
@@ -39,6 +39,11 @@ class ReadOnlyStore:
     def export(self, campaign: CampaignRecord) -> str:
         rows = self.connection.execute("SELECT body FROM event WHERE campaign_id = ? ORDER BY seq", (campaign.id,))
         return checked_export("".join(str(r[0]) + "\n" for r in rows), campaign.name)
+
+    def created(self, campaign: CampaignRecord) -> dict[str, Any]:
+        """The data of the campaign's first event (``campaign.created``), read alone."""
+        row = self.connection.execute("SELECT body FROM event WHERE campaign_id = ? AND seq = 1", (campaign.id,)).fetchone()
+        return event_from_body(row[0], 1).data if row is not None else {}
 
     def events(self, campaign: CampaignRecord, after: int = 0) -> list[Event]:
         return self.rows.events(campaign.id, after)
