@@ -303,12 +303,6 @@ class Ruleset(Protocol):
         ``engine.chance.book.ledger_entry`` makes one from a chance binding."""
         ...
 
-    def ledger_size(self, state: Any) -> int:
-        """Optional: ``len(self.ledger(state))`` without building the entries, which grow with the campaign (the
-        shell asks for it twice a post, to know whether the post bound a roll). Left out, the shell counts the
-        ledger."""
-        ...
-
     def ledger_mark(self, state: Any) -> Any:
         """Optional: a value that changes whenever ``ledger(state)`` gains an entry, loses one or binds one again
         elsewhere (its values filling in need not change it). ``verify`` reads the ledger again only when it

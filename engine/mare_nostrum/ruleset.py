@@ -285,9 +285,6 @@ class MareNostrum:
             })
         return entries
 
-    def ledger_size(self, state: State) -> int:
-        return (1 if state.turn_draw else 0) + len(state.rolls)
-
     def ledger_mark(self, state: State) -> tuple[int, str | None, int, int, int]:
         # A roll bound again (a cancelled draw) takes a new slot or label: the used ones only ever grow.
         return state.turn, state.turn_draw, len(state.rolls), len(state.used_slots), len(state.used_labels)

@@ -591,9 +591,6 @@ class MediterraneanEmpires:
         return [chance.ledger_entry(b, int(m[1]) if (m := _LABEL_TURN.match(b.label)) else None)
                 for b in state.book.bindings]  # type: ignore[attr-defined]
 
-    def ledger_size(self, state: State) -> int:
-        return len(state.book.bindings)  # type: ignore[attr-defined]
-
     def ledger_mark(self, state: State) -> tuple[int, int]:
         # A binding bound again (a cancelled draw) is handed new slots: ``used`` only ever grows.
         return len(state.book.bindings), len(state.book.used)  # type: ignore[attr-defined]

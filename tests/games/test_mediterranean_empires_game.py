@@ -291,19 +291,6 @@ def _same_public_steps(ruleset: Any, events: list[Event]) -> Any:
     return private
 
 
-def test_the_ledger_size_is_the_ledger_s_length_at_every_event(checked: Checked) -> None:
-    from engine.log import start, step
-
-    folded, _ = start(checked.ruleset, checked.events[0])
-    sizes = set()
-    for event in checked.events[1:]:
-        folded, _ = step(checked.ruleset, folded, event)
-        size = checked.ruleset.ledger_size(folded.state)
-        assert size == len(checked.ruleset.ledger(folded.state)), event.seq
-        sizes.add(size)
-    assert len(sizes) > 10
-
-
 def test_verify_reads_the_ledger_only_when_it_changed_and_learns_the_same(checked: Checked) -> None:
     from tests.log_tools import assert_trace_as_without_marks
 
