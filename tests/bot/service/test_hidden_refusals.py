@@ -36,16 +36,22 @@ def _at_operations(t: Table) -> str:
     """Turn 1's Operations Phase, a seat to act with no force out (the first table's draws: Player A holds one
     Military Advantage marker); returns that seat."""
     _stratagem_phase(t, "first table")
+    return _play_until(t, lambda: t.state.phase.startswith("operations") and t.state.force is None
+                       and t.state.action is None, 300, "no Operations Phase reached")
+
+
+def _play_until(t: Table, reached: "Callable[[], bool]", tries: int, never: str) -> str:
+    """Play the scripted players until ``reached`` with a prompt out; returns that prompt's seat."""
     ruleset = t.service.ruleset_of(None)
-    for _ in range(300):
+    for _ in range(tries):
         prompts = ruleset.prompts(t.state)
-        if t.state.phase.startswith("operations") and prompts and t.state.force is None and t.state.action is None:
+        if prompts and reached():
             return prompts[0].seat
         if not prompts:
             t.say("gm", "/status")
             continue
         t.say(*decide(ruleset, t.state, prompts[0], t.plan))
-    raise AssertionError("no Operations Phase reached")
+    raise AssertionError(never)
 
 
 def _activation(t: Table, seat: str, markers: int) -> str:
@@ -134,16 +140,7 @@ def _drive(t: Table, reached: "Callable[[], bool]") -> str:
     from tests.games.mediterranean_empires_players import post_standing_orders
 
     post_standing_orders(t)
-    ruleset = t.service.ruleset_of(None)
-    for _ in range(3000):
-        prompts = ruleset.prompts(t.state)
-        if prompts and reached():
-            return prompts[0].seat
-        if not prompts:
-            t.say("gm", "/status")
-            continue
-        t.say(*decide(ruleset, t.state, prompts[0], t.plan))
-    raise AssertionError("the moment was never reached")
+    return _play_until(t, reached, 3000, "the moment was never reached")
 
 
 def test_a_gms_bid_for_a_seat_of_blind_auction_is_refused_without_its_cards(tmp_path: Path,

@@ -6,7 +6,7 @@ import pytest
 
 from engine.events import Event, Rejection
 from engine.ruleset import REACTION
-from tests.engine.mediterranean_empires.me_play import Play, battle
+from tests.engine.mediterranean_empires.me_play import battle
 
 # Activate France in Montpellier: OPs 3+3; move to Rosselló (Player B's units there may intercept: they do not);
 # attack: B fights; initiative 6 to 1 for A, who picks the field battle; no markers are held.
@@ -62,21 +62,8 @@ def test_no_question_when_every_unit_must_go() -> None:
 
 
 def test_bloodbath_the_attacker_picks_its_units_and_the_defender_matches_their_worth() -> None:
-    p = Play()
-    st = p.state
-    st.phase, st.to_move = "operations A", "A"
-    p.clear("Montpellier", "Rosselló")
-    p.put("France", "field_army", "Montpellier")
-    p.put("France", "levy", "Montpellier")
-    p.put("France", "levy", "Montpellier")  # 4 units on the Field table
-    for kind in ("levy", "levy", "field_army", "field_army"):
-        p.put("Aragon", kind, "Rosselló")
-    st.owner["Montpellier"], st.owner["Rosselló"] = "A", "B"
-    p.order("A", "activate France in Montpellier")
-    p.drive([3, 3])
-    p.order("A", "move to Rosselló")
-    p.drive([], {"intercept": "do not intercept"})
-    p.order("A", "attack")
+    # 4 units on the Field table: a field army and two levies.
+    p = battle(["levy", "levy", "field_army", "field_army"], attackers=("field_army", "levy", "levy"))
     # Roll 4 on the 4-unit column: BB. A eliminates one unit, its field army (worth 2); B owes 2 and keeps its levies.
     p.drive([6, 1, 4], {"avoid": "fight", "bloodbath": "1", "loss": ["field army of France", "field army of Aragon"]})
     assert p.kinds("Rosselló", "France") == ["levy", "levy"]
