@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import os
 from pathlib import Path
@@ -20,13 +19,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.answers import (
-    EMBED_COLOUR, campaign_channel_id, deferred_campaign, defer, quoted, respond, run_text_command, say,
-)
+from bot.discord.answers import campaign_channel_id, deferred_campaign, run_text_command, say
 from bot.discord.command_sync import SyncState, state_path, sync_commands
-from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
+from bot.discord.game_commands import add_game_commands, game_specs
+from bot.discord.shell_actions import state_message
+from bot.discord.shell_tree import shell_tree
 from bot.service.asks import is_question, question_text
-from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
     DELETED, NOT_DELETABLE, STILL_THERE, may_delete, take_down, tell_owners,
@@ -507,257 +505,14 @@ def is_campaign_gm(user: discord.abc.User, gm_role_id: str | None) -> bool:
 
 
 # --- slash commands ----------------------------------------------------------------------------------------------------
-# Every command defers first (bot/discord/answers.py): nothing may stand between Discord's interaction and its
-# acknowledgement, not even a database read, since the 3 s deadline covers a campaign lock held by another post.
-
-EVERYONE_GM = ("the GM role cannot be @everyone: every member could then undo turns and rule on the game. "
-               "Pick (or create) a role for the campaign's GMs, e.g. @GM, and run /campaign create again.")
-
-
-async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: int | None, charts: bool) -> None:
-    from bot.render.history import folded_at_turn
-    from bot.render.pictures import pictures
-
-    campaign = await deferred_campaign(bot, interaction)
-    if campaign is None:
-        return
-    try:
-        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)
-    except (LookupError, ValueError) as exc:
-        await say(interaction, str(exc.args[0] if exc.args else exc), private=True)
-        return
-    kinds = [c.kind for c in ruleset.picture(state).charts] if charts else []
-    made = await asyncio.to_thread(pictures, ruleset, state, with_map=not charts, charts=kinds if charts else None)
-    if not made:
-        await say(interaction, "No turn has been closed yet: the charts begin with the first closed turn.", private=True)
-        return
-    files = [discord.File(io.BytesIO(data), filename=name) for name, data in made]
-    await interaction.followup.send(ruleset.summary(state).turn_label, files=files)
-
-
-async def state_message(bot: LegatusBot, campaign: str) -> tuple[discord.Embed, discord.File]:
-    """The campaign's state as an embed (turn, phase, who is to play, standings) with its public JSON attached."""
-    card = await asyncio.to_thread(bot.service.state_card, campaign)
-    embed = discord.Embed(title=card.title[:256], colour=EMBED_COLOUR,
-                          description="The whole public state is attached as state.json.")
-    for name, value in card.fields():
-        embed.add_field(name=name, value=value, inline=name in ("Phase", "Status"))
-    return embed, discord.File(io.BytesIO(card.public_json.encode("utf-8")), filename="state.json")
-
-
-async def send_state(bot: LegatusBot, interaction: discord.Interaction) -> None:
-    campaign = await deferred_campaign(bot, interaction)
-    if campaign is None:
-        return
-    embed, file = await state_message(bot, campaign.name)
-    await interaction.followup.send(embed=embed, file=file)
-
-
-async def ruleset_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Every registered game (plugins included), by title and id."""
-    from engine.rulesets import load_ruleset, registered
-
-    bot: LegatusBot = interaction.client  # type: ignore[assignment]
-    low = current.lower()
-    choices = []
-    for ruleset_id in registered():
-        try:
-            title = str(load_ruleset(ruleset_id, bot.service.data_dir).title)
-        except Exception:  # a game that cannot load is not offered; the log says why at start-up
-            continue
-        if low in ruleset_id or low in title.lower():
-            choices.append(app_commands.Choice(name=f"{title} ({ruleset_id})"[:100], value=ruleset_id))
-    return choices[:25]
-
+# Declared once with the typed ones (bot/service/shell_commands/); every command defers first (bot/discord/answers.py):
+# nothing may stand between Discord's interaction and its acknowledgement, not even a database read, since the 3 s
+# deadline covers a campaign lock held by another post.
 
 def register_commands(bot: LegatusBot) -> None:
+    """The shell's commands from their declarations (bot/discord/shell_tree.py), then every game's."""
     tree = bot.tree
-
-    campaign = app_commands.Group(name="campaign", description="Set up and staff a campaign", guild_only=True)
-
-    @campaign.command(name="create", description="Start a campaign in this channel or forum")
-    @app_commands.describe(name="A name for the campaign", gm_role="Members of this role run the campaign",
-                           ruleset=f"The game (default: {DEFAULT_RULESET})",
-                           clock="live: rolls bind to future draws (real campaigns)",
-                           randomness="Rolls beyond order of play and events: lottery, or a seed revealed at the end",
-                           options="The game's campaign options (optional rules, a scenario), separated by commas")
-    @app_commands.autocomplete(ruleset=ruleset_autocomplete)
-    @app_commands.choices(
-        clock=[app_commands.Choice(name="live", value="live"), app_commands.Choice(name="historical", value="historical")],
-        randomness=[app_commands.Choice(name="lottery", value="lottery"),
-                    app_commands.Choice(name="commit-reveal", value="commit-reveal"),
-                    app_commands.Choice(name="drand", value="drand")],
-    )
-    async def create(interaction: discord.Interaction, name: str, gm_role: discord.Role,
-                     ruleset: str | None = None,
-                     clock: app_commands.Choice[str] | None = None,
-                     randomness: app_commands.Choice[str] | None = None, options: str | None = None) -> None:
-        if not await defer(interaction):
-            return
-        member = interaction.user
-        if not isinstance(member, discord.Member) or not member.guild_permissions.manage_guild:
-            await say(interaction, "Only members who can manage this server can start a campaign.", private=True)
-            return
-        if gm_role.is_default():
-            await say(interaction, EVERYONE_GM, private=True)
-            return
-        channel_id = campaign_channel_id(interaction.channel)
-        # On the posts' writer thread: a campaign's creation takes the write lock too, and would otherwise wait
-        # in SQLite's busy handler while a round of posts is written.
-        reply = await asyncio.wrap_future(bot.posts.call(
-            bot.service.create_campaign, name, (ruleset or DEFAULT_RULESET).strip(), f"<@&{gm_role.id}>", {},
-            clock.value if clock else "live", str(interaction.guild_id), channel_id, str(gm_role.id),
-            randomness.value if randomness else None,
-            [o for o in (options or "").replace(",", " ").split() if o],
-        ))
-        await respond(interaction, reply, bot)
-
-    @campaign.command(name="assign", description="Give a seat (a nation, a side) to a player, or substitute one")
-    @app_commands.autocomplete(nation=names_autocomplete("seat"))
-    async def assign(interaction: discord.Interaction, nation: str, player: discord.Member) -> None:
-        await run_text_command(bot, interaction, f"/campaign assign {quoted(nation)} <@{player.id}>")
-
-    @campaign.command(name="reveal", description="GM: publish the commit-reveal seed (no roll can be made after it)")
-    async def reveal(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/campaign reveal")
-
-    @campaign.command(name="settings", description="Deadlines: hours per player, reminder, timeout rule, time zone")
-    @app_commands.choices(on_timeout=[app_commands.Choice(name="the player passes", value="pass"),
-                                      app_commands.Choice(name="wait for the GM", value="wait")])
-    async def settings(interaction: discord.Interaction, player_hours: float | None = None,
-                       remind_hours_before: float | None = None, on_timeout: app_commands.Choice[str] | None = None,
-                       timezone: str | None = None) -> None:
-        pairs = {"player_hours": player_hours, "remind_hours_before": remind_hours_before,
-                 "on_timeout": on_timeout.value if on_timeout else None, "timezone": timezone}
-        text = " ".join(f"{k}={v}" for k, v in pairs.items() if v is not None)
-        await run_text_command(bot, interaction, f"/campaign settings {text}".strip())
-
-    turn = app_commands.Group(name="turn", description="Open, close and follow the turns", guild_only=True)
-
-    @turn.command(name="open", description="Open the next turn on a lottery draw (GM)")
-    @app_commands.describe(date="YYYY-MM-DD: the first draw on or after it (default: the next draw)")
-    async def turn_open(interaction: discord.Interaction, date: str | None = None) -> None:
-        await run_text_command(bot, interaction, f"/turn open {date}" if date else "/turn open")
-
-    @turn.command(name="close", description="Close the turn once nothing is pending (GM)")
-    async def turn_close(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/turn close")
-
-    @turn.command(name="status", description="Who has played, who is up, what is pending")
-    async def turn_status(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/status", embed_title="Status board")
-
-    @app_commands.command(name="order", description="Give one or more orders (one per line)")
-    @app_commands.guild_only()
-    async def order(interaction: discord.Interaction, orders: str) -> None:
-        await run_text_command(bot, interaction, orders.replace(" | ", "\n"), offer_undo=True)
-
-    @app_commands.command(name="private", description="What only your seat may see (your hand, your sealed orders)")
-    @app_commands.guild_only()
-    async def private(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/private", private=True)
-
-    @app_commands.command(name="undo", description="Take back your latest order while your turn lasts")
-    @app_commands.guild_only()
-    @app_commands.describe(order="its number; leave it out to see first which order that is")
-    async def undo_command(interaction: discord.Interaction, order: int | None = None) -> None:
-        if order is None:  # the question is the asker's alone; the undo itself is shown to the table
-            await run_text_command(bot, interaction, "/undo", private=True)
-        else:
-            await run_text_command(bot, interaction, f"/undo {order}")
-
-    settings_group = app_commands.Group(name="settings", description="Your own settings in this campaign",
-                                        guild_only=True)
-
-    @settings_group.command(name="heads-up", description="A heads-up when you are next in the order of play")
-    @app_commands.choices(value=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
-    async def settings_heads_up(interaction: discord.Interaction, value: app_commands.Choice[str] | None = None) -> None:
-        text = f"/settings heads-up {value.value}" if value else "/settings heads-up"
-        await run_text_command(bot, interaction, text, private=True)
-
-    @app_commands.command(name="ledger", description="The rolls of the campaign, their draws and outcomes")
-    @app_commands.guild_only()
-    async def ledger(interaction: discord.Interaction) -> None:
-        await run_text_command(bot, interaction, "/ledger", embed_title="Ledger of the rolls")
-
-    # GM only: Manage Server by default, as a hint to clients (a server admin can open it to the GM role in
-    # Server Settings > Integrations); the service's GM check stays the rule.
-    gm = app_commands.Group(name="gm", description="GM tools; every use leaves a trace in the log", guild_only=True,
-                            default_permissions=GM_ONLY)
-
-    @gm.command(name="undo", description="Take back the last decision (shown publicly)")
-    async def gm_undo(interaction: discord.Interaction, reason: str | None = None) -> None:
-        await run_text_command(bot, interaction, f"/gm undo {reason or ''}".strip())
-
-    @gm.command(name="void", description="Set aside the last decision whose outcome is known (kept on record)")
-    async def gm_void(interaction: discord.Interaction, reason: str) -> None:
-        await run_text_command(bot, interaction, f"/gm void {reason}")
-
-    @gm.command(name="confirm-draw", description="Type a lottery draw by hand when the sources disagree or are late")
-    @app_commands.describe(date="YYYY-MM-DD", numbers="WHEEL n1 n2 n3 n4 n5; WHEEL ... (every wheel)")
-    async def gm_confirm_draw(interaction: discord.Interaction, date: str, numbers: str) -> None:
-        await run_text_command(bot, interaction, f"/lotto confirm {date} {numbers}")
-
-    @gm.command(name="cancelled-draw", description="Rule a lottery draw not held: its rolls bind to draws to come")
-    @app_commands.describe(date="YYYY-MM-DD, a draw the campaign waits for", reason="why, kept in the log")
-    async def gm_cancelled_draw(interaction: discord.Interaction, date: str, reason: str) -> None:
-        await run_text_command(bot, interaction, f"/lotto cancelled {date} {reason}")
-
-    @gm.command(name="extend", description="Give the playing seat more time")
-    @app_commands.autocomplete(nation=names_autocomplete("seat"))
-    async def gm_extend(interaction: discord.Interaction, nation: str, hours: float) -> None:
-        await run_text_command(bot, interaction, f"/gm extend {quoted(nation)} {hours}")
-
-    @gm.command(name="lock", description="Lock (or unlock) the players' orders")
-    async def gm_lock(interaction: discord.Interaction, locked: bool, reason: str | None = None) -> None:
-        await run_text_command(bot, interaction, f"/gm {'lock' if locked else 'unlock'} {reason or ''}".strip())
-
-    @app_commands.command(name="map", description="The campaign's map, now or at the close of a past turn")
-    @app_commands.guild_only()
-    async def map_command(interaction: discord.Interaction, turn: int | None = None) -> None:
-        await send_picture(bot, interaction, turn, charts=False)
-
-    @app_commands.command(name="state", description="The campaign at a glance, with its whole public state as a file")
-    @app_commands.guild_only()
-    async def state_command(interaction: discord.Interaction) -> None:
-        await send_state(bot, interaction)
-
-    @app_commands.command(name="chart", description="The campaign's history, turn by turn")
-    @app_commands.guild_only()
-    async def chart_command(interaction: discord.Interaction) -> None:
-        await send_picture(bot, interaction, None, charts=True)
-
-    @app_commands.command(name="verify", description="Re-check every roll of this campaign; get its log")
-    @app_commands.guild_only()
-    async def verify_command(interaction: discord.Interaction) -> None:
-        campaign_row = await deferred_campaign(bot, interaction)
-        if campaign_row is None:
-            return
-        from bot.discord.own_witnesses import own_witnesses
-        from bot.service.verify_text import verification_text
-
-        # Its own messages here, read back from Discord, witness when each binding was public (docs/randomness.md 4).
-        witnesses, unread = await own_witnesses(bot, campaign_row)
-        result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name, witnesses)
-        text = verification_text(result, unread=len(unread))  # the verdict, the full anchor, every mismatch and note
-        log_file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename=f"{campaign_row.name}.log")
-        await interaction.followup.send(split_message(text)[0], file=log_file)
-
-    @app_commands.command(name="roll", description="A roll the rules do not foresee, bound to the campaign's source (GM)")
-    @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(dice="e.g. 2d6, 1d90, 3d6+1", label="what it decides")
-    async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
-        await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
-
-    shell = [campaign, turn, order, private, undo_command, settings_group, ledger, gm, map_command, state_command,
-             chart_command, verify_command, roll_command]
-    groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
-    taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
-    # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.
-    from bot.service.commands import COMMANDS
-
-    taken |= set(COMMANDS)
+    shell, groups, taken = shell_tree(bot)
     games = add_game_commands(bot, groups, taken, game_specs(bot.service.data_dir))
     for command in [*shell, *games]:
         tree.add_command(command)

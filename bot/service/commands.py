@@ -1,4 +1,5 @@
-"""Slash commands written as text (``/turn open 2010-04-13``): split into a name and arguments.
+"""Slash commands written as text (``/turn open 2010-04-13``): split into a name and arguments, with the usage
+lines and /help, all read from the declarations (bot/service/shell_commands/) and the game's ``CommandSpec``s.
 
 The console and plain messages use this; Discord's own slash commands arrive already split and go to
 the same handlers in bot/service/legatus.py.
@@ -7,55 +8,29 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from bot.service import shell_commands
+from bot.service.shell_commands.model import Command, CommandError
 from engine.quote import quote
-
 from engine.ruleset import CommandSpec
 
-# name -> (usage, who may use it)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "turn open": ("/turn open [YYYY-MM-DD]", "gm"),
-    "turn close": ("/turn close", "gm"),
-    "turn status": ("/turn status", "anyone"),
-    "status": ("/status", "anyone"),
-    "order": ("/order <nation> <order>", "anyone"),
-    "gm undo": ("/gm undo [reason]", "gm"),
-    "gm void": ("/gm void <reason>", "gm"),
-    "gm lock": ("/gm lock [reason]", "gm"),
-    "gm extend": ("/gm extend <nation> <hours>", "gm"),
-    "gm deadline": ("/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", "gm"),
-    "gm unlock": ("/gm unlock [reason]", "gm"),
-    "campaign assign": ("/campaign assign <nation> <player>", "gm"),
-    "campaign settings": ("/campaign settings [timezone=Europe/Rome] [player_hours=48] [remind_hours_before=12] [on_timeout=pass|wait]", "gm"),
-    "campaign reveal": ("/campaign reveal", "gm"),
-    "roll": ("/roll <dice> [label]", "gm"),
-    "ledger": ("/ledger", "anyone"),
-    "lotto confirm": ("/lotto confirm <YYYY-MM-DD> <WHEEL n1 n2 n3 n4 n5; WHEEL ...>", "gm"),
-    "lotto cancelled": ("/lotto cancelled <YYYY-MM-DD> <reason>", "gm"),
-    "state": ("/state", "anyone"),
-    "private": ("/private", "anyone"),
-    "settings": ("/settings [heads-up on|off]", "anyone"),
-    "undo": ("/undo [order number]", "anyone"),
-    "help": ("/help", "anyone"),
-}
+__all__ = ["COMMANDS", "Command", "CommandError", "help_text", "parse_command", "shell_refusals", "usage"]
 
 
-@dataclass(frozen=True)
-class Command:
-    name: str
-    args: list[str]
-    text: str
+def _shell_table() -> dict[str, tuple[str, str]]:
+    """name -> (usage, who may use it) of the shell's typed commands."""
+    return {c.name: (c.usage(), "gm" if c.spec.gm_only else "anyone")
+            for c in shell_commands.typed_commands(shell_commands.SHELL).values()}
 
 
-class CommandError(ValueError):
-    pass
+# The shell's typed commands as declared when this module was loaded: name -> (usage, who may use it).
+COMMANDS: dict[str, tuple[str, str]] = _shell_table()
 
 
 def _table(game: Sequence[CommandSpec] = ()) -> dict[str, tuple[str, str]]:
-    """The shell's commands and the game's (``ruleset.commands()``), by name."""
-    table = dict(COMMANDS)
+    """The shell's commands and the game's (``ruleset.commands()``), by name: a game cannot take a shell name."""
+    table = _shell_table()
     for spec in game:
         table.setdefault(spec.name, (spec.usage(), "gm" if spec.gm_only else "anyone"))
     return table
@@ -74,9 +49,9 @@ def parse_command(line: str, game: Sequence[CommandSpec] = ()) -> Command:
     first = words[0].lower()
     second = words[1].lower() if len(words) > 1 else ""
     if f"{first} {second}" in table:
-        return Command(f"{first} {second}", words[2:], text)
+        return Command(f"{first} {second}", words[2:], text, table[f"{first} {second}"][0])
     if first in table:
-        return Command(first, words[1:], text)
+        return Command(first, words[1:], text, table[first][0])
     subs = [table[n][0] for n in table if n.startswith(first + " ")]
     if subs:
         shown = f"/{first} {second}".strip()
