@@ -23,7 +23,7 @@ from bot.discord.answers import campaign_channel_id, deferred_campaign, run_text
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import add_game_commands, game_specs
 from bot.discord.shell_actions import state_message
-from bot.discord.shell_tree import shell_tree
+from bot.discord.shell_tree import on_command_error, shell_tree
 from bot.service.asks import is_question, question_text
 from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
@@ -517,22 +517,7 @@ def register_commands(bot: LegatusBot) -> None:
     for command in [*shell, *games]:
         tree.add_command(command)
 
-    @tree.error
-    async def on_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        """A bug must never leave a user with "thinking..." forever, nor show them a traceback."""
-        log.error("slash command /%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        text = "Legatus hit an internal error on this command; the GM has the details in the log."
-        from bot.store.at_rest import SealedKeyMissing
-
-        if isinstance(getattr(error, "original", error), SealedKeyMissing):  # not a bug: a key to give back
-            text = str(getattr(error, "original", error))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+    tree.error(on_command_error)
 
 
 class AutoShardedLegatusBot(LegatusBot, discord.AutoShardedClient):

@@ -11,6 +11,7 @@ a server admin can open to the GM role); the service's GM check is the rule.
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -22,6 +23,8 @@ from bot.discord.game_commands import GM_ONLY, PLAIN_KINDS, build_command, names
 from bot.discord.shell_actions import ACTIONS, ruleset_autocomplete
 from bot.service import shell_commands
 from bot.service.shell_commands import GROUPS, TYPED_ONLY, DiscordFace, ShellCommand, quoted
+
+log = logging.getLogger("legatus.discord")
 
 # A face's option kinds, as discord.py reads them from the callback's annotations.
 ANNOTATIONS: dict[str, Any] = {"text": str, "number": float, "integer": int, "flag": bool, "member": discord.Member,
@@ -127,3 +130,20 @@ def shell_tree(bot: Any, declared: Iterable[ShellCommand] | None = None
             top.append(command)
     taken = {name for _, name in named} | {c.name for c in commands}
     return top, groups, taken
+
+
+async def on_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """A bug must never leave a user with "thinking..." forever, nor show them a traceback."""
+    log.error("slash command /%s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+    text = "Legatus hit an internal error on this command; the GM has the details in the log."
+    from bot.store.at_rest import SealedKeyMissing
+
+    if isinstance(getattr(error, "original", error), SealedKeyMissing):  # not a bug: a key to give back
+        text = str(getattr(error, "original", error))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
