@@ -65,7 +65,8 @@ def usage(name: str, game: Sequence[CommandSpec] = ()) -> str:
 
 def help_text(game: Sequence[CommandSpec] = (), leave_out: Collection[str] = ()) -> str:
     """Every command a campaign takes: the shell's but those its game has no use for (``leave_out``), and the game's,
-    each with an example where the game gives one."""
+    each with an example where the game gives one (the shell's examples are in their messages: a game's seats are
+    not the shell's to name)."""
     examples = {spec.name: spec.example for spec in game if spec.example}
     return "commands: " + ", ".join(
         u + (f" (e.g. {examples[name]})" if name in examples else "")

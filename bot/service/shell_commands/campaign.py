@@ -106,8 +106,7 @@ COMMANDS = (
     ),
     ShellCommand(
         CommandSpec("campaign assign", "Give a seat (a nation, a side) to a player, or substitute one",
-                    (Argument("nation", "seat"), Argument("player")), gm_only=True,
-                    example="/campaign assign Romans @ann"),
+                    (Argument("nation", "seat"), Argument("player")), gm_only=True),
         _assign, "/campaign assign <nation> <player>",
         DiscordFace("campaign assign", "Give a seat (a nation, a side) to a player, or substitute one",
                     (Option("nation", "seat"), Option("player", "member")),
@@ -115,7 +114,7 @@ COMMANDS = (
     ),
     ShellCommand(
         CommandSpec("campaign settings", "Deadlines: hours per player, reminder, timeout rule, time zone",
-                    tuple(Argument(k, optional=True) for k in SETTINGS), example="/campaign settings player_hours=24"),
+                    tuple(Argument(k, optional=True) for k in SETTINGS)),
         _settings,
         "/campaign settings [timezone=Europe/Rome] [player_hours=48] [remind_hours_before=12] [on_timeout=pass|wait]",
         DiscordFace("campaign settings", "Deadlines: hours per player, reminder, timeout rule, time zone",

@@ -71,15 +71,14 @@ REASON = Argument("reason", help="why, kept in the log", optional=True, rest=Tru
 
 COMMANDS = (
     ShellCommand(
-        CommandSpec("gm undo", "Take back the last decision (shown publicly)", (REASON,), gm_only=True,
-                    example="/gm undo wrong province"),
+        CommandSpec("gm undo", "Take back the last decision (shown publicly)", (REASON,), gm_only=True),
         _undo_or_void, "/gm undo [reason]",
         DiscordFace("gm undo", "Take back the last decision (shown publicly)", (Option("reason", optional=True),),
                     line=lambda v: f"/gm undo {v['reason'] or ''}".strip()),
     ),
     ShellCommand(
         CommandSpec("gm void", "Set aside the last decision whose outcome is known (kept on record)",
-                    (Argument("reason", rest=True),), gm_only=True, example="/gm void wrong nation"),
+                    (Argument("reason", rest=True),), gm_only=True),
         _undo_or_void, "/gm void <reason>",
         DiscordFace("gm void", "Set aside the last decision whose outcome is known (kept on record)",
                     (Option("reason"),), line=lambda v: f"/gm void {v['reason']}"),
@@ -90,21 +89,19 @@ COMMANDS = (
         DiscordFace("gm lock", "Lock (or unlock) the players' orders",
                     (Option("locked", "flag"), Option("reason", optional=True)), line=_lock_line),
     ),
+    # On Discord, /gm lock's "locked" option says which.
+    ShellCommand(CommandSpec("gm unlock", "Unlock the players' orders", (REASON,), gm_only=True),
+                 _lock, "/gm unlock [reason]", TYPED_ONLY),
     ShellCommand(
         CommandSpec("gm extend", "Give the playing seat more time",
-                    (Argument("nation", "seat"), Argument("hours", "number")), gm_only=True,
-                    example="/gm extend Romans 24"),
+                    (Argument("nation", "seat"), Argument("hours", "number")), gm_only=True),
         _deadline, "/gm extend <nation> <hours>",
         DiscordFace("gm extend", "Give the playing seat more time", (Option("nation", "seat"), Option("hours", "number")),
                     line=lambda v: f"/gm extend {quoted(str(v['nation']))} {v['hours']}"),
     ),
     ShellCommand(
         CommandSpec("gm deadline", "Set a seat's deadline",
-                    (Argument("nation", "seat"), Argument("when", help="YYYY-MM-DD HH:MM", rest=True)), gm_only=True,
-                    example="/gm deadline Romans 2026-12-01 20:00"),
+                    (Argument("nation", "seat"), Argument("when", help="YYYY-MM-DD HH:MM", rest=True)), gm_only=True),
         _deadline, "/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", TYPED_ONLY,
     ),
-    # On Discord, /gm lock's "locked" option says which.
-    ShellCommand(CommandSpec("gm unlock", "Unlock the players' orders", (REASON,), gm_only=True),
-                 _lock, "/gm unlock [reason]", TYPED_ONLY),
 )

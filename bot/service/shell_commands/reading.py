@@ -93,8 +93,7 @@ COMMANDS = (
     ShellCommand(
         CommandSpec("settings", "Your own settings in this campaign",
                     (Argument("setting", "choice", choices=("heads-up",), optional=True),
-                     Argument("value", "choice", choices=("on", "off"), optional=True)),
-                    example="/settings heads-up off"),
+                     Argument("value", "choice", choices=("on", "off"), optional=True))),
         _player_settings, "/settings [heads-up on|off]",
         DiscordFace("settings heads-up", "A heads-up when you are next in the order of play",
                     (Option("value", "choice", optional=True, choices=(("on", "on"), ("off", "off"))),),

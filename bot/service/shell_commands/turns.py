@@ -123,7 +123,7 @@ COMMANDS = (
     ShellCommand(
         CommandSpec("turn open", "Open the next turn on a lottery draw (GM)",
                     (Argument("date", help="YYYY-MM-DD: the first draw on or after it (default: the next draw)",
-                              optional=True),), gm_only=True, example="/turn open 2023-01-03"),
+                              optional=True),), gm_only=True),
         _turn, "/turn open [YYYY-MM-DD]",
         DiscordFace("turn open", "Open the next turn on a lottery draw (GM)",
                     (Option("date", description="YYYY-MM-DD: the first draw on or after it (default: the next draw)",
@@ -143,7 +143,7 @@ COMMANDS = (
     ShellCommand(
         # Typed, for a seat (a GM's for anyone's); on Discord, the author's own orders, one per line.
         CommandSpec("order", "Give an order for a seat (the GM: for any seat)",
-                    (Argument("nation", "seat"), Argument("order", rest=True)), example='/order "Player A" pass'),
+                    (Argument("nation", "seat"), Argument("order", rest=True))),
         _order_for, "/order <nation> <order>",
         DiscordFace("order", "Give one or more orders (one per line)", (Option("orders"),),
                     line=lambda v: str(v["orders"]).replace(" | ", "\n"), offer_undo=True),
