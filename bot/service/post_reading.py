@@ -111,6 +111,7 @@ class PostReading(PublicValues):
     caches ``_folds``, ``_rulesets``, ``_draws`` and ``_summaries``."""
 
     data_dir: Any
+    engine: Any  # the SQLAlchemy engine (Legatus) that settings are saved with
     # Walk the whole stored chain when a campaign is first folded from its snapshot: a long-running service does,
     # once per campaign; a one-post process (the direct writer) leaves it to the snapshot boundaries.
     walks_cold_logs: bool = True

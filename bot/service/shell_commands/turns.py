@@ -47,14 +47,14 @@ def turn_draw(reading: PostReading, posting: _Posting, args: list[str]) -> tuple
         raise CommandError("this campaign plays on past draws: say which, e.g. /turn open 2023-01-03")
     if requested not in posting.batch.first_draws:
         posting.batch.first_draws[requested] = posting.store.first_draw_day_on_or_after(requested)
-    day = posting.batch.first_draws[requested]
-    if day is None:
+    first = posting.batch.first_draws[requested]
+    if first is None:
         latest = posting.store.latest_draw_date()
         raise Rejection(
             f"no stored lottery draw on or after {requested.isoformat()} (the latest stored is "
             f"{latest.isoformat() if latest else 'none'}): import the draws first (legatus lotto import)"
         )
-    return day.isoformat(), requested.isoformat()
+    return first.isoformat(), requested.isoformat()
 
 
 def _turn(reading: PostReading, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
