@@ -1,8 +1,8 @@
 """`/roll <dice> [label]`: the GM's ad-hoc roll, read into the event the game's ruleset binds.
 
-bot/service/legatus.py calls ``roll_event`` for the command name "roll" (after its GM check) and appends the event
-as the campaign's GM; the service adds ``by`` (which of the GMs typed it) itself when the author is not the
-GM identity, so the data here holds only what the command says.
+bot/service/shell_commands/lottery.py calls ``roll_event`` for the command "roll" (after the dispatch's GM check)
+and appends the event as the campaign's GM; the service adds ``by`` (which of the GMs typed it) itself when the
+author is not the GM identity, so the data here holds only what the command says.
 """
 from __future__ import annotations
 
