@@ -106,3 +106,12 @@ def test_a_game_refuses_a_shell_command_before_the_gm_check(service: Legatus, tm
     refused = service.post("ann", "/turn open").answers[0]
     assert refused.message.startswith("/turn open is not part of Mediterranean Empires: a game of Mediterranean "
                                       "Empires has no turn to open")
+
+
+def test_a_game_command_cannot_take_a_shell_commands_name(started: Legatus, monkeypatch: pytest.MonkeyPatch) -> None:
+    ruleset = started.ruleset_of("c")
+    own = ruleset.commands()
+    monkeypatch.setattr(ruleset, "commands", lambda: [*own, CommandSpec("roll", "the game's own roll")])
+    answer = started.post("gm", "/roll 2d6 a ruling").answers[0]
+    assert (answer.ok, answer.message) == (True, "roll 2d6 a ruling"), "the shell's /roll runs, as on Discord"
+    assert commands.help_text(ruleset.commands()).count("/roll") == 1
