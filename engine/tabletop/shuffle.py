@@ -1,8 +1,9 @@
 """A shuffle: a permutation of a pile derived from a public value, keyed where the order must stay hidden.
 
 The cards of a pile are sorted by name, then shuffled Fisher–Yates from the last position down: for i = n−1 … 1,
-j = engine/chance/derive.py's rule under key K and label ``"<L>/<i>"``, one value in 0..i; positions i and j swap.
-Position 0 is the top of the pile.
+j = engine/chance/derive.py's rule under key K and label ``"<P>/<i>"``, one value in 0..i; positions i and j swap.
+Position 0 is the top of the pile. P is ``"<L>.<p>"`` for the p-th pile of the shuffle (0 the top one: a deck
+stacked by turn has a pile per turn, each shuffled alone, stacked in order).
 
 K comes from the shuffle's roll (label L, public values v, bound before they existed like any roll):
 

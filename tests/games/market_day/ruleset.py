@@ -433,7 +433,9 @@ class MarketDay:
             faces = ", ".join(f"{n} {f}" for f, n in hold.public()["faces"].items()) or "no card"
             lines.append(f"{seat} ({state.players.get(seat) or 'nobody'}): {hold.money} money, {faces}")
         lines += [o.words() + f" [{o.status}]" for o in state.market.offers]
-        waiting = self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state)]
+        # Public knowledge only: the bot's fold alone can say which card a seal waits for.
+        waiting = self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != "seal"] + [
+            f"the seal of {label}" for label in state.table.public()["waiting"]]
         lines.append(state.outcome if state.phase == OVER else f"Waiting for: {', '.join(waiting) or 'nothing'}")
         return "\n".join(lines)
 
