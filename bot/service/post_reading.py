@@ -18,7 +18,7 @@ from bot.service.hidden_refusals import owner_note, refusal_reason
 from bot.service.next_steps import next_steps
 from bot.service.post_record import recorded
 from bot.service.public_values import BOT, PublicValues
-from bot.service.replies import LineAnswer, Reply
+from bot.service.replies import LineAnswer, Reply, menu_choices
 from bot.service.roll_command import roll_event
 from bot.store.fold_key import EVERY, snapshot_key
 from bot.store.log_damage import check_stored, replayed, walk_due
@@ -379,7 +379,8 @@ class PostReading(PublicValues):
                 raise Rejection(f"you ({posting.author}) hold no seat in this campaign, so you have no private view")
             view = posting.ruleset.private_view(state, seat)
             return LineAnswer(line_no, command.text, True, f"private view of {seat}",
-                              [canonical.dumps(view, indent=2)] if view else ["nothing private"], private=True)
+                              [canonical.dumps(view, indent=2)] if view else ["nothing private"], private=True,
+                              choices=menu_choices(view))
         if name in ("turn open", "turn close"):
             # The shell binds the turn to its lottery draw (first stored or scheduled on or after the date asked);
             # the game decides what opening or closing a turn means, or that it has no such thing.

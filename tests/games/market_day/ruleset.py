@@ -421,7 +421,22 @@ class MarketDay:
         """The seat's own cards (bottoms included) and the hidden parts of the offers it is a party to."""
         return {"seat": seat, "holding": state.table.holdings[seat].private(),
                 "offers": [{"id": o.id, "promise": (o.hidden or {}).get("promise")} for o in state.market.offers
-                           if o.hidden is not None and seat in o.parties()]}
+                           if o.hidden is not None and seat in o.parties()],
+                "choices": self._choices(state, seat)}
+
+    def _choices(self, state: State, seat: str) -> list[str]:
+        """The orders a click can give (the hand menu on Discord): only what the seat may do now."""
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == MARKET:
+            selling = {c for _, c in state.sales}
+            own = [f"sell {h.id}" for h in state.table.holdings[seat].cards if h.seq is not None and h.id not in selling]
+            offers = [o for o in state.market.open() if o.by != seat and o.to in (seat, trades.EVERYONE)]
+            answers = [f"accept {o.id}" for o in offers] + [f"decline {o.id}" for o in offers if o.to == seat]
+            return answers + [f"withdraw {o.id}" for o in state.market.open() if o.by == seat] + own + ["done"]
+        if state.phase == AUCTION and state.auction is not None:
+            return [f"bid {max(state.auction.high + 1, state.auction.minimum)}", "pass"]
+        return ["vote yes", "vote no", "abstain"] if state.phase == VOTING else []
 
     def summary(self, state: State) -> Summary:
         return Summary(1, "Market Day", state.phase, state.phase in (MARKET, AUCTION, VOTING), state.phase == OVER,
