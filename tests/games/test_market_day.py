@@ -161,6 +161,27 @@ def test_the_operator_cannot_choose_the_deal_its_key_is_fixed_before_the_public_
     assert len(deals) >= 35
 
 
+def test_an_operator_who_seals_the_deck_key_once_the_shuffle_value_is_public_is_caught_by_verify() -> None:
+    """The attack: wait for the beacon, try keys until one deals well, then seal it. The shuffle is bound while the
+    key's seal is applied, so that seal's stamp must come before the round: here it comes years after it."""
+    quick = ("ann>done", "bob>done", "cat>done", "ann>pass", "bob>pass", "cat>pass", "ann>vote no", "bob>vote no")
+    honest, late = Table(clock="live"), Table(clock="live", beacons={"1002": beacon("suits the operator")})
+    play(honest, quick)
+    late.clock = "historical"  # offers rounds 1000+seq (2023) while stamping 2026: a key sealed after its value
+    play(late, quick)
+    assert honest.state.phase == late.state.phase == "over"
+    check = [replace(e, secret=None) for e in honest.events]
+    assert [str(f) for f in verify(RULES, check, {}, beacon_check=lambda data: None).findings] == []
+    found = [f"{f.purpose}: {f.detail}" for f in verify(RULES, [replace(e, secret=None) for e in late.events], {},
+                                       beacon_check=lambda data: None).findings]
+    assert found == [
+        "shuffle of the goods deck (roll #1): bound at 2026-11-01T12:00:02+00:00, less than 6 s before its drand "
+        "value (1002, public at 2023-08-23T15:59:30+00:00): not bound in advance",
+        "shuffle of the relics deck (roll #2): bound at 2026-11-01T12:00:02+00:00, less than 6 s before its drand "
+        "value (1002, public at 2023-08-23T15:59:30+00:00): not bound in advance",
+    ]
+
+
 def test_orders_that_read_the_hand_refuse_with_public_words_only() -> None:
     t = Table()
     t.serve()

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import canonical, secrets
+from engine.chance.drand import bind_round
 from engine.events import Event
 from engine.ledger import event_hash
 from engine.log import start, step
@@ -29,22 +30,25 @@ def beacon(tag: str) -> str:
 
 class Table:
     def __init__(self, randomness: str = "drand", beacons: dict[str, str] | None = None,
-                 key_salt: str | None = None) -> None:
+                 key_salt: str | None = None, clock: str = "historical") -> None:
         self.store: dict[int, dict[str, Any]] = {}
         self.beacons = beacons or {}
         self.key_salt = key_salt
         self.events: list[Event] = []
         self.messages: list[str] = []
         self.now = START
+        self.clock = clock
         created = self._event("campaign.created", "gm", {"ruleset": RULES.id, "gm": "gm", "players": PLAYERS,
-                                                        "randomness": randomness})
+                                                        "randomness": randomness, "clock": clock})
         self.folded, _ = start(RULES, created)
         self.events.append(created)
 
     def _event(self, kind: str, actor: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> Event:
         seq = len(self.events) + 1
         self.now += dt.timedelta(seconds=1)
-        event = Event(seq, kind, actor, data, at=self.now.isoformat(timespec="seconds"), draws=(f"drand:{1000 + seq}",),
+        # Live, the rounds the bot would offer (the first 10 s ahead); else small round numbers, long past.
+        offered = bind_round(self.now.timestamp(), margin=10) if self.clock == "live" else 1000 + seq
+        event = Event(seq, kind, actor, data, at=self.now.isoformat(timespec="seconds"), draws=(f"drand:{offered}",),
                       secret=secret)
         head = self.folded.head if self.events else "0" * 64
         return replace(event, hash=event_hash(head, event))
