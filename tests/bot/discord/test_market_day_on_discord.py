@@ -53,6 +53,17 @@ def test_market_day_on_discord(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         await t.fake.wait_until(lambda: t.service.state("market")["offers"][0]["status"] == "accepted" or None, 10,
                                 "the pick")
         assert "accepts offer 1" in "\n".join(m["content"] for m in t.fake.messages_in("mare-nostrum"))
+        # Carla's offer to Bob: the ping that follows carries its Accept and Decline buttons, and Bob clicks one.
+        await t.say("carla", "offer 1 money for nothing to South")
+        def with_buttons() -> object:  # the ping goes to the turn's thread
+            return next((m for m in t.fake.world.messages.values() if any(
+                c.get("custom_id") == "legatus:choice:decline 2" for row in m.components for c in row["components"])), None)
+
+        ping = await t.fake.wait_until(with_buttons, 10, "the ping with the offer's buttons")
+        assert f"<@{t.uid('bob')}>" in ping.content
+        await t.fake.click(ping.id, "bob", "legatus:choice:decline 2")
+        await t.fake.wait_until(lambda: t.service.state("market")["offers"][1]["status"] == "declined" or None, 10,
+                                "the click")
         for user in SEATS.values():
             await t.say(user, "done")
         await t.say("carla", "bid 1")

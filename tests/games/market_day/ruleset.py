@@ -383,8 +383,11 @@ class MarketDay:
 
     def prompts(self, state: State) -> list[Prompt]:
         if state.phase == MARKET and state.window is not None:
-            return [Prompt(s, WINDOW, f"trade until {state.window.closes_at}: {ORDERS[MARKET]}", ("done",), "done",
-                           WINDOW_SECONDS / 3600) for s in state.window.waiting()]
+            # The offers made to a seat are answered with a click (the ping's buttons), "done" first.
+            return [Prompt(s, WINDOW, f"trade until {state.window.closes_at}: {ORDERS[MARKET]}",
+                           ("done", *(f"{verb} {o.id}" for o in state.market.open() if o.to == s
+                                      for verb in ("accept", "decline"))), "done", WINDOW_SECONDS / 3600)
+                    for s in state.window.waiting()]
         if state.phase == AUCTION and state.auction is not None:
             a = state.auction
             return [Prompt(s, BID, f"the {a.lot}: high bid {a.high} ({a.leader or 'none'}); bid more or pass",
