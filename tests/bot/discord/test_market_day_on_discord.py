@@ -31,6 +31,13 @@ def test_market_day_on_discord(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
             assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
         assert t.service.summary("market").phase == "market", t.service.status("market")
 
+        def board() -> object:  # the window's countdown: the pinned board, edited in place, a live Discord timestamp
+            return next((m for m in t.fake.world.messages.values() if m.content.startswith("📋 **Status board")
+                         and "trade until" in m.content and ":R>" in m.content), None)
+
+        shown = await t.fake.wait_until(board, 10, "the status board with the window's deadline")
+        assert all(f"• {seat} (" in shown.content for seat in SEATS)
+
         hands = {}
         for user in SEATS.values():
             mine = await t.slash(user, "private")
@@ -52,7 +59,8 @@ def test_market_day_on_discord(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         await t.fake.click(menu.id, "bob", HAND_SELECT, values=["accept 1"], component_type=3)
         await t.fake.wait_until(lambda: t.service.state("market")["offers"][0]["status"] == "accepted" or None, 10,
                                 "the pick")
-        assert "accepts offer 1" in "\n".join(m["content"] for m in t.fake.messages_in("mare-nostrum"))
+        await t.fake.wait_until(lambda: any("South accepts offer 1" in m.content for m in t.fake.world.messages.values())
+                                or None, 10, "the pick's answer")
         # Carla's offer to Bob: the ping that follows carries its Accept and Decline buttons, and Bob clicks one.
         await t.say("carla", "offer 1 money for nothing to South")
         def with_buttons() -> object:  # the ping goes to the turn's thread
