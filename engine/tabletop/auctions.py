@@ -82,6 +82,52 @@ def close(a: Auction, event: Event) -> None:
     a.over = True
 
 
+@dataclass
+class SealedAuction:
+    """Each seat seals one amount (``Proposal.secret`` {"amount"}: its digest in the log); once all are in, the shell
+    reveals them (``due``), and the highest wins, equal amounts going to the earliest sealed."""
+
+    lot: str
+    seats: tuple[str, ...]
+    sealed: dict[str, tuple[int, str]] = field(default_factory=dict)  # seat -> (seq of its seal, digest)
+    amounts: dict[str, int] = field(default_factory=dict)  # revealed
+
+    def due(self) -> list[int]:
+        if len(self.sealed) < len(self.seats):
+            return []
+        return sorted(seq for seat, (seq, _) in self.sealed.items() if seat not in self.amounts)
+
+    def winner(self) -> tuple[str, int] | None:
+        if self.due() or len(self.amounts) < len(self.seats):
+            return None
+        return sealed_winner([(s, a, self.sealed[s][0]) for s, a in self.amounts.items()])
+
+    def public(self) -> dict[str, Any]:
+        return {"lot": self.lot, "sealed": {s: d for s, (_, d) in self.sealed.items()}, "amounts": dict(self.amounts)}
+
+
+def seal_bid(a: SealedAuction, seat: str, seq: int, digest: str, known: int | None, purse: int) -> None:
+    """A sealed bid; ``known`` is its amount where this fold holds the content (the bot's), checked at once."""
+    if seat not in a.seats:
+        raise Rejection(f"{seat} takes no part in the sealed auction of {a.lot}")
+    if seat in a.sealed:
+        raise Rejection(f"{seat} has sealed its bid for {a.lot}; a sealed bid is not changed")
+    if known is not None and not 0 <= known <= min(purse, MAX_AMOUNT):
+        raise Rejection(f"a bid is 0 to {min(purse, MAX_AMOUNT)} (the money held), not {known}", hidden_of=seat)
+    a.sealed[seat] = (seq, digest)
+
+
+def reveal_bid(a: SealedAuction, seq: int, content: dict[str, Any], purse: int) -> tuple[str, int]:
+    """A revealed bid (its content already checked against the digest): a bid beyond the money held counts 0."""
+    seat = next((s for s, (q, _) in a.sealed.items() if q == seq), None)
+    if seat is None or seq not in a.due():
+        raise Rejection(f"event #{seq} holds no sealed bid due to be revealed")
+    amount = content.get("amount")
+    valid = isinstance(amount, int) and not isinstance(amount, bool) and 0 <= amount <= purse
+    a.amounts[seat] = amount if valid else 0  # type: ignore[assignment]
+    return seat, a.amounts[seat]
+
+
 def sealed_winner(bids: list[tuple[str, int, int]]) -> tuple[str, int] | None:
     """A sealed auction once all bids are revealed: (seat, amount, seq of its seal) -> the winner and its price."""
     valid = [b for b in bids if b[1] > 0]

@@ -40,3 +40,21 @@ def test_no_bid_after_the_end_and_a_close_after_it() -> None:
 def test_a_sealed_auction_goes_to_the_highest_then_the_earliest() -> None:
     assert auctions.sealed_winner([("North", 4, 9), ("South", 5, 12), ("East", 5, 10)]) == ("East", 5)
     assert auctions.sealed_winner([("North", 0, 9)]) is None
+
+
+def test_a_sealed_auction_waits_for_every_seal_then_reveals_them_together() -> None:
+    a = auctions.SealedAuction("Cup", ("North", "South"))
+    auctions.seal_bid(a, "North", 5, "a" * 64, 4, purse=10)
+    with pytest.raises(Rejection, match="North has sealed its bid for Cup; a sealed bid is not changed"):
+        auctions.seal_bid(a, "North", 6, "b" * 64, 4, purse=10)
+    with pytest.raises(Rejection) as exc:
+        auctions.seal_bid(a, "South", 6, "b" * 64, 12, purse=10)
+    assert (exc.value.reason, exc.value.hidden_of) == ("a bid is 0 to 10 (the money held), not 12", "South")
+    assert a.due() == []
+    with pytest.raises(Rejection, match="event #5 holds no sealed bid due to be revealed"):
+        auctions.reveal_bid(a, 5, {"amount": 4}, purse=10)
+    auctions.seal_bid(a, "South", 7, "c" * 64, None, purse=3)  # the export's fold: the amount is not known yet
+    assert a.due() == [5, 7] and a.winner() is None
+    assert auctions.reveal_bid(a, 5, {"amount": 4}, purse=10) == ("North", 4)
+    assert auctions.reveal_bid(a, 7, {"amount": 9}, purse=3) == ("South", 0)  # more than it held: counts 0
+    assert a.winner() == ("North", 4)
