@@ -32,7 +32,6 @@ from tests.games.market_day.state import (
     WINDOW_SECONDS, State, specs, value,
 )
 
-BOT = "legatus"
 ORDERS = {
     MARKET: "offer <bundle> for <bundle> to <seat|everyone>, accept/decline/withdraw <n>, counter <n> <bundle> for "
             "<bundle>, sell <card id>, done",
@@ -87,7 +86,7 @@ class MarketDay:
         seat = str(event.data.get("seat", ""))
         if seat not in SEATS:
             raise Rejection(f"unknown seat '{seat}': the seats are {', '.join(SEATS)}")
-        if event.actor not in (state.gm, BOT) and state.players.get(seat) != event.actor:
+        if event.actor != state.gm and state.players.get(seat) != event.actor:
             raise Rejection(f"you ({event.actor}) do not play {seat}")
         return seat
 
