@@ -64,7 +64,7 @@ def test_a_whole_game_through_the_console_with_every_card_sealed_then_verified(t
     bottoms = {card for h in hands.values() for _, card in h if card.endswith("star")}
     assert bottoms, hands  # somebody holds a star: what must stay hidden
 
-    north_card, north_face = hands["ann"][0][0], hands["ann"][0][1].split()[0]
+    north_card = hands["ann"][0][0]
     south_card, south_face = hands["bob"][0][0], hands["bob"][0][1].split()[0]
     offer = say(console, f"ann> offer {north_card}, 2 money for 1 {south_face} to South secretly I will vote yes")
     assert "✓" in offer, offer
