@@ -279,7 +279,9 @@ class Ruleset(Protocol):
     def public_view(self, state: Any) -> dict[str, Any]: ...
 
     def private_view(self, state: Any, seat: str) -> dict[str, Any]:
-        """What only ``seat`` may see; never shown to another seat, nor in /state or the export."""
+        """What only ``seat`` may see; never shown to another seat, nor in /state or the export. It may hold
+        ``"choices"``: order lines the seat may give with one click from its private view (a card to play, an offer
+        to accept or decline), at most 25 of at most 100 characters; the transports show them as a menu."""
         ...
 
     def summary(self, state: Any) -> Summary: ...

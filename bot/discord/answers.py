@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.hand_menu import hand_menu
 from bot.discord.output import split_message
 from bot.discord.typed_secrets import tell_owners
 from bot.service.replies import Reply
@@ -101,6 +102,8 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
     if offer_undo and reply.changed and not hidden:
         campaign = campaign_here(bot, interaction)
         view = await bot.undo_button(campaign, interaction.user) if campaign is not None else None
+    elif private:
+        view = hand_menu(reply)  # the private view's one-click orders, for its author alone
     await say(interaction, reply.render(for_author=hidden), private=hidden, deferred_private=private, view=view)
     if not hidden and reply.sealed:
         # The channel saw the sealed lines unquoted; their author sees them whole.

@@ -24,6 +24,7 @@ from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import add_game_commands, game_specs
 from bot.discord.shell_actions import state_message
 from bot.discord.shell_tree import on_command_error, shell_tree
+from bot.discord.hand_menu import HAND_SELECT, picked
 from bot.service.asks import is_question, question_text
 from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
@@ -481,6 +482,8 @@ class LegatusBot(discord.Client):
         elif custom_id.startswith(UNDO_CONFIRM) and custom_id[len(UNDO_CONFIRM):].isdigit():
             # Checked again by the service and the engine: the number must still be the clicker's latest order.
             await run_text_command(self, interaction, f"/undo {custom_id[len(UNDO_CONFIRM):]}")
+        elif custom_id == HAND_SELECT and (order := picked(interaction.data)) is not None:
+            await run_text_command(self, interaction, order, offer_undo=True)
         elif custom_id == UNDO_KEEP:
             await interaction.response.send_message("Kept: nothing was taken back.", ephemeral=True)
 

@@ -5,6 +5,7 @@ Discord and the console both render a Reply; neither builds answers of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 # What the others read in place of what is for the author alone.
@@ -30,6 +31,8 @@ class LineAnswer:
     # A refusal of an order made for another's seat whose reason reads that seat's hidden holding: (the seat's
     # player, what they alone are told). The author read only that the order cannot be carried out.
     owner_note: tuple[str, str] | None = None
+    # A private view's one-click orders (``private_view``'s "choices"): a menu for the author alone.
+    choices: tuple[str, ...] = ()
 
 
 @dataclass
@@ -104,3 +107,14 @@ class Reply:
 
 def _clip(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MENU_LIMIT, CHOICE_CHARS = 25, 100  # Discord's select menu: 25 options of at most 100 characters
+
+
+def menu_choices(view: dict[str, Any]) -> tuple[str, ...]:
+    """The one-click orders a private view offers (its "choices"), as many as a menu holds."""
+    raw = view.get("choices") if isinstance(view, dict) else None
+    if not isinstance(raw, list):
+        return ()
+    return tuple(dict.fromkeys(c for c in raw if isinstance(c, str) and 0 < len(c) <= CHOICE_CHARS))[:MENU_LIMIT]

@@ -13,6 +13,7 @@ from bot.store.campaign_secret import derive_seed
 from engine import commit_reveal, dice
 from engine.chance import derive, drand
 from engine.lotto import parse_archive
+from engine.tabletop import shuffle
 from tests.fixture_paths import REPO
 
 DOC = (REPO / "docs" / "randomness.md").read_text(encoding="utf-8")
@@ -31,7 +32,7 @@ def _commands() -> list[tuple[str, str]]:
 
 
 def test_the_page_has_its_worked_commands() -> None:
-    assert len(_commands()) == 10
+    assert len(_commands()) == 13
 
 
 @pytest.mark.skipif(not all(shutil.which(t) for t in ("openssl", "xxd", "sha256sum")), reason="needs openssl, xxd")
@@ -125,3 +126,11 @@ def test_the_rule_2_example() -> None:
     assert commit_reveal.check_at_once(label, [n], 1, 1, 90, {"657413": beacon["randomness"]}) is None
     assert f"mod 90 = {n - 1}, so the\nnumber is **{n}**: 61–90, the fortification holds" in DOC and n >= 61
 
+
+
+def test_the_hidden_deck_example() -> None:
+    key = shuffle.shuffle_key("goods.shuffle1", [1234567890, 1], "5eed" * 8)
+    assert key.hex() == "c71e8d3303f952cda0b3f94fe11d9f245afaa8926699fd33e5e5d140aed24d38" and key.hex() in DOC
+    order = shuffle.permute(["wine", "grain", "grain star"], key, "goods.shuffle1.0")
+    assert "The pile\nfrom the top: **" + ", ".join(order) + "**" in DOC
+    assert derive.values(key, "goods.shuffle1.0/2", 1, 0, 2) == [0] and derive.values(key, "goods.shuffle1.0/1", 1, 0, 1) == [0]

@@ -23,7 +23,7 @@ def _state(reading: PostReading, posting: _Posting, line_no: int, command: Comma
 
 def _private(reading: PostReading, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
     """What only the author's seat may see: the transports show it to them alone (Discord: ephemeral)."""
-    from bot.service.replies import LineAnswer
+    from bot.service.replies import LineAnswer, menu_choices
 
     state = posting.folded.state
     seat = posting.ruleset.seat_of(state, posting.author)
@@ -31,7 +31,8 @@ def _private(reading: PostReading, posting: _Posting, line_no: int, command: Com
         raise Rejection(f"you ({posting.author}) hold no seat in this campaign, so you have no private view")
     view = posting.ruleset.private_view(state, seat)
     return LineAnswer(line_no, command.text, True, f"private view of {seat}",
-                      [canonical.dumps(view, indent=2)] if view else ["nothing private"], private=True)
+                      [canonical.dumps(view, indent=2)] if view else ["nothing private"], private=True,
+                      choices=menu_choices(view))
 
 
 def _ledger(reading: PostReading, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
