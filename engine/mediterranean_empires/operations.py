@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from engine.mediterranean_empires import combat, hand, options
 from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
 from engine.mediterranean_empires.politics import activate
 from engine.mediterranean_empires.state import Unit
@@ -20,21 +21,21 @@ def cost(ctx: Ctx, ops: int) -> int:
 
 def force(ctx: Ctx) -> dict:
     if ctx.state.force is None:
-        raise Refused("no force is active: activate one first ('activate the French in Provence County')")
+        raise Rejection("no force is active: activate one first ('activate the French in Provence County')")
     return ctx.state.force
 
 
 def spend(ctx: Ctx, ops: int, what: str) -> None:
     f = force(ctx)
     if f["ops"] < ops:
-        raise Refused(f"{what} costs {ops} OP(s) and the force has {f['ops']} left")
+        raise Rejection(f"{what} costs {ops} OP(s) and the force has {f['ops']} left")
     f["ops"] -= ops
 
 
 def ops_roll(ctx: Ctx, side: str, king: int, markers: int, label: str) -> int:
     """10.0: 2d6 + the King's military value + one or two Military Advantage markers, at most 15."""
     if markers not in (0, 1, 2):
-        raise Refused("a force's OP roll takes at most two Military Advantage markers")
+        raise Rejection("a force's OP roll takes at most two Military Advantage markers")
     # Each marker is revealed before the dice (hand.claim); the bot's fold refuses the order at once when the hand
     # holds fewer than that, not after the first marker's reveal.
     hand.check_held(ctx, side, (MILITARY_ADVANTAGE,), markers)
@@ -51,26 +52,26 @@ def activate_force(ctx: Ctx, side: str, area: str, ids: list[int], *, with_king:
                    label: str = "force") -> dict:
     st = ctx.state
     if st.force is not None:
-        raise Refused("a force is still active: finish it first ('end')")
+        raise Rejection("a force is still active: finish it first ('end')")
     units = [st.units[i] for i in ids if i in st.units]
     if not units or len(units) != len(ids):
-        raise Refused(f"no such units of yours in {area}")
+        raise Rejection(f"no such units of yours in {area}")
     powers = {u.power for u in units}
     if len(powers) > 1:
-        raise Refused(f"a force is made of one power's units (10.0); this one mixes {', '.join(sorted(powers))}")
+        raise Rejection(f"a force is made of one power's units (10.0); this one mixes {', '.join(sorted(powers))}")
     power = next(iter(powers))
     if side_of_power(st, power) != side:
-        raise Refused(f"{power}'s units are not yours to command")
+        raise Rejection(f"{power}'s units are not yours to command")
     if st.status.get(power) == "vassal":
-        raise Refused(f"{power} is a vassal: its units stay in its home areas (7.2)")
+        raise Rejection(f"{power} is a vassal: its units stay in its home areas (7.2)")
     for u in units:
         if u.area != area:
-            raise Refused(f"unit {u.id} is in {u.area}, not {area}")
+            raise Rejection(f"unit {u.id} is in {u.area}, not {area}")
         if u.done:
-            raise Refused(f"the {u.kind.replace('_', ' ')} of {power} in {area} has completed its operations this turn")
+            raise Rejection(f"the {u.kind.replace('_', ' ')} of {power} in {area} has completed its operations this turn")
     naval = units[0].kind == "fleet"
     if any((u.kind == "fleet") != naval for u in units):
-        raise Refused("a force is either fleets or land units; land units travel with fleets by embarking (11.2)")
+        raise Rejection("a force is either fleets or land units; land units travel with fleets by embarking (11.2)")
     king = st.kings.get(power)
     king_here = king is not None and king.area == area and with_king
     ops = ops_roll(ctx, side, king.military if king_here and king else 0, markers, label)
@@ -104,15 +105,15 @@ def move(ctx: Ctx, to: str) -> None:
     here = f["area"]
     if f["naval"]:
         if to not in amap.seas:
-            raise Refused(f"a fleet moves only to sea areas; {to} is land")
+            raise Rejection(f"a fleet moves only to sea areas; {to} is land")
         if to not in amap.seas[here].links:
-            raise Refused(f"{to} does not open into {here}; from {here} a fleet may reach {', '.join(amap.seas[here].links)}")
+            raise Rejection(f"{to} does not open into {here}; from {here} a fleet may reach {', '.join(amap.seas[here].links)}")
         price = cost(ctx, MOVE)
     else:
         if to not in amap.lands:
-            raise Refused(f"land units enter only land areas; {to} is a sea (embark on a fleet to cross it)")
+            raise Rejection(f"land units enter only land areas; {to} is a sea (embark on a fleet to cross it)")
         if to not in amap.lands[here].borders:
-            raise Refused(f"{to} does not border {here}; from {here} a force may reach {', '.join(amap.lands[here].borders)}")
+            raise Rejection(f"{to} does not border {here}; from {here} a force may reach {', '.join(amap.lands[here].borders)}")
         price = cost(ctx, MOVE + (EXIT_ENEMY if enemies(ctx, f["side"], here, False) else 0))
     spend(ctx, price, f"moving to {to}")
     label = _step_label(ctx)
@@ -194,13 +195,13 @@ def attack(ctx: Ctx) -> None:
     st = ctx.state
     f = force(ctx)
     if f["naval"] and not f["based"]:
-        raise Refused("this fleet must first reach a sea next to a friendly city (11.1) before anything else")
+        raise Rejection("this fleet must first reach a sea next to a friendly city (11.1) before anything else")
     if f["naval"] and f["cargo"]:
-        raise Refused("fleets carrying land units cannot fight (11.3): land them first")
+        raise Rejection("fleets carrying land units cannot fight (11.3): land them first")
     area, side, opp = f["area"], f["side"], other(f["side"])
     targets = enemies(ctx, side, area, f["naval"])
     if not targets:
-        raise Refused(f"there are no enemy {'fleets' if f['naval'] else 'land units'} in {area} to attack")
+        raise Rejection(f"there are no enemy {'fleets' if f['naval'] else 'land units'} in {area} to attack")
     spend(ctx, cost(ctx, ATTACK), "an attack")
     label = _step_label(ctx)
     attackers = list(f["ids"])
@@ -244,7 +245,7 @@ def drop(ctx: Ctx, ids: list[int]) -> None:
     f = force(ctx)
     for i in ids:
         if i not in f["ids"]:
-            raise Refused("only units of the active force can be dropped off")
+            raise Rejection("only units of the active force can be dropped off")
         f["ids"].remove(i)
         ctx.state.units[i].done = True
     if not f["ids"]:
@@ -256,19 +257,19 @@ def embark(ctx: Ctx, land: str, ids: list[int]) -> None:
     two per fleet, and any number of Kings."""
     st, f = ctx.state, force(ctx)
     if not f["naval"]:
-        raise Refused("only a fleet force embarks land units")
+        raise Rejection("only a fleet force embarks land units")
     if not f["based"]:
-        raise Refused("this fleet must first reach a sea next to a friendly city (11.1) before embarking")
+        raise Rejection("this fleet must first reach a sea next to a friendly city (11.1) before embarking")
     if not ctx.rules.map.touches(land, f["area"]):
-        raise Refused(f"{land} does not touch {f['area']}")
+        raise Rejection(f"{land} does not touch {f['area']}")
     if controller(st, land) == other(f["side"]):
-        raise Refused(f"{land} is under enemy total control: no embarking there")
+        raise Rejection(f"{land} is under enemy total control: no embarking there")
     if len(f["cargo"]) + len(ids) > 2 * len(f["ids"]):
-        raise Refused(f"{len(f['ids'])} fleet(s) carry at most {2 * len(f['ids'])} land units")
+        raise Rejection(f"{len(f['ids'])} fleet(s) carry at most {2 * len(f['ids'])} land units")
     for i in ids:
         u = st.units.get(i)
         if u is None or u.area != land or u.kind == "fleet" or u.done or side_of_power(st, u.power) != f["side"]:
-            raise Refused(f"unit {i} is not a ready land unit of yours in {land}")
+            raise Rejection(f"unit {i} is not a ready land unit of yours in {land}")
         u.area = f["area"]
         f["cargo"].append(i)
     ctx.say(f"The fleet embarks {len(ids)} unit(s) from {land}.")
@@ -279,9 +280,9 @@ def debark(ctx: Ctx, land: str, *, then: str = "done") -> None:
     landing: 1 OP, the fleet's action ends, and the landed units act at once."""
     st, f = ctx.state, force(ctx)
     if not f["cargo"]:
-        raise Refused("the fleet carries no land units")
+        raise Rejection("the fleet carries no land units")
     if not ctx.rules.map.touches(land, f["area"]):
-        raise Refused(f"{land} does not touch {f['area']}")
+        raise Rejection(f"{land} does not touch {f['area']}")
     amphibious = controller(st, land) == other(f["side"])
     if amphibious:
         spend(ctx, cost(ctx, AMPHIBIOUS), "an amphibious landing")
@@ -324,16 +325,16 @@ def coastal_raid(ctx: Ctx, land: str) -> None:
     a mercenary lands; enemy units there may intercept it; otherwise 4-6 earns 1 TP; it re-embarks."""
     st, f = ctx.state, force(ctx)
     if not options.on(st, options.MERCENARIES):
-        raise Refused("coastal raids come with optional rule 14.1 (mercenaries, 11.4), which this campaign does not use")
+        raise Rejection("coastal raids come with optional rule 14.1 (mercenaries, 11.4), which this campaign does not use")
     if f["power"] != "Aragon" or not f["naval"]:
-        raise Refused("coastal raids are made by Aragonese fleets (11.4)")
+        raise Rejection("coastal raids are made by Aragonese fleets (11.4)")
     mercs = [i for i in f["cargo"] if st.units[i].kind == "mercenary"]
     if not mercs:
-        raise Refused("a coastal raid needs a mercenary unit on board (11.4)")
+        raise Rejection("a coastal raid needs a mercenary unit on board (11.4)")
     if not ctx.rules.map.touches(land, f["area"]):
-        raise Refused(f"{land} does not touch {f['area']}")
+        raise Rejection(f"{land} does not touch {f['area']}")
     if controller(st, land) != other(f["side"]):
-        raise Refused(f"coastal raids strike enemy-controlled areas; {land} is not one")
+        raise Rejection(f"coastal raids strike enemy-controlled areas; {land} is not one")
     spend(ctx, cost(ctx, COASTAL_RAID), "a coastal raid")
     label = _step_label(ctx)
     merc = mercs[0]
@@ -363,7 +364,7 @@ def coastal_raid(ctx: Ctx, land: str) -> None:
 def end(ctx: Ctx) -> None:
     st, f = ctx.state, force(ctx)
     if f["cargo"]:
-        raise Refused("land the units on board first: they cannot stay on the fleet (11.2)")
+        raise Rejection("land the units on board first: they cannot stay on the fleet (11.2)")
     for i in f["ids"]:
         if i in st.units:
             st.units[i].done = True

@@ -5,7 +5,8 @@ from typing import Any
 
 from engine.mediterranean_empires import crusaders, hand, operations, politics, turn
 from engine.mediterranean_empires.asks import asked_of
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
 from engine.mediterranean_empires.parse import kind_word
 
@@ -16,14 +17,14 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
     st = ctx.state
     name = order["order"]
     if st.phase == "over":
-        raise Refused("the game is over")
+        raise Rejection("the game is over")
     if name == "draw":
         turn.draw(ctx, side)
     elif name in ("attempt", "pass"):
         if st.phase != "political":
-            raise Refused(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
+            raise Rejection(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
         if st.to_move != side:
-            raise Refused(f"Player {st.to_move} acts now in this round")
+            raise Rejection(f"Player {st.to_move} acts now in this round")
         if name == "attempt":
             politics.attempt(ctx, side, order["kind"], order["power"],
                              politics.Modifiers(order.get("king"), bool(order.get("pope")), bool(order.get("tp"))),
@@ -42,7 +43,7 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
         elif st.phase == "end of turn":
             turn.end_of_turn_done(ctx, side)
         else:
-            raise Refused("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
+            raise Rejection("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
     elif name == "activate":
         _operating(ctx, side)
         ids = _pick(ctx, side, order["power"], order["area"], order.get("kind"), order.get("count"), ready=True)
@@ -69,7 +70,7 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
             f = operations.force(ctx)
             ids = [i for i in f["ids"] if st.units[i].kind == order["kind"]][: order["count"]]
             if len(ids) < order["count"]:
-                raise Refused(f"the force has fewer than {order['count']} {kind_word(order['kind'])}")
+                raise Rejection(f"the force has fewer than {order['count']} {kind_word(order['kind'])}")
             operations.drop(ctx, ids)
         elif name == "end":
             operations.end(ctx)
@@ -77,12 +78,12 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
             turn.end_operations(ctx, side)
     elif name == "redistribute":
         if order["count"] > (2 if order["kind"] == "levy" else 1):
-            raise Refused("one unit at a time, or two levies (5.2)")
+            raise Rejection("one unit at a time, or two levies (5.2)")
         every = _pick(ctx, side, order["power"], order["from"], order["kind"], None, ready=False)
         # 5.2: once per unit; a unit moved here this phase is not the one to take when another can go (it was).
         ids = [uid for uid in every if not st.units[uid].redistributed][: order["count"]]
         if len(ids) < order["count"]:
-            raise Refused(f"{order['power']} has {len(ids)} {kind_word(order['kind'])}(s) in {order['from']} not yet "
+            raise Rejection(f"{order['power']} has {len(ids)} {kind_word(order['kind'])}(s) in {order['from']} not yet "
                           f"redistributed this phase, not {order['count']} (5.2: once per unit)")
         for uid in ids:
             turn.redistribute(ctx, side, uid, order["to"])
@@ -94,12 +95,12 @@ def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
         now = (f"now you are asked: {asked}" if asked else
                f"nothing is asked of you now ({'the game is over' if st.phase == 'over' else f'the {st.phase} phase'}"
                + (f", Player {st.to_move} to act)" if st.phase != "over" else ")"))
-        raise Refused(f"'{order.get('answer', name)}' is not an order; {now}")
+        raise Rejection(f"'{order.get('answer', name)}' is not an order; {now}")
 
 
 def _operating(ctx: Ctx, side: str) -> None:
     if ctx.state.phase != f"operations {side}":
-        raise Refused(f"this is not your Operations Phase (now: {ctx.state.phase})")
+        raise Rejection(f"this is not your Operations Phase (now: {ctx.state.phase})")
 
 
 def _pick(ctx: Ctx, side: str, power: str, area: str, kind: str | None, count: int | None, *, ready: bool) -> list[int]:
@@ -108,12 +109,12 @@ def _pick(ctx: Ctx, side: str, power: str, area: str, kind: str | None, count: i
     units = [u for u in st.units_in(area) if u.power == power and (u.kind == "fleet") == naval
              and (kind is None or u.kind == kind) and not (ready and u.done)]
     if side_of_power(st, power) != side:
-        raise Refused(f"{power}'s units are not yours to command")
+        raise Rejection(f"{power}'s units are not yours to command")
     if not units:
         what = kind_word(kind) if kind else ("fleets" if naval else "land units")
-        raise Refused(f"no {'ready ' if ready else ''}{what} of {power} in {area}")
+        raise Rejection(f"no {'ready ' if ready else ''}{what} of {power} in {area}")
     if count is not None and len(units) < count:
-        raise Refused(f"{power} has only {len(units)} {kind_word(kind or 'unit')}(s) ready in {area}, not {count}")
+        raise Rejection(f"{power} has only {len(units)} {kind_word(kind or 'unit')}(s) ready in {area}, not {count}")
     return [u.id for u in units][: count or len(units)]
 
 
@@ -122,9 +123,9 @@ def _play_marker(ctx: Ctx, side: str, marker: str) -> None:
     (hand.claim, refused where it is not held) and stays face up until the End of Turn Phase."""
     st = ctx.state
     if marker not in (turn.PIRACY, turn.GOLD, turn.TRADE):
-        raise Refused(f"{marker} is not played by itself: it is used when its moment comes (12.0)")
+        raise Rejection(f"{marker} is not played by itself: it is used when its moment comes (12.0)")
     if st.phase != "recruitment":
-        raise Refused(f"{marker} is played in the Joint Recruitment Phase, after treasury points are collected")
+        raise Rejection(f"{marker} is played in the Joint Recruitment Phase, after treasury points are collected")
     hand.claim(ctx, side, (marker,))
     st.played.append([side, marker])
     if marker == turn.PIRACY:

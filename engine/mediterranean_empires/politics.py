@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.mediterranean_empires import hand, options
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import controller, partial
 from engine.mediterranean_empires.state import State, Unit
 
@@ -30,25 +31,25 @@ def table_result(ctx: Ctx, kind: str, modified: int) -> bool:
 def check_attempt(ctx: Ctx, side: str, kind: str, power: str) -> None:
     st = ctx.state
     if power in MAJORS:
-        raise Refused(f"politics cannot change the status of France, Anjou or Aragon (7.0); {power} is one of them")
+        raise Rejection(f"politics cannot change the status of France, Anjou or Aragon (7.0); {power} is one of them")
     if kind not in st.sides[side].attempts_left:
-        raise Refused(f"you have no {kind} attempt left this game turn (one of each per turn, and a pass forfeits one)")
+        raise Rejection(f"you have no {kind} attempt left this game turn (one of each per turn, and a pass forfeits one)")
     status, owner = st.status[power], st.side_of.get(power)
     if kind == "alliance":
         if status == "ally" and owner == side:
-            raise Refused(f"{power} is already your ally")
+            raise Rejection(f"{power} is already your ally")
     elif kind == "vassalage":
         if status != "neutral":
-            raise Refused(f"vassalage is attempted against a neutral power only; {power} is {describe(st, power)}")
+            raise Rejection(f"vassalage is attempted against a neutral power only; {power} is {describe(st, power)}")
     else:
         rules = ctx.rules.powers[power]
         if rules.status != "neutral":
-            raise Refused(f"a rebellion needs a power that started the game neutral; {power} did not (7.3)")
+            raise Rejection(f"a rebellion needs a power that started the game neutral; {power} did not (7.3)")
         held = [a for a in rules.home if controller(st, a) == other(side)]
         if not held:
-            raise Refused(f"a rebellion needs {power}'s home area under your opponent's total control (7.3)")
+            raise Rejection(f"a rebellion needs {power}'s home area under your opponent's total control (7.3)")
         if any(u.power == power and u.kind != "fleet" for u in st.units.values()):
-            raise Refused(f"a rebellion needs every ground unit of {power} off the map (7.3)")
+            raise Rejection(f"a rebellion needs every ground unit of {power} off the map (7.3)")
 
 
 def describe(st: State, power: str) -> str:
@@ -64,21 +65,21 @@ def modifier(ctx: Ctx, side: str, mods: Modifiers) -> int:
     if mods.king:
         king = st.kings.get(mods.king)
         if king is None or king.area is None or st.side_of.get(mods.king) != side:
-            raise Refused(f"there is no King of {mods.king} of yours on the map")
+            raise Rejection(f"there is no King of {mods.king} of yours on the map")
         if king.diplomacy_used:
-            raise Refused(f"the King of {mods.king} has already lent his diplomacy this game turn")
+            raise Rejection(f"the King of {mods.king} has already lent his diplomacy this game turn")
         king.diplomacy_used = True
         total += king.diplomacy
     if mods.pope:
         if st.pope != side:
-            raise Refused("you do not have the Pope in Rome")
+            raise Rejection("you do not have the Pope in Rome")
         if st.sides[side].pope_used:
-            raise Refused("the Pope has already helped you this game turn")
+            raise Rejection("the Pope has already helped you this game turn")
         st.sides[side].pope_used = True
         total += 1
     if mods.tp:
         if st.sides[side].treasury < 1:
-            raise Refused("you have no treasury point to spend")
+            raise Rejection("you have no treasury point to spend")
         st.sides[side].treasury -= 1
         total += 1
     return total
@@ -97,15 +98,15 @@ def check_concession(ctx: Ctx, side: str, kind: str, power: str, area: str) -> N
     power's own lands (both of the seed's examples, Navarre and Murcia for Castile, do)."""
     st, amap = ctx.state, ctx.rules.map
     if not options.on(st, options.CONCESSIONS):
-        raise Refused("territorial concessions are optional rule 14.3, which this campaign does not use")
+        raise Rejection("territorial concessions are optional rule 14.3, which this campaign does not use")
     if kind != "alliance" or st.status[power] != "neutral":
-        raise Refused(f"a territory is ceded for the alliance of a neutral power (14.3); {power} is {describe(st, power)}"
+        raise Rejection(f"a territory is ceded for the alliance of a neutral power (14.3); {power} is {describe(st, power)}"
                       if kind == "alliance" else "a territory is ceded for an alliance attempt only (14.3)")
     if area not in amap.lands or controller(st, area) != side or partial(st, area):
-        raise Refused(f"you can cede only an area under your total control; {area} is not")
+        raise Rejection(f"you can cede only an area under your total control; {area} is not")
     held = {a for a in amap.lands if st.owner.get(a) == power} | set(ctx.rules.powers[power].home)
     if area in held or not any(area in amap.lands[a].borders for a in held):
-        raise Refused(f"{area} does not border {power}'s lands ({', '.join(sorted(held))}): it is no concession to it")
+        raise Rejection(f"{area} does not border {power}'s lands ({', '.join(sorted(held))}): it is no concession to it")
 
 
 def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: str | None = None) -> bool:

@@ -13,7 +13,7 @@ from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
 from engine.mediterranean_empires import combat, control, hand, options
-from engine.mediterranean_empires.context import Ctx, Refused
+from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
@@ -297,11 +297,10 @@ class MediterraneanEmpires:
         ctx = Ctx(self.rules, work, oracle)
         try:
             play(ctx, action.side, action.order)
-        except Refused as exc:
-            hidden = self.rules.seat_of_side(exc.hidden_of) if exc.hidden_of is not None else None
+        except Rejection as exc:
             if action.answers or action.pending.kind != "none":
-                raise Rejection(f"the order can no longer be carried out: {exc}", hidden_of=hidden) from exc
-            raise Rejection(str(exc), hidden_of=hidden) from exc
+                raise Rejection(f"the order can no longer be carried out: {exc.reason}", hidden_of=exc.hidden_of) from exc
+            raise
         except NeedRoll as need:
             self._park(current, action)
             action.pending = Pending("roll", need.label, count=need.count, sides=need.sides)
