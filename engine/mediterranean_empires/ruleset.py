@@ -21,7 +21,7 @@ from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
 from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
-from engine.mediterranean_empires.state import Action, Pending, State, new_state
+from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
 from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
                             Transition)
 
@@ -139,13 +139,8 @@ class MediterraneanEmpires:
             return Transition(st, (f"{seat}'s standing orders: {'; '.join(rules) or 'none'}.",))
         if st.action is not None:
             pending = st.action.pending
-            if order["order"] != "answer" or pending.kind != "answer" or pending.seat != seat:
-                waiting = (f"{pending.seat} to answer: {pending.question}" if pending.kind == "answer"
-                           else "the reveal of the sealed initiative bids" if pending.kind == "reveal"
-                           else f"the reveal of a {' or '.join(pending.choices)} marker of {pending.seat}"
-                           if pending.kind == "marker" else "the seal of a stratagem pick" if pending.kind == "seal"
-                           else f"the roll '{pending.label}'")
-                raise Rejection(f"the game is waiting for {waiting}")
+            if order["order"] != "answer" or pending.kind is not Waiting.ANSWER or pending.seat != seat:
+                raise Rejection(f"the game is waiting for {pending.describe()}")
             answer = order["answer"]
             if answer not in [c.lower() for c in pending.choices]:
                 raise Rejection(f"'{answer}' is not an answer to '{pending.question}': answer "
@@ -154,14 +149,14 @@ class MediterraneanEmpires:
             return self._run(st, event, st.action)
         # The order starts from the current state itself; only if it parks is that state kept as its own starting
         # state (``_park``): most orders end at once, and a copy made for them would be thrown away.
-        return self._run(st, event, Action(side, order, st, Pending("none", "")))
+        return self._run(st, event, Action(side, order, st, Pending(Waiting.NONE, "")))
 
     def _sealed_answer(self, st: State, event: Event, seat: str) -> Transition:
         """An initiative bid under seal: the public event holds its digest; the content is checked now only where the
         bot's private store is folded in, and used by the rules once the shell reveals it."""
         action = st.action
         label = str(event.data.get("sealed_answer"))
-        if action is None or action.pending.kind != "answer" or action.pending.mode != "bid" \
+        if action is None or action.pending.kind is not Waiting.ANSWER or action.pending.mode != "bid" \
                 or action.pending.seat != seat or action.pending.label != label:
             raise Rejection("no sealed bid is asked of you now")
         sealed = str(event.data.get("sealed", ""))
@@ -190,13 +185,13 @@ class MediterraneanEmpires:
         seq = event.data.get("seq")
         action = st.action
         found = None if action is None else next((k for k, v in action.sealed.items() if v["seq"] == seq), None)
-        if action is not None and action.pending.kind == "marker":
+        if action is not None and action.pending.kind is Waiting.MARKER:
             return self._marker_revealed(st, event, action)
         if st.phase == "over" and found is None:
             return self._revealed_at_end(st, event)
         if action is None or found is None:
             raise Rejection(f"event #{seq} holds no sealed bid still to reveal")
-        if action.pending.kind != "reveal":
+        if action.pending.kind is not Waiting.REVEAL:
             raise Rejection(f"the sealed bid of event #{seq} is not due yet: both bids must be in")
         entry = action.sealed.pop(found)
         content = secrets.check(event.data.get("content"), event.data.get("salt"), entry["digest"])
@@ -257,7 +252,7 @@ class MediterraneanEmpires:
         when it is shown at once (the Plague, the Pope, the Crusade). The bot's fold checks it is the marker that the
         pick key and the public value give; ``legatus verify`` does the same once the key is revealed."""
         action, key = st.action, str(event.data.get("key", ""))
-        if action is None or action.pending.kind != "seal" or action.pending.label != key:
+        if action is None or action.pending.kind is not Waiting.SEAL or action.pending.label != key:
             raise Rejection(f"no stratagem pick '{key}' waits for its seal (a pick once sealed stays: the draw that "
                             "made it cannot be voided)")
         sealed = str(event.data.get("sealed", ""))
@@ -298,12 +293,12 @@ class MediterraneanEmpires:
         try:
             play(ctx, action.side, action.order)
         except Rejection as exc:
-            if action.answers or action.pending.kind != "none":
+            if action.answers or action.pending.kind is not Waiting.NONE:
                 raise Rejection(f"the order can no longer be carried out: {exc.reason}", hidden_of=exc.hidden_of) from exc
             raise
         except NeedRoll as need:
             self._park(current, action)
-            action.pending = Pending("roll", need.label, count=need.count, sides=need.sides)
+            action.pending = Pending(Waiting.ROLL, need.label, count=need.count, sides=need.sides)
             if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
                 chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
                            purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
@@ -312,21 +307,21 @@ class MediterraneanEmpires:
         except NeedMarker as need:
             self._park(current, action)
             seat = self.rules.seat_of_side(need.side)
-            action.pending = Pending("marker", "", seat, choices=need.kinds)
+            action.pending = Pending(Waiting.MARKER, "", seat, choices=need.kinds)
             return Transition(current, said + self._news(ctx, action) +
                               (f"{seat} plays a {' or '.join(need.kinds)} marker: it is revealed.",))
         except NeedSeal as need:
             self._park(current, action)
             seat = self.rules.seat_of_side(need.side)
-            action.pending = Pending("seal", need.label, seat, content=self._pick_content(work, need))
+            action.pending = Pending(Waiting.SEAL, need.label, seat, content=self._pick_content(work, need))
             return Transition(current, said + self._news(ctx, action))
         except NeedReveal as need:
             self._park(current, action)
-            action.pending = Pending("reveal", need.labels[0])
+            action.pending = Pending(Waiting.REVEAL, need.labels[0])
             return Transition(current, said + self._news(ctx, action) + ("Both initiative bids are in: they are revealed.",))
         except NeedAnswer as need:
             self._park(current, action)
-            action.pending = Pending("answer", need.label, need.seat, need.question, need.choices, need.default,
+            action.pending = Pending(Waiting.ANSWER, need.label, need.seat, need.question, need.choices, need.default,
                                      mode=need.mode)
             return Transition(current, said + self._news(ctx, action) +
                               (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
@@ -359,7 +354,7 @@ class MediterraneanEmpires:
         chance.record(book, event)
         for binding in chance.settle(book, event):
             st.rolls[binding.label] = list(binding.values or [])
-        if st.action is not None and st.action.pending.kind == "roll" and st.action.pending.label in st.rolls:
+        if st.action is not None and st.action.pending.kind is Waiting.ROLL and st.action.pending.label in st.rolls:
             return self._run(st, event, st.action)
         return Transition(st)
 
@@ -421,7 +416,7 @@ class MediterraneanEmpires:
 
     def _sealed(self, state: State, seat: str) -> bool:
         a = state.action
-        return a is not None and a.pending.kind == "answer" and a.pending.seat == seat and a.pending.mode == "bid"
+        return a is not None and a.pending.kind is Waiting.ANSWER and a.pending.seat == seat and a.pending.mode == "bid"
 
     def shell_refusals(self, state: State) -> dict[str, str]:
         from engine.mediterranean_empires.shell_commands import refusals
@@ -482,7 +477,7 @@ class MediterraneanEmpires:
             return []
         if state.action is not None:
             p = state.action.pending
-            if p.kind == "answer" and p.seat:
+            if p.kind is Waiting.ANSWER and p.seat:
                 return [Prompt(p.seat, p.mode if p.mode != "turn" else IN_TURN, p.question, p.choices, p.default, 24)]
             return []
         seat = self.rules.seat_of_side(state.to_move)
@@ -545,12 +540,8 @@ class MediterraneanEmpires:
         if state.options:
             lines.append("Options: " + ", ".join(self.rules.options[o].split(":")[0] for o in state.options) + ".")
         if state.action is not None:
-            p = state.action.pending
-            lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else
-                         "Waiting for the reveal of the sealed initiative bids." if p.kind == "reveal" else
-                         f"Waiting for the reveal of a {' or '.join(p.choices)} marker of {p.seat}." if p.kind == "marker"
-                         else "Waiting for the bot's seal of a stratagem pick." if p.kind == "seal" else
-                         f"Waiting for the roll {p.label}.")
+            waiting = state.action.pending.describe()
+            lines.append(f"Waiting for {waiting}" + ("" if waiting.endswith(("?", ".")) else "."))
         return "\n".join(lines)
 
     def picture(self, state: State) -> Picture:
@@ -563,16 +554,16 @@ class MediterraneanEmpires:
     def needs(self, state: State) -> list[Need]:
         wanted = chance.needs(state.book)  # type: ignore[attr-defined]
         a = state.action
-        if a is not None and a.pending.kind == "reveal":
+        if a is not None and a.pending.kind is Waiting.REVEAL:
             wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
-        if a is not None and a.pending.kind == "marker" and a.pending.seat:
+        if a is not None and a.pending.kind is Waiting.MARKER and a.pending.seat:
             # Only the bot's fold knows which sealed markers back the claim; which one it opens is keyed by the pick
             # key (hand.choose_reveal), so that the one opened says nothing definite of the seat's other markers.
             side = self.rules.seats[a.pending.seat]
             found = hand.candidates(state, side, a.pending.choices, {r["seq"] for r in a.revealed})
             label = f"t{state.turn}.o{state.actions_done}.claim{len(a.revealed) + 1}"
             wanted += [Need("secret", str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
-        if a is not None and a.pending.kind == "seal" and a.pending.content is not None:
+        if a is not None and a.pending.kind is Waiting.SEAL and a.pending.content is not None:
             wanted.append(Need("seal", a.pending.label, content=canonical.dumps(a.pending.content)))
         if state.phase == "over":
             key = state.pick_key

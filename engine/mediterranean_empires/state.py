@@ -5,6 +5,7 @@ Plain mutable dataclasses; ``apply`` works on a deep copy, so the fold stays pur
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from engine.mediterranean_empires.rules_data import RulesData
@@ -50,11 +51,22 @@ class SideState:
     done: bool = False  # finished the current joint step (recruitment, redistribution)
 
 
+class Waiting(StrEnum):
+    """What an order under way waits for (``Pending.kind``)."""
+
+    NONE = "none"  # nothing yet: the order has not been played
+    ROLL = "roll"  # a die bound to a public value
+    ANSWER = "answer"  # a seat's decision (intercept? avoid combat? a bid)
+    REVEAL = "reveal"  # the reveal of the sealed initiative bids
+    MARKER = "marker"  # the reveal of a claimed stratagem marker
+    SEAL = "seal"  # the bot's seal of a stratagem pick
+
+
 @dataclass
 class Pending:
     """A decision or a roll an order waits for: the order is played again from ``base`` once it is known."""
 
-    kind: str  # "roll", "answer", "reveal" (sealed bids), "marker" (a claimed marker's reveal), "seal" (a pick)
+    kind: Waiting
     label: str
     seat: str | None = None
     question: str = ""
@@ -65,6 +77,20 @@ class Pending:
     mode: str = "reaction"
     # "seal": what the bot's fold derived for the pick ({"content", "public"}), None in the export's fold.
     content: dict[str, Any] | None = None
+
+    def describe(self) -> str:
+        """What the game waits for, in words that follow "waiting for" (a refusal, the status card)."""
+        if self.kind is Waiting.ANSWER:
+            return f"{self.seat} to answer: {self.question}"
+        if self.kind is Waiting.REVEAL:
+            return "the reveal of the sealed initiative bids"
+        if self.kind is Waiting.MARKER:
+            return f"the reveal of a {' or '.join(self.choices)} marker of {self.seat}"
+        if self.kind is Waiting.SEAL:
+            return "the bot's seal of a stratagem pick"
+        if self.kind is Waiting.ROLL:
+            return f"the roll '{self.label}'"
+        return "nothing"
 
 
 @dataclass
