@@ -15,6 +15,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any, Callable
 
 from engine.chance.book import Binding, ChanceBook
+from engine.mediterranean_empires.orders import ORDER_TYPES
 from engine.mediterranean_empires.state import Waiting
 
 # Fields whose values are numbers, strings, booleans or None (copied by reference).
@@ -28,7 +29,8 @@ _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "s
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},
                      "King": {"power", "diplomacy", "military", "area", "diplomacy_used", "died_turn"}}
 # Immutable values ``deepcopy`` gives back as they are.
-_ATOMS = frozenset({str, int, bool, float, type(None), Waiting})
+# Orders are frozen dataclasses of such values.
+_ATOMS = frozenset({str, int, bool, float, type(None), Waiting, *ORDER_TYPES.values()})
 # Per dataclass type: whether its fields are exactly the atomic ones above (checked once per type, not per object).
 _ATOMS_ONLY: dict[type, bool] = {}
 # Per type: whether it is a dataclass ``_tree`` copies itself (checked once per type).

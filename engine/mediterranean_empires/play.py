@@ -1,6 +1,8 @@
-"""One order, played against the state: phase and turn checks, then the rule function it names."""
+"""One order, played against the state by the handler of its kind: phase and turn checks, then the rule function it
+names."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.mediterranean_empires import crusaders, hand, operations, politics, turn
@@ -8,94 +10,154 @@ from engine.mediterranean_empires.asks import asked_of
 from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
+from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
+                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Play, Recruit,
+                                                  Redistribute, Return, Standing)
 from engine.mediterranean_empires.parse import kind_word
 
-OPERATIONS = ("move", "attack", "embark", "land", "coastal raid", "drop", "end", "end operations")
-
-
-def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
-    st = ctx.state
-    name = order["order"]
-    if st.phase == "over":
+def play(ctx: Ctx, side: str, order: Order) -> None:
+    if ctx.state.phase == "over":
         raise Rejection("the game is over")
-    if name == "draw":
-        turn.draw(ctx, side)
-    elif name in ("attempt", "pass"):
-        if st.phase != "political":
-            raise Rejection(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
-        if st.to_move != side:
-            raise Rejection(f"Player {st.to_move} acts now in this round")
-        if name == "attempt":
-            politics.attempt(ctx, side, order["kind"], order["power"],
-                             politics.Modifiers(order.get("king"), bool(order.get("pope")), bool(order.get("tp"))),
-                             cede=order.get("cede"))
-        else:
-            lost = politics.forfeit(ctx, side, order.get("forfeit"))
-            ctx.say(f"Player {side} passes" + (f", forfeiting the {lost} attempt." if lost else "."))
-        turn.political_done(ctx, side)
-    elif name == "recruit":
-        turn.recruit(ctx, side, order["power"], order["kind"], order["area"], order["count"])
-    elif name == "return":
-        crusaders.bring_back(ctx, side, order["power"], order["kind"], order["area"], order["count"])
-    elif name == "done":
-        if st.phase == "recruitment":
-            turn.recruitment_done(ctx, side)
-        elif st.phase == "end of turn":
-            turn.end_of_turn_done(ctx, side)
-        else:
-            raise Rejection("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
-    elif name == "activate":
-        _operating(ctx, side)
-        ids = _pick(ctx, side, order["power"], order["area"], order.get("kind"), order.get("count"), ready=True)
-        operations.activate_force(ctx, side, order["area"], ids, with_king=order.get("king", True),
-                                  markers=order.get("markers", 0), label="force")
-    elif name in OPERATIONS:
-        _operating(ctx, side)
-        if name == "move":
-            operations.move(ctx, order["to"])
-        elif name == "attack":
-            operations.attack(ctx)
-        elif name == "embark":
-            f = operations.force(ctx)
-            ready = [u for u in st.units_in(order["from"]) if u.kind != "fleet" and not u.done
-                     and side_of_power(st, u.power) == side and (order.get("kind") in (None, u.kind))]
-            room = 2 * len(f["ids"]) - len(f["cargo"])
-            want = order.get("count") or room
-            operations.embark(ctx, order["from"], [u.id for u in ready][:min(want, room)])
-        elif name == "land":
-            operations.debark(ctx, order["in"])
-        elif name == "coastal raid":
-            operations.coastal_raid(ctx, order["in"])
-        elif name == "drop":
-            f = operations.force(ctx)
-            ids = [i for i in f["ids"] if st.units[i].kind == order["kind"]][: order["count"]]
-            if len(ids) < order["count"]:
-                raise Rejection(f"the force has fewer than {order['count']} {kind_word(order['kind'])}")
-            operations.drop(ctx, ids)
-        elif name == "end":
-            operations.end(ctx)
-        else:
-            turn.end_operations(ctx, side)
-    elif name == "redistribute":
-        if order["count"] > (2 if order["kind"] == "levy" else 1):
-            raise Rejection("one unit at a time, or two levies (5.2)")
-        every = _pick(ctx, side, order["power"], order["from"], order["kind"], None, ready=False)
-        # 5.2: once per unit; a unit moved here this phase is not the one to take when another can go (it was).
-        ids = [uid for uid in every if not st.units[uid].redistributed][: order["count"]]
-        if len(ids) < order["count"]:
-            raise Rejection(f"{order['power']} has {len(ids)} {kind_word(order['kind'])}(s) in {order['from']} not yet "
-                          f"redistributed this phase, not {order['count']} (5.2: once per unit)")
-        for uid in ids:
-            turn.redistribute(ctx, side, uid, order["to"])
-        turn.redistributed(ctx, side)
-    elif name == "play":
-        _play_marker(ctx, side, order["marker"])
+    HANDLERS[type(order)](ctx, side, order)
+
+
+def _draw(ctx: Ctx, side: str, order: Draw) -> None:
+    turn.draw(ctx, side)
+
+
+def _political(ctx: Ctx, side: str) -> None:
+    st = ctx.state
+    if st.phase != "political":
+        raise Rejection(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
+    if st.to_move != side:
+        raise Rejection(f"Player {st.to_move} acts now in this round")
+
+
+def _attempt(ctx: Ctx, side: str, order: Attempt) -> None:
+    _political(ctx, side)
+    politics.attempt(ctx, side, order.kind, order.power, politics.Modifiers(order.king, bool(order.pope), bool(order.tp)),
+                     cede=order.cede)
+    turn.political_done(ctx, side)
+
+
+def _pass(ctx: Ctx, side: str, order: Pass) -> None:
+    _political(ctx, side)
+    lost = politics.forfeit(ctx, side, order.forfeit)
+    ctx.say(f"Player {side} passes" + (f", forfeiting the {lost} attempt." if lost else "."))
+    turn.political_done(ctx, side)
+
+
+def _recruit(ctx: Ctx, side: str, order: Recruit) -> None:
+    turn.recruit(ctx, side, order.power, order.kind, order.area, order.count)
+
+
+def _return(ctx: Ctx, side: str, order: Return) -> None:
+    crusaders.bring_back(ctx, side, order.power, order.kind, order.area, order.count)
+
+
+def _done(ctx: Ctx, side: str, order: Done) -> None:
+    if ctx.state.phase == "recruitment":
+        turn.recruitment_done(ctx, side)
+    elif ctx.state.phase == "end of turn":
+        turn.end_of_turn_done(ctx, side)
     else:
-        asked = asked_of(st, side, ctx.rules.seat_of_side(side))
-        now = (f"now you are asked: {asked}" if asked else
-               f"nothing is asked of you now ({'the game is over' if st.phase == 'over' else f'the {st.phase} phase'}"
-               + (f", Player {st.to_move} to act)" if st.phase != "over" else ")"))
-        raise Rejection(f"'{order.get('answer', name)}' is not an order; {now}")
+        raise Rejection("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
+
+
+def _activate(ctx: Ctx, side: str, order: Activate) -> None:
+    _operating(ctx, side)
+    ids = _pick(ctx, side, order.power, order.area, order.kind, order.count, ready=True)
+    operations.activate_force(ctx, side, order.area, ids, with_king=order.king, markers=order.markers, label="force")
+
+
+def _move(ctx: Ctx, side: str, order: Move) -> None:
+    _operating(ctx, side)
+    operations.move(ctx, order.to)
+
+
+def _attack(ctx: Ctx, side: str, order: Attack) -> None:
+    _operating(ctx, side)
+    operations.attack(ctx)
+
+
+def _embark(ctx: Ctx, side: str, order: Embark) -> None:
+    _operating(ctx, side)
+    st = ctx.state
+    f = operations.force(ctx)
+    ready = [u for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done
+             and side_of_power(st, u.power) == side and (order.kind in (None, u.kind))]
+    room = 2 * len(f["ids"]) - len(f["cargo"])
+    want = order.count or room
+    operations.embark(ctx, order.origin, [u.id for u in ready][:min(want, room)])
+
+
+def _land(ctx: Ctx, side: str, order: Land) -> None:
+    _operating(ctx, side)
+    operations.debark(ctx, order.place)
+
+
+def _coastal_raid(ctx: Ctx, side: str, order: CoastalRaid) -> None:
+    _operating(ctx, side)
+    operations.coastal_raid(ctx, order.place)
+
+
+def _drop(ctx: Ctx, side: str, order: Drop) -> None:
+    _operating(ctx, side)
+    f = operations.force(ctx)
+    ids = [i for i in f["ids"] if ctx.state.units[i].kind == order.kind][: order.count]
+    if len(ids) < order.count:
+        raise Rejection(f"the force has fewer than {order.count} {kind_word(order.kind)}")
+    operations.drop(ctx, ids)
+
+
+def _end(ctx: Ctx, side: str, order: End) -> None:
+    _operating(ctx, side)
+    operations.end(ctx)
+
+
+def _end_operations(ctx: Ctx, side: str, order: EndOperations) -> None:
+    _operating(ctx, side)
+    turn.end_operations(ctx, side)
+
+
+def _redistribute(ctx: Ctx, side: str, order: Redistribute) -> None:
+    st = ctx.state
+    if order.count > (2 if order.kind == "levy" else 1):
+        raise Rejection("one unit at a time, or two levies (5.2)")
+    every = _pick(ctx, side, order.power, order.origin, order.kind, None, ready=False)
+    # 5.2: once per unit; a unit moved here this phase is not the one to take when another can go (it was).
+    ids = [uid for uid in every if not st.units[uid].redistributed][: order.count]
+    if len(ids) < order.count:
+        raise Rejection(f"{order.power} has {len(ids)} {kind_word(order.kind)}(s) in {order.origin} not yet "
+                        f"redistributed this phase, not {order.count} (5.2: once per unit)")
+    for uid in ids:
+        turn.redistribute(ctx, side, uid, order.to)
+    turn.redistributed(ctx, side)
+
+
+def _play(ctx: Ctx, side: str, order: Play) -> None:
+    _play_marker(ctx, side, order.marker)
+
+
+def _no_order(ctx: Ctx, side: str, order: Order) -> None:
+    """A line read as an answer when no question is put to its seat (or a standing order played as an order)."""
+    st = ctx.state
+    asked = asked_of(st, side, ctx.rules.seat_of_side(side))
+    now = (f"now you are asked: {asked}" if asked else
+           f"nothing is asked of you now ({'the game is over' if st.phase == 'over' else f'the {st.phase} phase'}"
+           + (f", Player {st.to_move} to act)" if st.phase != "over" else ")"))
+    written = order.answer if isinstance(order, Answer) else order.name
+    raise Rejection(f"'{written}' is not an order; {now}")
+
+
+Handler = Callable[[Ctx, str, Any], None]
+# One handler per kind of order (orders.ORDER_TYPES); a standing order is kept by the ruleset before it comes here.
+HANDLERS: dict[type[Order], Handler] = {
+    Draw: _draw, Attempt: _attempt, Pass: _pass, Recruit: _recruit, Return: _return, Done: _done,
+    Activate: _activate, Move: _move, Attack: _attack, Embark: _embark, Land: _land, CoastalRaid: _coastal_raid,
+    Drop: _drop, End: _end, EndOperations: _end_operations, Redistribute: _redistribute, Play: _play,
+    Standing: _no_order, Answer: _no_order,
+}
 
 
 def _operating(ctx: Ctx, side: str) -> None:

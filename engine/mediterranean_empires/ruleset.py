@@ -15,6 +15,7 @@ from engine import canonical
 from engine.mediterranean_empires import combat, control, hand, options
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
+from engine.mediterranean_empires.orders import Answer, Draw, Order, Standing, order_from_dict
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
@@ -104,13 +105,17 @@ class MediterraneanEmpires:
             raise Rejection(f"unknown seat '{seat}'")
         if "sealed_answer" in event.data:
             return self._sealed_answer(st, event, seat)
-        order = dict(event.data.get("order") or {})
-        if not order:
+        stored = event.data.get("order")
+        if stored and not isinstance(stored, dict):
+            raise Rejection("an order event carries its order as a dict (orders.py), or its line as 'text'")
+        if stored:
+            order = order_from_dict(stored)
+        else:
             try:
                 order = read_line(self.rules, str(event.data.get("text", "")))
             except Unclear as exc:
                 raise Rejection(str(exc)) from exc
-        if order.get("order") == "draw" and st.pick_key is None:
+        if isinstance(order, Draw) and st.pick_key is None:
             self._pick_key(st, event)
         return self._order(st, event, seat, order)
 
@@ -128,20 +133,20 @@ class MediterraneanEmpires:
             salt = str(event.secret["salt"])
         st.pick_key = {"seq": event.seq, "digest": sealed, "salt": salt, "revealed": False}
 
-    def _order(self, st: State, event: Event, seat: str, order: dict[str, Any]) -> Transition:
+    def _order(self, st: State, event: Event, seat: str, order: Order) -> Transition:
         side = self.rules.seats[seat]
-        if order["order"] == "standing":
+        if isinstance(order, Standing):
             rules = st.standing.setdefault(seat, [])
-            if order["rule"] == "clear standing orders":
+            if order.rule == "clear standing orders":
                 rules.clear()
             else:
-                rules[:] = [r for r in rules if r.split()[0:2] != order["rule"].split()[0:2]] + [order["rule"]]
+                rules[:] = [r for r in rules if r.split()[0:2] != order.rule.split()[0:2]] + [order.rule]
             return Transition(st, (f"{seat}'s standing orders: {'; '.join(rules) or 'none'}.",))
         if st.action is not None:
             pending = st.action.pending
-            if order["order"] != "answer" or pending.kind is not Waiting.ANSWER or pending.seat != seat:
+            if not isinstance(order, Answer) or pending.kind is not Waiting.ANSWER or pending.seat != seat:
                 raise Rejection(f"the game is waiting for {pending.describe()}")
-            answer = order["answer"]
+            answer = order.answer
             if answer not in [c.lower() for c in pending.choices]:
                 raise Rejection(f"'{answer}' is not an answer to '{pending.question}': answer "
                                 + " or ".join(f"'{c}'" for c in pending.choices))
@@ -399,19 +404,20 @@ class MediterraneanEmpires:
             except Unclear as exc:
                 out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
                 continue
-            if order["order"] == "answer" and self._sealed(state, seat):
+            if isinstance(order, Answer) and self._sealed(state, seat):
                 # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
                 label = state.action.pending.label  # type: ignore[union-attr]
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
-                                    understood=f"a sealed initiative bid for {seat}", secret={"answer": order["answer"]}))
+                                    understood=f"a sealed initiative bid for {seat}", secret={"answer": order.answer}))
                 continue
-            if order["order"] == "draw" and state.pick_key is None:
+            if isinstance(order, Draw) and state.pick_key is None:
                 # The game's first draw carries the bot's pick key under seal: the shell's salt of this seal (hand.py).
-                out.append(Proposal(n, line, "order", {"seat": seat, "order": order},
+                out.append(Proposal(n, line, "order", {"seat": seat, "order": order.to_dict()},
                                     understood="draw (with the bot's sealed stratagem pick key)",
                                     secret=dict(hand.PICK_KEY_CONTENT)))
                 continue
-            out.append(Proposal(n, line, "order", {"seat": seat, "order": order}, understood=_words(order)))
+            out.append(Proposal(n, line, "order", {"seat": seat, "order": order.to_dict()},
+                                understood=order.describe()))
         return out
 
     def _sealed(self, state: State, seat: str) -> bool:
@@ -600,8 +606,3 @@ def _detached_copy(src: State, *, book: Any, rolls: dict[str, list[int]], log: l
     copied.action = None
     return copied
 
-
-def _words(order: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in order.items() if v not in (None, False) and k != "order") and \
-        f"{order['order']}: " + ", ".join(f"{k} {v}" for k, v in order.items() if v not in (None, False) and k != "order") \
-        or order["order"]

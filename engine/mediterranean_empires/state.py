@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.mediterranean_empires.orders import Order
 from engine.mediterranean_empires.rules_data import RulesData
 
 PHASES = ("stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
@@ -98,7 +99,7 @@ class Action:
     """An order under way: the order, the answers and rolls gathered so far, and the state it began from."""
 
     side: str
-    order: dict[str, Any]
+    order: "Order"
     base: "State"
     pending: Pending
     answers: dict[str, Any] = field(default_factory=dict)
