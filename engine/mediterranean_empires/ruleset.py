@@ -12,7 +12,7 @@ from engine.chance import book as chance
 from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
-from engine.mediterranean_empires import combat, control, hand, options
+from engine.mediterranean_empires import combat, control, hand, options, view
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
 from engine.mediterranean_empires.orders import Answer, Draw, Order, Standing, order_from_dict
@@ -501,54 +501,16 @@ class MediterraneanEmpires:
     # --- views -----------------------------------------------------------------------------------------------------
 
     def public_view(self, state: State) -> dict[str, Any]:
-        st = state
-        return {
-            "turn": st.turn, "years": options.years(self.rules, st), "phase": st.phase, "to_move": st.to_move,
-            "treasury": {s: v.treasury for s, v in st.sides.items()},
-            "markers_held": {s: len(v.hand) for s, v in st.sides.items()},
-            "pool": hand.pool_size(st), "pope": st.pope, "plague": st.plague,
-            "powers": {p: {"status": st.status[p], "side": st.side_of.get(p)} for p in self.rules.powers},
-            "control": control.controllers(st, self.rules.map.lands),
-            "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
-                       **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
-            "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
-            "force": None if st.force is None else {k: st.force[k] for k in ("power", "area", "ops", "ids", "cargo")},
-            "winner": st.winner, "vp": st.vp, "options": list(st.options),
-        }
+        return view.public_view(self.rules, state)
 
     def private_view(self, state: State, seat: str) -> dict[str, Any]:
-        side = self.rules.seats.get(seat)
-        if side is None:
-            return {}
-        s = state.sides[side]
-        view: dict[str, Any] = {"markers": sorted(hand.known(state, side)), "attempts_left": list(s.attempts_left),
-                                "standing_orders": list(state.standing.get(seat, []))}
-        if state.action is not None:
-            bids = {k: v.get("answer", "sealed") for k, v in state.action.sealed.items() if v["seat"] == seat}
-            if bids:
-                view["sealed_bids"] = bids
-        return view
+        return view.private_view(self.rules, state, seat)
 
     def summary(self, state: State) -> Summary:
-        over = state.phase == "over"
-        # On the lottery the game stands at the newest draw it has recorded: its next rolls bind to later ones.
-        book = state.book
-        latest = max(book.draws) if book is not None and book.source == chance.LOTTERY and book.draws else None
-        return Summary(state.turn, f"Game turn {state.turn} ({options.years(self.rules, state)})", state.phase,
-                       playing=not over, over=over, draw=latest,
-                       winner=None if not over else ("draw" if state.winner == "draw" else self.rules.seat_of_side(state.winner or "B")))
+        return view.summary(self.rules, state)
 
     def status(self, state: State) -> str:
-        lines = [f"Game turn {state.turn} ({options.years(self.rules, state)}), {state.phase} phase; "
-                 f"Player {state.to_move} to act."]
-        for side, s in state.sides.items():
-            lines.append(f"Player {side}: {s.treasury} TP, {len(s.hand)} stratagem marker(s).")
-        if state.options:
-            lines.append("Options: " + ", ".join(self.rules.options[o].split(":")[0] for o in state.options) + ".")
-        if state.action is not None:
-            waiting = state.action.pending.describe()
-            lines.append(f"Waiting for {waiting}" + ("" if waiting.endswith(("?", ".")) else "."))
-        return "\n".join(lines)
+        return view.status(self.rules, state)
 
     def picture(self, state: State) -> Picture:
         from engine.mediterranean_empires.picture import picture
