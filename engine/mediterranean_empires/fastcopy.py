@@ -20,7 +20,7 @@ from engine.mediterranean_empires.state import Waiting
 
 # Fields whose values are numbers, strings, booleans or None (copied by reference).
 _ATOMIC_STATE = {"turn", "phase", "next_unit", "pope", "pope_holder", "plague", "political_round", "to_move", "first",
-                 "actions_done", "winner", "gm"}
+                 "actions_done", "winner", "gm", "rules_version"}
 _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_this_phase", "vp"}  # of atoms
 _LIST_DICTS = {"standing", "rolls"}  # {key: [atoms]}
 _FLAT_LISTS = {"unseen", "log", "options"}

@@ -7,6 +7,7 @@ from engine.mediterranean_empires import hand, options
 from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import controller, partial
+from engine.mediterranean_empires.rules_version import SEED_THWART
 from engine.mediterranean_empires.state import State, Unit
 
 KINDS = ("alliance", "vassalage", "rebellion")
@@ -122,10 +123,18 @@ def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: s
     opp = other(side)
     ctx.say(f"Player {side} attempts {kind} with {power}.")
     # Asked whenever the opponent may hold a Diplomacy marker (public knowledge only); a thwart reveals one.
+    seed_thwart = st.rules_version >= SEED_THWART
     if hand.might_hold(st, opp, (DIPLOMACY,)):
         answer = ctx.oracle.ask(ctx.seat(opp), "thwart", f"Thwart Player {side}'s {kind} attempt with {power}?",
-                                THWART_CHOICES, "let it pass", {"kind": kind, "power": power})
-        if answer != "let it pass":
+                                ("let it pass", "thwart") if seed_thwart else THWART_CHOICES, "let it pass",
+                                {"kind": kind, "power": power})
+        if answer != "let it pass" and seed_thwart:
+            hand.spend(ctx, opp, (DIPLOMACY,))
+            left = thwart(ctx, side, mods)
+            if left is None:
+                return False
+            mods = left
+        elif answer != "let it pass":
             hand.spend(ctx, opp, (DIPLOMACY,))
             opp_mods = best_modifiers(ctx, opp) if answer == "thwart with everything" else Modifiers()
             opp_roll = ctx.die(f"thwart.{opp}") + modifier(ctx, opp, opp_mods)
@@ -146,6 +155,52 @@ def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: s
         st.owner[cede] = power
         ctx.say(f"Player {side} cedes {cede} to {power} (14.3).")
     return True
+
+
+def thwart(ctx: Ctx, side: str, mods: Modifiers) -> Modifiers | None:
+    """7.0's thwart, as the seed orders it (campaigns of rules version 2): both roll 1d6; then the opponent, then the
+    attempting player, declare the modifiers they use (a King's diplomacy, the Pope, one TP: any of them). None: the
+    thwart succeeds. Else what is left of the attempt's own modifiers for the Diplomacy Table roll: a King or the
+    Pope used on the thwart has lent his help for the game turn, and one TP only is spent per attempt."""
+    opp = other(side)
+    opp_die, att_die = ctx.die(f"thwart.{opp}"), ctx.die(f"thwart.{side}")
+    ctx.say(f"Thwart rolls: Player {opp} {opp_die}, Player {side} {att_die}.")
+    opp_mods = declare(ctx, opp, f"Your thwart roll is {opp_die} against Player {side}'s {att_die}: which modifiers "
+                       "do you add?")
+    opp_roll = opp_die + modifier(ctx, opp, opp_mods)
+    att_mods = declare(ctx, side, f"Player {opp}'s thwart roll is {opp_roll} against your {att_die}: which modifiers "
+                       "do you add?")
+    att_roll = att_die + modifier(ctx, side, att_mods)
+    if opp_roll > att_roll:
+        ctx.say(f"Player {opp} thwarts it ({opp_roll} against {att_roll}).")
+        return None
+    ctx.say(f"Player {opp} fails to thwart it ({opp_roll} against {att_roll}).")
+    return Modifiers(None if mods.king == att_mods.king else mods.king, mods.pope and not att_mods.pope,
+                     mods.tp and not att_mods.tp)
+
+
+def modifier_choices(ctx: Ctx, side: str) -> dict[str, Modifiers]:
+    """Every set of modifiers ``side`` may add to a roll now, by the words a player answers with ('none' first)."""
+    st = ctx.state
+    kings = sorted(p for p, k in st.kings.items() if st.side_of.get(p) == side and k.area and not k.diplomacy_used)
+    popes = (False, True) if st.pope == side and not st.sides[side].pope_used else (False,)
+    tps = (False, True) if st.sides[side].treasury >= 1 else (False,)
+    out: dict[str, Modifiers] = {}
+    for king in (None, *kings):
+        for pope in popes:
+            for tp in tps:
+                words = ([f"the King of {king}"] if king else []) + (["the Pope"] if pope else []) + (["1 TP"] if tp else [])
+                out[" and ".join(words) or "none"] = Modifiers(king, pope, tp)
+    return out
+
+
+def declare(ctx: Ctx, side: str, question: str) -> Modifiers:
+    """7.0 step 2: ``side`` declares the modifiers it uses, among those it may use now."""
+    choices = modifier_choices(ctx, side)
+    if len(choices) == 1:
+        return Modifiers()  # nothing to add: not asked
+    answer = ctx.oracle.ask(ctx.seat(side), f"thwart.{side}.modifiers", question, tuple(choices), "none")
+    return choices[answer]
 
 
 def forfeit(ctx: Ctx, side: str, kind: str | None) -> str | None:

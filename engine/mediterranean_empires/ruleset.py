@@ -13,6 +13,7 @@ from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
 from engine.mediterranean_empires import combat, control, hand, options, view
+from engine.mediterranean_empires import rules_version as versions
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
 from engine.mediterranean_empires.orders import Answer, Draw, Order, Standing, order_from_dict
@@ -36,6 +37,8 @@ class MediterraneanEmpires:
     id = "mediterranean-empires"
     title = "Mediterranean Empires"
     randomness = "drand"
+    # What the shell writes into a new campaign's campaign.created: older logs keep the reading they were played by.
+    rules_version = versions.NEWEST
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
@@ -71,6 +74,7 @@ class MediterraneanEmpires:
         st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup),  # type: ignore[attr-defined]
                                     slot_rule=lottery_slots.rule_of(setup))
         st.options = options.chosen(self.rules, setup.get("options"))
+        st.rules_version = versions.of(setup)
         control.snapshot_control(self.rules, st)
         return st
 

@@ -153,6 +153,7 @@ class State:
     log: list[str] = field(default_factory=list)
     book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
     options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
+    rules_version: int = 1  # the reading of the seed the campaign follows (rules_version.py)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         from engine.mediterranean_empires.fastcopy import copy_state

@@ -1,0 +1,24 @@
+"""Which reading of the seed a campaign follows: the rules fixed after a campaign began never change its fold.
+
+``campaign.created`` carries ``rules_version`` for campaigns created since issue 24's rule fixes (the shell writes
+the ruleset's ``rules_version``); a log without it (every older campaign) folds by version 1, as it always did.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import Rejection
+
+FIELD = "rules_version"
+FIRST = 1  # campaigns created before the field: the thwart's modifiers declared with the attempt, before the dice
+# 7.0: a thwart rolls both dice first; then the opponent, then the attempting player, declare the modifiers they use
+# on it (a King's diplomacy, the Pope, one TP: either or any of them, chosen, not "everything").
+SEED_THWART = 2
+NEWEST = SEED_THWART
+
+
+def of(setup: dict[str, Any]) -> int:
+    value = setup.get(FIELD, FIRST)
+    if not isinstance(value, int) or isinstance(value, bool) or not FIRST <= value <= NEWEST:
+        raise Rejection(f"rules_version {str(value)[:20]} is not one of this game's: {FIRST} to {NEWEST}")
+    return value
