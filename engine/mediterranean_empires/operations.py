@@ -77,7 +77,7 @@ def activate_force(ctx: Ctx, side: str, area: str, ids: list[int], *, with_king:
     ops = ops_roll(ctx, side, king.military if king_here and king else 0, markers, label)
     st.force = {"side": side, "power": power, "ids": ids, "area": area, "ops": ops, "naval": naval,
                 "king": power if king_here else None, "cargo": [], "based": naval and _based(ctx, side, area),
-                "label": label, "steps": 0}
+                "label": label, "steps": 0, "start": area}
     return st.force
 
 
@@ -250,6 +250,24 @@ def drop(ctx: Ctx, ids: list[int]) -> None:
         ctx.state.units[i].done = True
     if not f["ids"]:
         end(ctx)
+
+
+def pick_up(ctx: Ctx, area: str, ids: list[int]) -> None:
+    """10.1 (rules version 2): a land force picks up friendly units not yet activated where it stands, at no OP cost;
+    not in its initial area once the OP roll is made (10.0). A force is of one power (10.0 1): the units must be."""
+    st, f = ctx.state, force(ctx)
+    if area != f["area"]:
+        raise Rejection(f"a land force picks up units where it stands ({f['area']}), not in {area}")
+    if area == f.get("start"):
+        raise Rejection(f"no units join the force in {area}, its initial area, once its OP roll is made (10.0)")
+    if not ids:
+        raise Rejection(f"no ready land unit of {f['power']} in {area} to pick up (a force is of one power, 10.0)")
+    for i in ids:
+        u = st.units.get(i)
+        if u is None or u.area != area or u.kind == "fleet" or u.done or u.power != f["power"] or i in f["ids"]:
+            raise Rejection(f"unit {i} is not a ready land unit of {f['power']} in {area}")
+        f["ids"].append(i)
+    ctx.say(f"The {f['power']} force picks up {len(ids)} unit(s) in {area} ({f['ops']} OPs left).")
 
 
 def embark(ctx: Ctx, land: str, ids: list[int]) -> None:

@@ -14,6 +14,7 @@ from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attem
                                                   Embark, End, EndOperations, Land, Move, Order, Pass, Play, Recruit,
                                                   Redistribute, Return, Standing)
 from engine.mediterranean_empires.parse import kind_word
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 
 def play(ctx: Ctx, side: str, order: Order) -> None:
     if ctx.state.phase == "over":
@@ -84,6 +85,11 @@ def _embark(ctx: Ctx, side: str, order: Embark) -> None:
     _operating(ctx, side)
     st = ctx.state
     f = operations.force(ctx)
+    if not f["naval"] and st.rules_version >= SEED_READINGS:
+        wanted = [u.id for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done and u.power == f["power"]
+                  and u.id not in f["ids"] and order.kind in (None, u.kind)]
+        operations.pick_up(ctx, order.origin, wanted[:order.count] if order.count else wanted)
+        return
     ready = [u for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done
              and side_of_power(st, u.power) == side and (order.kind in (None, u.kind))]
     room = 2 * len(f["ids"]) - len(f["cargo"])

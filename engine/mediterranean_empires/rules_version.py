@@ -11,10 +11,13 @@ from engine.events import Rejection
 
 FIELD = "rules_version"
 FIRST = 1  # campaigns created before the field: the thwart's modifiers declared with the attempt, before the dice
-# 7.0: a thwart rolls both dice first; then the opponent, then the attempting player, declare the modifiers they use
-# on it (a King's diplomacy, the Pope, one TP: either or any of them, chosen, not "everything").
-SEED_THWART = 2
-NEWEST = SEED_THWART
+# Issue 24's readings of the seed (docs/rules/mediterranean-empires.md, "Rules versions"): 7.0, a thwart rolls both
+# dice first, then the opponent and then the attempting player declare the modifiers they use on it (a King's
+# diplomacy, the Pope, one TP: any of them, chosen, not "everything"); 10.1, a land force picks up friendly units not
+# yet activated.
+SEED_READINGS = 2
+SEED_THWART = SEED_READINGS
+NEWEST = SEED_READINGS
 
 
 def of(setup: dict[str, Any]) -> int:
