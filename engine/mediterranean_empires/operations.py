@@ -1,12 +1,13 @@
 """Operations (10.0-10.3, 11.0-11.4): forces, OPs, movement, interception, avoiding combat, naval transport."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat, hand, options
+from engine.mediterranean_empires import combat, hand, interception, options
 from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
 from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
 from engine.mediterranean_empires.politics import activate
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 from engine.mediterranean_empires.state import Unit
 
 MOVE, EXIT_ENEMY, ATTACK, AMPHIBIOUS, COASTAL_RAID = 1, 2, 2, 1, 1
@@ -159,20 +160,26 @@ def _intercept(ctx: Ctx, area: str, *, exiting: bool, label: str) -> bool:
     if not blockers:
         return True
     opp = other(f["side"])
-    answer = ctx.oracle.ask(ctx.seat(opp), f"{label}.intercept",
-                            f"Intercept the {f['power']} force {'leaving' if exiting else 'entering'} {area} with your "
-                            f"{len(blockers)} unit(s) there?", INTERCEPT_CHOICES, "do not intercept",
-                            {"area": area, "units": len(f["ids"])})
-    if answer == "do not intercept":
-        return True
-    # The marker is revealed before the die (a claim the bot's fold refuses when it is not held).
-    advantage = answer == "intercept with Military Advantage"
-    if advantage:
-        combat.spend_marker(ctx, opp, MILITARY_ADVANTAGE)
+    if st.rules_version >= SEED_READINGS:
+        declared = interception.declare(ctx, f, area, blockers, exiting=exiting, label=label)
+        if declared is None:
+            return True
+        blockers, markers = [st.units[i] for i in declared.ids], declared.modifier
+    else:
+        answer = ctx.oracle.ask(ctx.seat(opp), f"{label}.intercept",
+                                f"Intercept the {f['power']} force {'leaving' if exiting else 'entering'} {area} with "
+                                f"your {len(blockers)} unit(s) there?", INTERCEPT_CHOICES, "do not intercept",
+                                {"area": area, "units": len(f["ids"])})
+        if answer == "do not intercept":
+            return True
+        # The marker is revealed before the die (a claim the bot's fold refuses when it is not held).
+        markers = 1 if answer == "intercept with Military Advantage" else 0
+        if markers:
+            combat.spend_marker(ctx, opp, MILITARY_ADVANTAGE)
     roll = ctx.die(f"{label}.intercept")
     mod = (1 if exiting else 0) - (1 if len({u.power for u in blockers}) > 1 else 0)
     mod -= 1 if all(st.units[i].kind == "raider" for i in f["ids"]) else 0
-    mod += 1 if advantage else 0
+    mod += markers
     if roll + mod < 4:
         ctx.say(f"Player {opp} tries to intercept in {area}: {roll}{mod:+d}, it fails.")
         return True

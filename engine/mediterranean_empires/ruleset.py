@@ -384,6 +384,8 @@ class MediterraneanEmpires:
                 return "do not intercept"
             if kind == "intercept" and rule == "always intercept":
                 return "intercept"
+            if kind == "intercept_units" and rule == "always intercept":
+                return str(context["default"])  # with every unit there (rules version 2 asks how many)
             if kind == "avoid" and rule.startswith("always avoid combat"):
                 words = rule.split()
                 if words[-1] != "units" or context.get("defenders", 0) < int(words[-2]):
