@@ -5,6 +5,7 @@ from engine.mediterranean_empires import combat, control, crusaders, hand, optio
 from engine.mediterranean_empires.crusaders import OWED
 from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx, other
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 from engine.mediterranean_empires.state import State, Unit
 
 PLAGUE, POPE, CRUSADE, GOLD, TRADE, PIRACY = "Plague", "The Pope", "Crusade", "Gold", "Trade Concession", "Piracy"
@@ -158,8 +159,13 @@ def new_king(ctx: Ctx, power: str) -> None:
     dip, mil = pool.pop(pick)
     old = st.kings[power]
     st.king_pool[power].append([old.diplomacy, old.military])
-    # The player's choice of area; by default the one with most of the power's units (then map order).
+    # The player's choice of area (rules version 2 asks him); by default the one with most of the power's units
+    # (then map order).
     area = max(areas, key=lambda a: sum(1 for u in st.units_in(a) if u.power == power))
+    if st.rules_version >= SEED_READINGS and len(areas) > 1:
+        area = ctx.oracle.ask(ctx.seat(str(side)), f"t{st.turn}.{power}.king_area",
+                              f"Where is the new King of {power} (+{dip} +{mil}) placed?",
+                              (area, *[a for a in areas if a != area]), area, mode="turn")
     st.kings[power] = type(old)(power, dip, mil, area)
     ctx.say(f"A new King of {power} (+{dip} +{mil}) is crowned in {area}.")
 
