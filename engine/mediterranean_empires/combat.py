@@ -19,7 +19,7 @@ SIEGE_TRAIN = "Siege Train"
 COUP_DE_MAIN = "Coup de Main"
 NO_MARKER = "no marker"
 INITIATIVE_MARKERS = (MILITARY_ADVANTAGE, AMBUSH)
-SPOILS_CHOICES = ("pick a marker", "no marker")
+SPOILS_CHOICES = ("take a marker", "no marker")  # not "pick a marker": that line is a draw order
 
 
 @dataclass

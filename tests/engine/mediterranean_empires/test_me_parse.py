@@ -69,3 +69,13 @@ def test_a_bad_name_in_a_line_says_what_was_wrong() -> None:
 def test_what_was_understood_names_the_order_and_what_it_names() -> None:
     assert read_line(RULES, "move to Genoa").describe() == "move: to Genoa"
     assert read_line(RULES, "attack").describe() == "attack"
+
+
+def test_every_answer_of_the_seeds_readings_reads_as_an_answer_not_an_order() -> None:
+    """A choice that an order's words would take ('pick a marker' is a draw) could never be given."""
+    from engine.mediterranean_empires.combat import SPOILS_CHOICES
+    from engine.mediterranean_empires.interception import CHOICES, NO_MARKER
+
+    for choice in (*SPOILS_CHOICES, *CHOICES, NO_MARKER, "Military Advantage", "let it pass", "thwart", "none",
+                   "the King of Aragon and the Pope and 1 TP", "1 TP", "2", "Vienne"):
+        assert read_line(RULES, choice) == Answer(choice.lower()), choice

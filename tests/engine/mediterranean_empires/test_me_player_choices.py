@@ -89,7 +89,7 @@ def spoils(version: int, answer: str | None) -> tuple[State, Asking]:
 def test_dv_plus_s_the_attacker_may_decline_the_marker() -> None:
     st, oracle = spoils(SEED_READINGS, "no marker")
     assert oracle.asked == [("Player A", "DV+S in Navarre: pick a stratagem marker as spoils?",
-                             ("pick a marker", "no marker"), "pick a marker")]
+                             ("take a marker", "no marker"), "take a marker")]
     assert hand.known(st, "A") == [] and st.unseen == ["Gold"]
 
 
