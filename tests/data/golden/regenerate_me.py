@@ -7,6 +7,10 @@ Vespers scenario with every optional rule) on the fake drand relay, refuses to w
 refused, exports each event log, replays it with the engine alone and writes what tests/engine/test_golden_log.py
 compares against: the log, the chain head ("seq:hash") and the public state. Say in the commit why the rules
 changed: these files pin them.
+
+The committed files were recorded before ``rules_version`` existed: they are version-1 campaigns, the old logs every
+later reading of the rules must still replay. Regenerating writes games of the newest reading; keep the old ones
+under their names and add the new ones beside them rather than overwrite them.
 """
 from __future__ import annotations
 
