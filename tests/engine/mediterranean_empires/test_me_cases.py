@@ -68,7 +68,9 @@ def set_up(p: Play, line: str) -> None:
     """One set-up line: the state a case starts from (a test's hand on the board, not an event of the game)."""
     words = shlex.split(line)
     st = p.state
-    if words[0] == "phase":  # phase <name...> <side to act>
+    if words[0] == "rules":  # rules <version>: the reading of the seed the campaign follows (rules_version.py)
+        st.rules_version = int(words[1])
+    elif words[0] == "phase":  # phase <name...> <side to act>
         st.phase, st.to_move = " ".join(words[1:-1]), words[-1]
     elif words[0] == "clear":  # clear <area> [<area>...]
         p.clear(*words[1:])
