@@ -166,6 +166,9 @@ class Legatus(PostReading):
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
+            version = getattr(ruleset, "rules_version", None)
+            if version is not None:  # the game's reading of its rules a new campaign follows; older logs keep theirs
+                data["rules_version"] = version
             if randomness == "lottery":
                 from engine.chance.lottery_slots import CREATED_KEY, NEWEST
 

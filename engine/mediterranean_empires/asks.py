@@ -2,7 +2,7 @@
 refusal of a line that is no order (play.py), so that a player who typed something else is told what would do."""
 from __future__ import annotations
 
-from engine.mediterranean_empires.state import State
+from engine.mediterranean_empires.state import State, Waiting
 
 PHASE_ASK = {
     "stratagems": "draw a stratagem marker ('draw')",
@@ -22,7 +22,7 @@ def asked_of(state: State, side: str, seat: str) -> str | None:
         return None
     if state.action is not None:
         pending = state.action.pending
-        return pending.question if pending.kind == "answer" and pending.seat == seat else None
+        return pending.question if pending.kind is Waiting.ANSWER and pending.seat == seat else None
     if state.to_move != side:
         return None
     if state.phase.startswith("operations"):

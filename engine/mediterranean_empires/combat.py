@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from engine.mediterranean_empires import hand
 from engine.mediterranean_empires.context import Ctx, other
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 from engine.mediterranean_empires.oracle import SEALED, NeedReveal
 from engine.mediterranean_empires.control import side_of_power, settle_control
 from engine.mediterranean_empires.rules_data import UNIT_WORDS
@@ -18,6 +19,7 @@ SIEGE_TRAIN = "Siege Train"
 COUP_DE_MAIN = "Coup de Main"
 NO_MARKER = "no marker"
 INITIATIVE_MARKERS = (MILITARY_ADVANTAGE, AMBUSH)
+SPOILS_CHOICES = ("take a marker", "no marker")  # not "pick a marker": that line is a draw order
 
 
 @dataclass
@@ -180,7 +182,13 @@ def resolve(ctx: Ctx, b: Battle) -> str:
         take_losses(ctx, b.attacker, b.att_ids, b.table, b.label, b.area, count=1)
     elif result == "DV+S":
         eliminate(ctx, b.def_ids, 10**6, b.table)
-        draw_marker(ctx, b.attacker, f"{b.label}.spoils")
+        # 10.3.2: the attacker "may" pick a marker (rules version 2 asks; before, the pick was made for him).
+        if st.rules_version < SEED_READINGS or hand.pool_size(st) <= 0 or ctx.oracle.ask(
+                ctx.seat(b.attacker), f"{b.label}.spoils_pick", f"DV+S in {b.area}: pick a stratagem marker as spoils?",
+                SPOILS_CHOICES, SPOILS_CHOICES[0], {"area": b.area}) == SPOILS_CHOICES[0]:
+            draw_marker(ctx, b.attacker, f"{b.label}.spoils")
+        else:
+            ctx.say(f"Player {b.attacker} picks no stratagem marker.")
     kill_kings(ctx, b.area)
     settle_control(st)
     return result

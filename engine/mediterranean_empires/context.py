@@ -1,4 +1,8 @@
-"""What a rule function works with while one order is played: rules, state (a private copy), oracle, messages."""
+"""What a rule function works with while one order is played: rules, state (a private copy), oracle, messages.
+
+A rule refuses an order with the engine's ``Rejection`` (engine/events.py): its message says why and what would be
+right, and its ``hidden_of`` names the seat whose hidden hand the reason reads (``Ctx.seat`` of the side).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,15 +10,6 @@ from dataclasses import dataclass, field
 from engine.mediterranean_empires.oracle import Oracle
 from engine.mediterranean_empires.rules_data import RulesData
 from engine.mediterranean_empires.state import State
-
-
-class Refused(Exception):
-    """An order the rules refuse: the message says why and what would be right. ``hidden_of``: the side whose hidden
-    hand the message reads (engine.events.Rejection.hidden_of), None for a reason anyone may know."""
-
-    def __init__(self, message: str, *, hidden_of: str | None = None) -> None:
-        super().__init__(message)
-        self.hidden_of = hidden_of
 
 
 @dataclass

@@ -7,7 +7,8 @@ which the first purchase of that game turn's Recruitment Phase must provide (``o
 from __future__ import annotations
 
 from engine.mediterranean_empires import control, placement
-from engine.mediterranean_empires.context import Ctx, Refused
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.rules_data import UNIT_WORDS
 from engine.mediterranean_empires.state import Unit
 
@@ -38,16 +39,16 @@ def bring_back(ctx: Ctx, side: str, power: str, kind: str, area: str, count: int
     """Places returning crusaders (free: they are not recruited, and do not count against three recruits an area)."""
     st = ctx.state
     if st.phase != "recruitment":
-        raise Refused("crusaders come back in the Joint Recruitment Phase")
+        raise Rejection("crusaders come back in the Joint Recruitment Phase")
     if st.sides[side].done:
-        raise Refused("you have said 'done' for this Recruitment Phase")
+        raise Rejection("you have said 'done' for this Recruitment Phase")
     for _ in range(count):
         entry = next((e for e in due(ctx, side) if e[0] == power and e[1] == kind), None)
         if entry is None:
-            raise Refused(f"no {UNIT_WORDS[kind]} of {power} is coming back from the Crusade now")
+            raise Rejection(f"no {UNIT_WORDS[kind]} of {power} is coming back from the Crusade now")
         wrong = placement.refusal(ctx, side, power, kind, area)
         if wrong:
-            raise Refused(wrong)
+            raise Rejection(wrong)
         _place(ctx, side, entry, area)
 
 

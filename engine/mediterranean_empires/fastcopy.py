@@ -15,10 +15,12 @@ from dataclasses import fields, is_dataclass
 from typing import Any, Callable
 
 from engine.chance.book import Binding, ChanceBook
+from engine.mediterranean_empires.orders import ORDER_TYPES
+from engine.mediterranean_empires.state import Waiting
 
 # Fields whose values are numbers, strings, booleans or None (copied by reference).
 _ATOMIC_STATE = {"turn", "phase", "next_unit", "pope", "pope_holder", "plague", "political_round", "to_move", "first",
-                 "actions_done", "winner", "gm"}
+                 "actions_done", "winner", "gm", "rules_version"}
 _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_this_phase", "vp"}  # of atoms
 _LIST_DICTS = {"standing", "rolls"}  # {key: [atoms]}
 _FLAT_LISTS = {"unseen", "log", "options"}
@@ -27,7 +29,8 @@ _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "s
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},
                      "King": {"power", "diplomacy", "military", "area", "diplomacy_used", "died_turn"}}
 # Immutable values ``deepcopy`` gives back as they are.
-_ATOMS = frozenset({str, int, bool, float, type(None)})
+# Orders are frozen dataclasses of such values.
+_ATOMS = frozenset({str, int, bool, float, type(None), Waiting, *ORDER_TYPES.values()})
 # Per dataclass type: whether its fields are exactly the atomic ones above (checked once per type, not per object).
 _ATOMS_ONLY: dict[type, bool] = {}
 # Per type: whether it is a dataclass ``_tree`` copies itself (checked once per type).

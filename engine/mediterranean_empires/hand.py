@@ -25,7 +25,7 @@ from typing import Any
 from engine import canonical
 from engine.chance import derive
 from engine.events import Rejection
-from engine.mediterranean_empires.context import Ctx, Refused
+from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedMarker
 from engine.mediterranean_empires.state import State
 
@@ -112,7 +112,7 @@ def take(st: State, side: str, entry: dict[str, Any]) -> str:
     marker = str(entry["marker"])  # the export's fold learns it from the reveal, not from its own entry
     if gone["seq"] is not None and not gone.get("revealed"):
         if marker not in st.unseen:
-            raise Refused(f"the {marker} revealed is not among the markers unseen: it cannot have been held")
+            raise Rejection(f"the {marker} revealed is not among the markers unseen: it cannot have been held")
         st.unseen.remove(marker)
     return marker
 
@@ -149,8 +149,8 @@ def claim(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:
     except NeedMarker:
         skip = {r["seq"] for r in getattr(ctx.oracle, "revealed", ())}
         if knows_hand(st, side) and not candidates(st, side, kinds, skip):
-            raise Refused(f"Player {side} holds no {' or '.join(kinds)} stratagem marker to play",
-                          hidden_of=side) from None
+            raise Rejection(f"Player {side} holds no {' or '.join(kinds)} stratagem marker to play",
+                          hidden_of=ctx.seat(side)) from None
         raise
     return take(st, side, entry)
 
@@ -162,8 +162,8 @@ def check_held(ctx: Ctx, side: str, kinds: tuple[str, ...], wanted: int) -> None
     if wanted > 0 and knows_hand(st, side):
         held = sum(1 for e in st.sides[side].hand if e["marker"] in kinds)
         if held < wanted:
-            raise Refused(f"Player {side} holds {held} {' or '.join(kinds)} stratagem marker(s), not {wanted}",
-                          hidden_of=side)
+            raise Rejection(f"Player {side} holds {held} {' or '.join(kinds)} stratagem marker(s), not {wanted}",
+                          hidden_of=ctx.seat(side))
 
 
 def spend(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:

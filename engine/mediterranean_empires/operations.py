@@ -1,11 +1,13 @@
 """Operations (10.0-10.3, 11.0-11.4): forces, OPs, movement, interception, avoiding combat, naval transport."""
 from __future__ import annotations
 
-from engine.mediterranean_empires import combat, hand, options
+from engine.mediterranean_empires import combat, hand, interception, options
 from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
 from engine.mediterranean_empires.politics import activate
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 from engine.mediterranean_empires.state import Unit
 
 MOVE, EXIT_ENEMY, ATTACK, AMPHIBIOUS, COASTAL_RAID = 1, 2, 2, 1, 1
@@ -20,21 +22,21 @@ def cost(ctx: Ctx, ops: int) -> int:
 
 def force(ctx: Ctx) -> dict:
     if ctx.state.force is None:
-        raise Refused("no force is active: activate one first ('activate the French in Provence County')")
+        raise Rejection("no force is active: activate one first ('activate the French in Provence County')")
     return ctx.state.force
 
 
 def spend(ctx: Ctx, ops: int, what: str) -> None:
     f = force(ctx)
     if f["ops"] < ops:
-        raise Refused(f"{what} costs {ops} OP(s) and the force has {f['ops']} left")
+        raise Rejection(f"{what} costs {ops} OP(s) and the force has {f['ops']} left")
     f["ops"] -= ops
 
 
 def ops_roll(ctx: Ctx, side: str, king: int, markers: int, label: str) -> int:
     """10.0: 2d6 + the King's military value + one or two Military Advantage markers, at most 15."""
     if markers not in (0, 1, 2):
-        raise Refused("a force's OP roll takes at most two Military Advantage markers")
+        raise Rejection("a force's OP roll takes at most two Military Advantage markers")
     # Each marker is revealed before the dice (hand.claim); the bot's fold refuses the order at once when the hand
     # holds fewer than that, not after the first marker's reveal.
     hand.check_held(ctx, side, (MILITARY_ADVANTAGE,), markers)
@@ -51,32 +53,32 @@ def activate_force(ctx: Ctx, side: str, area: str, ids: list[int], *, with_king:
                    label: str = "force") -> dict:
     st = ctx.state
     if st.force is not None:
-        raise Refused("a force is still active: finish it first ('end')")
+        raise Rejection("a force is still active: finish it first ('end')")
     units = [st.units[i] for i in ids if i in st.units]
     if not units or len(units) != len(ids):
-        raise Refused(f"no such units of yours in {area}")
+        raise Rejection(f"no such units of yours in {area}")
     powers = {u.power for u in units}
     if len(powers) > 1:
-        raise Refused(f"a force is made of one power's units (10.0); this one mixes {', '.join(sorted(powers))}")
+        raise Rejection(f"a force is made of one power's units (10.0); this one mixes {', '.join(sorted(powers))}")
     power = next(iter(powers))
     if side_of_power(st, power) != side:
-        raise Refused(f"{power}'s units are not yours to command")
+        raise Rejection(f"{power}'s units are not yours to command")
     if st.status.get(power) == "vassal":
-        raise Refused(f"{power} is a vassal: its units stay in its home areas (7.2)")
+        raise Rejection(f"{power} is a vassal: its units stay in its home areas (7.2)")
     for u in units:
         if u.area != area:
-            raise Refused(f"unit {u.id} is in {u.area}, not {area}")
+            raise Rejection(f"unit {u.id} is in {u.area}, not {area}")
         if u.done:
-            raise Refused(f"the {u.kind.replace('_', ' ')} of {power} in {area} has completed its operations this turn")
+            raise Rejection(f"the {u.kind.replace('_', ' ')} of {power} in {area} has completed its operations this turn")
     naval = units[0].kind == "fleet"
     if any((u.kind == "fleet") != naval for u in units):
-        raise Refused("a force is either fleets or land units; land units travel with fleets by embarking (11.2)")
+        raise Rejection("a force is either fleets or land units; land units travel with fleets by embarking (11.2)")
     king = st.kings.get(power)
     king_here = king is not None and king.area == area and with_king
     ops = ops_roll(ctx, side, king.military if king_here and king else 0, markers, label)
     st.force = {"side": side, "power": power, "ids": ids, "area": area, "ops": ops, "naval": naval,
                 "king": power if king_here else None, "cargo": [], "based": naval and _based(ctx, side, area),
-                "label": label, "steps": 0}
+                "label": label, "steps": 0, "start": area}
     return st.force
 
 
@@ -104,15 +106,15 @@ def move(ctx: Ctx, to: str) -> None:
     here = f["area"]
     if f["naval"]:
         if to not in amap.seas:
-            raise Refused(f"a fleet moves only to sea areas; {to} is land")
+            raise Rejection(f"a fleet moves only to sea areas; {to} is land")
         if to not in amap.seas[here].links:
-            raise Refused(f"{to} does not open into {here}; from {here} a fleet may reach {', '.join(amap.seas[here].links)}")
+            raise Rejection(f"{to} does not open into {here}; from {here} a fleet may reach {', '.join(amap.seas[here].links)}")
         price = cost(ctx, MOVE)
     else:
         if to not in amap.lands:
-            raise Refused(f"land units enter only land areas; {to} is a sea (embark on a fleet to cross it)")
+            raise Rejection(f"land units enter only land areas; {to} is a sea (embark on a fleet to cross it)")
         if to not in amap.lands[here].borders:
-            raise Refused(f"{to} does not border {here}; from {here} a force may reach {', '.join(amap.lands[here].borders)}")
+            raise Rejection(f"{to} does not border {here}; from {here} a force may reach {', '.join(amap.lands[here].borders)}")
         price = cost(ctx, MOVE + (EXIT_ENEMY if enemies(ctx, f["side"], here, False) else 0))
     spend(ctx, price, f"moving to {to}")
     label = _step_label(ctx)
@@ -158,20 +160,26 @@ def _intercept(ctx: Ctx, area: str, *, exiting: bool, label: str) -> bool:
     if not blockers:
         return True
     opp = other(f["side"])
-    answer = ctx.oracle.ask(ctx.seat(opp), f"{label}.intercept",
-                            f"Intercept the {f['power']} force {'leaving' if exiting else 'entering'} {area} with your "
-                            f"{len(blockers)} unit(s) there?", INTERCEPT_CHOICES, "do not intercept",
-                            {"area": area, "units": len(f["ids"])})
-    if answer == "do not intercept":
-        return True
-    # The marker is revealed before the die (a claim the bot's fold refuses when it is not held).
-    advantage = answer == "intercept with Military Advantage"
-    if advantage:
-        combat.spend_marker(ctx, opp, MILITARY_ADVANTAGE)
+    if st.rules_version >= SEED_READINGS:
+        declared = interception.declare(ctx, f, area, blockers, exiting=exiting, label=label)
+        if declared is None:
+            return True
+        blockers, markers = [st.units[i] for i in declared.ids], declared.modifier
+    else:
+        answer = ctx.oracle.ask(ctx.seat(opp), f"{label}.intercept",
+                                f"Intercept the {f['power']} force {'leaving' if exiting else 'entering'} {area} with "
+                                f"your {len(blockers)} unit(s) there?", INTERCEPT_CHOICES, "do not intercept",
+                                {"area": area, "units": len(f["ids"])})
+        if answer == "do not intercept":
+            return True
+        # The marker is revealed before the die (a claim the bot's fold refuses when it is not held).
+        markers = 1 if answer == "intercept with Military Advantage" else 0
+        if markers:
+            combat.spend_marker(ctx, opp, MILITARY_ADVANTAGE)
     roll = ctx.die(f"{label}.intercept")
     mod = (1 if exiting else 0) - (1 if len({u.power for u in blockers}) > 1 else 0)
     mod -= 1 if all(st.units[i].kind == "raider" for i in f["ids"]) else 0
-    mod += 1 if advantage else 0
+    mod += markers
     if roll + mod < 4:
         ctx.say(f"Player {opp} tries to intercept in {area}: {roll}{mod:+d}, it fails.")
         return True
@@ -194,13 +202,13 @@ def attack(ctx: Ctx) -> None:
     st = ctx.state
     f = force(ctx)
     if f["naval"] and not f["based"]:
-        raise Refused("this fleet must first reach a sea next to a friendly city (11.1) before anything else")
+        raise Rejection("this fleet must first reach a sea next to a friendly city (11.1) before anything else")
     if f["naval"] and f["cargo"]:
-        raise Refused("fleets carrying land units cannot fight (11.3): land them first")
+        raise Rejection("fleets carrying land units cannot fight (11.3): land them first")
     area, side, opp = f["area"], f["side"], other(f["side"])
     targets = enemies(ctx, side, area, f["naval"])
     if not targets:
-        raise Refused(f"there are no enemy {'fleets' if f['naval'] else 'land units'} in {area} to attack")
+        raise Rejection(f"there are no enemy {'fleets' if f['naval'] else 'land units'} in {area} to attack")
     spend(ctx, cost(ctx, ATTACK), "an attack")
     label = _step_label(ctx)
     attackers = list(f["ids"])
@@ -244,11 +252,29 @@ def drop(ctx: Ctx, ids: list[int]) -> None:
     f = force(ctx)
     for i in ids:
         if i not in f["ids"]:
-            raise Refused("only units of the active force can be dropped off")
+            raise Rejection("only units of the active force can be dropped off")
         f["ids"].remove(i)
         ctx.state.units[i].done = True
     if not f["ids"]:
         end(ctx)
+
+
+def pick_up(ctx: Ctx, area: str, ids: list[int]) -> None:
+    """10.1 (rules version 2): a land force picks up friendly units not yet activated where it stands, at no OP cost;
+    not in its initial area once the OP roll is made (10.0). A force is of one power (10.0 1): the units must be."""
+    st, f = ctx.state, force(ctx)
+    if area != f["area"]:
+        raise Rejection(f"a land force picks up units where it stands ({f['area']}), not in {area}")
+    if area == f.get("start"):
+        raise Rejection(f"no units join the force in {area}, its initial area, once its OP roll is made (10.0)")
+    if not ids:
+        raise Rejection(f"no ready land unit of {f['power']} in {area} to pick up (a force is of one power, 10.0)")
+    for i in ids:
+        u = st.units.get(i)
+        if u is None or u.area != area or u.kind == "fleet" or u.done or u.power != f["power"] or i in f["ids"]:
+            raise Rejection(f"unit {i} is not a ready land unit of {f['power']} in {area}")
+        f["ids"].append(i)
+    ctx.say(f"The {f['power']} force picks up {len(ids)} unit(s) in {area} ({f['ops']} OPs left).")
 
 
 def embark(ctx: Ctx, land: str, ids: list[int]) -> None:
@@ -256,19 +282,19 @@ def embark(ctx: Ctx, land: str, ids: list[int]) -> None:
     two per fleet, and any number of Kings."""
     st, f = ctx.state, force(ctx)
     if not f["naval"]:
-        raise Refused("only a fleet force embarks land units")
+        raise Rejection("only a fleet force embarks land units")
     if not f["based"]:
-        raise Refused("this fleet must first reach a sea next to a friendly city (11.1) before embarking")
+        raise Rejection("this fleet must first reach a sea next to a friendly city (11.1) before embarking")
     if not ctx.rules.map.touches(land, f["area"]):
-        raise Refused(f"{land} does not touch {f['area']}")
+        raise Rejection(f"{land} does not touch {f['area']}")
     if controller(st, land) == other(f["side"]):
-        raise Refused(f"{land} is under enemy total control: no embarking there")
+        raise Rejection(f"{land} is under enemy total control: no embarking there")
     if len(f["cargo"]) + len(ids) > 2 * len(f["ids"]):
-        raise Refused(f"{len(f['ids'])} fleet(s) carry at most {2 * len(f['ids'])} land units")
+        raise Rejection(f"{len(f['ids'])} fleet(s) carry at most {2 * len(f['ids'])} land units")
     for i in ids:
         u = st.units.get(i)
         if u is None or u.area != land or u.kind == "fleet" or u.done or side_of_power(st, u.power) != f["side"]:
-            raise Refused(f"unit {i} is not a ready land unit of yours in {land}")
+            raise Rejection(f"unit {i} is not a ready land unit of yours in {land}")
         u.area = f["area"]
         f["cargo"].append(i)
     ctx.say(f"The fleet embarks {len(ids)} unit(s) from {land}.")
@@ -279,9 +305,9 @@ def debark(ctx: Ctx, land: str, *, then: str = "done") -> None:
     landing: 1 OP, the fleet's action ends, and the landed units act at once."""
     st, f = ctx.state, force(ctx)
     if not f["cargo"]:
-        raise Refused("the fleet carries no land units")
+        raise Rejection("the fleet carries no land units")
     if not ctx.rules.map.touches(land, f["area"]):
-        raise Refused(f"{land} does not touch {f['area']}")
+        raise Rejection(f"{land} does not touch {f['area']}")
     amphibious = controller(st, land) == other(f["side"])
     if amphibious:
         spend(ctx, cost(ctx, AMPHIBIOUS), "an amphibious landing")
@@ -324,16 +350,16 @@ def coastal_raid(ctx: Ctx, land: str) -> None:
     a mercenary lands; enemy units there may intercept it; otherwise 4-6 earns 1 TP; it re-embarks."""
     st, f = ctx.state, force(ctx)
     if not options.on(st, options.MERCENARIES):
-        raise Refused("coastal raids come with optional rule 14.1 (mercenaries, 11.4), which this campaign does not use")
+        raise Rejection("coastal raids come with optional rule 14.1 (mercenaries, 11.4), which this campaign does not use")
     if f["power"] != "Aragon" or not f["naval"]:
-        raise Refused("coastal raids are made by Aragonese fleets (11.4)")
+        raise Rejection("coastal raids are made by Aragonese fleets (11.4)")
     mercs = [i for i in f["cargo"] if st.units[i].kind == "mercenary"]
     if not mercs:
-        raise Refused("a coastal raid needs a mercenary unit on board (11.4)")
+        raise Rejection("a coastal raid needs a mercenary unit on board (11.4)")
     if not ctx.rules.map.touches(land, f["area"]):
-        raise Refused(f"{land} does not touch {f['area']}")
+        raise Rejection(f"{land} does not touch {f['area']}")
     if controller(st, land) != other(f["side"]):
-        raise Refused(f"coastal raids strike enemy-controlled areas; {land} is not one")
+        raise Rejection(f"coastal raids strike enemy-controlled areas; {land} is not one")
     spend(ctx, cost(ctx, COASTAL_RAID), "a coastal raid")
     label = _step_label(ctx)
     merc = mercs[0]
@@ -363,7 +389,7 @@ def coastal_raid(ctx: Ctx, land: str) -> None:
 def end(ctx: Ctx) -> None:
     st, f = ctx.state, force(ctx)
     if f["cargo"]:
-        raise Refused("land the units on board first: they cannot stay on the fleet (11.2)")
+        raise Rejection("land the units on board first: they cannot stay on the fleet (11.2)")
     for i in f["ids"]:
         if i in st.units:
             st.units[i].done = True

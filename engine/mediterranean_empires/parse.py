@@ -1,4 +1,4 @@
-"""Orders in the seed's own words, one per line: what each line means, or a precise refusal.
+"""Orders in the seed's own words, one per line: the order (orders.py) each line means, or a precise refusal.
 
     draw                                          (Stratagem Markers Phase)
     attempt alliance with Genoa using the King of France, the Pope and 1 TP
@@ -18,8 +18,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
+                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Play, Recruit,
+                                                  Redistribute, Return, Standing)
 from engine.mediterranean_empires.rules_data import UNIT_KINDS, RulesData
 from engine.names import join_or
 from engine.quote import quote
@@ -62,104 +66,114 @@ def _units(text: str) -> tuple[int, str]:
     return count, KIND_WORDS[word]
 
 
-def read_line(rules: RulesData, line: str) -> dict[str, Any]:
-    """One order line -> {'order': ..., ...}; raises Unclear with what was wrong and what would be right."""
+def _attempt(rules: RulesData, kind: str, target: str, using: str | None) -> Attempt:
+    kind = {"diplomacy": "alliance"}.get(kind.lower(), kind.lower())
+    power = _power(rules, target) if rules.power_index.resolve(target).ok else _home_power(rules, target)
+    king: str | None = None
+    pope = tp = False
+    cede: str | None = None
+    for part in re.split(r",| and ", using or ""):
+        p = part.strip().lower()
+        if not p:
+            continue
+        if p.startswith("the king of") or p.startswith("king of"):
+            king = _power(rules, p.split("of", 1)[1])
+        elif "pope" in p:
+            pope = True
+        elif re.fullmatch(r"(1|one) tp|a tp|1 treasury point", p):
+            tp = True
+        elif p.startswith("ceding "):
+            cede = _area(rules, part.strip()[len("ceding "):])
+        else:
+            raise Unclear(f"unknown modifier '{quote(part.strip())}': use 'the King of <power>', 'the Pope', '1 TP' "
+                          "or 'ceding <area>'")
+    return Attempt(kind, power, king, pope, tp, cede)
+
+
+def _activate(rules: RulesData, m: re.Match[str]) -> Activate:
+    extras = m[4].lower()
+    ma = re.search(r"with (\d|one|two|a) military advantage", extras)
+    unit = _units(m[1]) if m[1] else None
+    return Activate(_power(rules, m[2]), _area(rules, m[3]), unit[0] if unit else None, unit[1] if unit else None,
+                    (int(ma[1]) if ma[1].isdigit() else NUMBERS[ma[1]]) if ma else 0, "without the king" not in extras)
+
+
+def _embark(rules: RulesData, m: re.Match[str]) -> Embark:
+    unit = _units(m[1]) if m[1] and m[1].lower() not in ("units", "all") else None
+    return Embark(_area(rules, m[2]), unit[0] if unit else None, unit[1] if unit else None)
+
+
+def _play(rules: RulesData, m: re.Match[str]) -> Play:
+    r = rules.marker_index.resolve(m[1])
+    if not r.ok:
+        raise Unclear(r.error)
+    return Play(str(r.name))
+
+
+def _words(*phrases: str) -> str:
+    return "|".join(re.escape(p) for p in phrases)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One form of order line: a pattern matched against the whole line (its lower-case form where ``lower``, so
+    that what it captures is lower case), and how the match becomes an order."""
+
+    pattern: re.Pattern[str]
+    read: Callable[[RulesData, re.Match[str]], Order]
+    lower: bool = False
+
+
+def _reader(pattern: str, read: Callable[[RulesData, re.Match[str]], Order], *, lower: bool = False) -> Reader:
+    return Reader(re.compile(pattern, flags=re.I), read, lower)
+
+
+# Tried in this order, the first match wins: a line that no pattern takes is an answer to a question.
+READERS: tuple[Reader, ...] = (
+    _reader(_words("draw", "draw a marker", "draw a stratagem marker", "pick", "pick a marker"),
+            lambda r, m: Draw(), lower=True),
+    _reader(r"(?:attempt )?(alliance|diplomacy|vassalage|rebellion)(?: attempt)? (?:with|on|against|in) (.+?)"
+            r"(?: (?:using |with |(?=ceding ))(.+))?", lambda r, m: _attempt(r, m[1], m[2], m[3])),
+    _reader(r"foment (?:a )?rebellion in (.+?)(?: (?:using|with) (.+))?", lambda r, m: _attempt(r, "rebellion", m[1], m[2])),
+    _reader(r"pass(?: forfeiting (?:the |my )?(alliance|vassalage|rebellion)(?: attempt)?)?", lambda r, m: Pass(m[1]),
+            lower=True),
+    _reader(r"recruit (.+?) of (.+?) (?:in|at) (.+)",
+            lambda r, m: Recruit(*_units(m[1]), _power(r, m[2]), _area(r, m[3]))),
+    _reader(r"return (.+?) of (.+?) (?:to|in|at) (.+)",
+            lambda r, m: Return(*_units(m[1]), _power(r, m[2]), _area(r, m[3]))),
+    _reader(_words("done", "finished", "no more", "end recruitment", "end redistribution"), lambda r, m: Done(),
+            lower=True),
+    _reader(r"activate (?:(.+?) of )?(.+?) (?:in|at) (.+?)((?: (?:with|without) [^,]+?)*)", _activate),
+    _reader(r"(?:move|go|sail|march) (?:to|into) (.+)", lambda r, m: Move(_area(r, m[1]))),
+    _reader(_words("attack", "attack all", "attack the enemy", "give battle"), lambda r, m: Attack(), lower=True),
+    _reader(r"(?:embark|pick up)(?: (.+?))? from (.+)", _embark),
+    _reader(r"(?:land|unload|debark|disembark)(?: them)? (?:in|at|into) (.+)", lambda r, m: Land(_area(r, m[1]))),
+    _reader(r"(?:coastal )?raid (?:the coast of )?(.+)", lambda r, m: CoastalRaid(_area(r, m[1]))),
+    _reader(r"drop(?: off)? (.+)", lambda r, m: Drop(*_units(m[1]))),
+    _reader(_words("end", "end action", "end this action", "stop"), lambda r, m: End(), lower=True),
+    _reader(_words("end operations", "end my operations", "end phase", "end operations phase"),
+            lambda r, m: EndOperations(), lower=True),
+    _reader(r"redistribute (.+?) of (.+?) from (.+?) to (.+)",
+            lambda r, m: Redistribute(*_units(m[1]), _power(r, m[2]), _area(r, m[3]), _area(r, m[4]))),
+    _reader(r"(never intercept|always intercept|clear standing orders|always avoid combat(?: with fewer than (\d+) units)?)",
+            lambda r, m: Standing(m[1]), lower=True),
+    _reader(r"(?:always )?take (?:my )?losses cheapest first", lambda r, m: Standing("take losses cheapest first"),
+            lower=True),
+    _reader(r"play (?:the )?(.+?)(?: marker)?", _play),
+)
+
+
+def read_line(rules: RulesData, line: str) -> Order:
+    """One order line -> its order; raises Unclear with what was wrong and what would be right."""
     text = " ".join(line.strip().rstrip(".").split())
     low = text.lower()
     if not low:
         raise Unclear("empty line")
-    if low in ("draw", "draw a marker", "draw a stratagem marker", "pick", "pick a marker"):
-        return {"order": "draw"}
-    m = re.fullmatch(r"(?:attempt )?(alliance|diplomacy|vassalage|rebellion)(?: attempt)? (?:with|on|against|in) (.+?)"
-                     r"(?: (?:using |with |(?=ceding ))(.+))?", text, flags=re.I)
-    if not m:
-        m2 = re.fullmatch(r"foment (?:a )?rebellion in (.+?)(?: (?:using|with) (.+))?", text, flags=re.I)
-        if m2:
-            m = re.fullmatch(r"(rebellion) (.+?)(?: using (.+))?", f"rebellion {m2[1]}" + (f" using {m2[2]}" if m2[2] else ""), flags=re.I)
-    if m:
-        kind = {"diplomacy": "alliance"}.get(m[1].lower(), m[1].lower())
-        target = m[2]
-        power = _power(rules, target) if rules.power_index.resolve(target).ok else _home_power(rules, target)
-        mods = {"king": None, "pope": False, "tp": False}
-        for part in re.split(r",| and ", m[3] or ""):
-            p = part.strip().lower()
-            if not p:
-                continue
-            if p.startswith("the king of") or p.startswith("king of"):
-                mods["king"] = _power(rules, p.split("of", 1)[1])
-            elif "pope" in p:
-                mods["pope"] = True
-            elif re.fullmatch(r"(1|one) tp|a tp|1 treasury point", p):
-                mods["tp"] = True
-            elif p.startswith("ceding "):
-                mods["cede"] = _area(rules, part.strip()[len("ceding "):])
-            else:
-                raise Unclear(f"unknown modifier '{quote(part.strip())}': use 'the King of <power>', 'the Pope', '1 TP' "
-                              "or 'ceding <area>'")
-        return {"order": "attempt", "kind": kind, "power": power, **mods}
-    m = re.fullmatch(r"pass(?: forfeiting (?:the |my )?(alliance|vassalage|rebellion)(?: attempt)?)?", low)
-    if m:
-        return {"order": "pass", "forfeit": m[1]}
-    m = re.fullmatch(r"recruit (.+?) of (.+?) (?:in|at) (.+)", text, flags=re.I)
-    if m:
-        count, kind = _units(m[1])
-        return {"order": "recruit", "count": count, "kind": kind, "power": _power(rules, m[2]), "area": _area(rules, m[3])}
-    m = re.fullmatch(r"return (.+?) of (.+?) (?:to|in|at) (.+)", text, flags=re.I)
-    if m:
-        count, kind = _units(m[1])
-        return {"order": "return", "count": count, "kind": kind, "power": _power(rules, m[2]), "area": _area(rules, m[3])}
-    if low in ("done", "finished", "no more", "end recruitment", "end redistribution"):
-        return {"order": "done"}
-    m = re.fullmatch(r"activate (?:(.+?) of )?(.+?) (?:in|at) (.+?)((?: (?:with|without) [^,]+?)*)", text, flags=re.I)
-    if m:
-        extras = m[4].lower()
-        ma = re.search(r"with (\d|one|two|a) military advantage", extras)
-        unit = _units(m[1]) if m[1] else None
-        return {"order": "activate", "power": _power(rules, m[2]), "area": _area(rules, m[3]),
-                "count": unit[0] if unit else None, "kind": unit[1] if unit else None,
-                "markers": (int(ma[1]) if ma[1].isdigit() else NUMBERS[ma[1]]) if ma else 0,
-                "king": "without the king" not in extras}
-    m = re.fullmatch(r"(?:move|go|sail|march) (?:to|into) (.+)", text, flags=re.I)
-    if m:
-        return {"order": "move", "to": _area(rules, m[1])}
-    if low in ("attack", "attack all", "attack the enemy", "give battle"):
-        return {"order": "attack"}
-    m = re.fullmatch(r"(?:embark|pick up)(?: (.+?))? from (.+)", text, flags=re.I)
-    if m:
-        unit = _units(m[1]) if m[1] and m[1].lower() not in ("units", "all") else None
-        return {"order": "embark", "from": _area(rules, m[2]), "count": unit[0] if unit else None,
-                "kind": unit[1] if unit else None}
-    m = re.fullmatch(r"(?:land|unload|debark|disembark)(?: them)? (?:in|at|into) (.+)", text, flags=re.I)
-    if m:
-        return {"order": "land", "in": _area(rules, m[1])}
-    m = re.fullmatch(r"(?:coastal )?raid (?:the coast of )?(.+)", text, flags=re.I)
-    if m:
-        return {"order": "coastal raid", "in": _area(rules, m[1])}
-    m = re.fullmatch(r"drop(?: off)? (.+)", text, flags=re.I)
-    if m:
-        count, kind = _units(m[1])
-        return {"order": "drop", "count": count, "kind": kind}
-    if low in ("end", "end action", "end this action", "stop"):
-        return {"order": "end"}
-    if low in ("end operations", "end my operations", "end phase", "end operations phase"):
-        return {"order": "end operations"}
-    m = re.fullmatch(r"redistribute (.+?) of (.+?) from (.+?) to (.+)", text, flags=re.I)
-    if m:
-        count, kind = _units(m[1])
-        return {"order": "redistribute", "count": count, "kind": kind, "power": _power(rules, m[2]),
-                "from": _area(rules, m[3]), "to": _area(rules, m[4])}
-    m = re.fullmatch(r"(never intercept|always intercept|clear standing orders|always avoid combat(?: with fewer than (\d+) units)?)", low)
-    if m:
-        return {"order": "standing", "rule": m[1]}
-    if re.fullmatch(r"(?:always )?take (?:my )?losses cheapest first", low):
-        return {"order": "standing", "rule": "take losses cheapest first"}
-    m = re.fullmatch(r"play (?:the )?(.+?)(?: marker)?", text, flags=re.I)
-    if m:
-        r = rules.marker_index.resolve(m[1])
-        if not r.ok:
-            raise Unclear(r.error)
-        return {"order": "play", "marker": r.name}
-    return {"order": "answer", "answer": low}
+    for reader in READERS:
+        m = reader.pattern.fullmatch(low if reader.lower else text)
+        if m:
+            return reader.read(rules, m)
+    return Answer(low)
 
 
 def _home_power(rules: RulesData, text: str) -> str:

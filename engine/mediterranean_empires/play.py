@@ -1,105 +1,174 @@
-"""One order, played against the state: phase and turn checks, then the rule function it names."""
+"""One order, played against the state by the handler of its kind: phase and turn checks, then the rule function it
+names."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.mediterranean_empires import crusaders, hand, operations, politics, turn
 from engine.mediterranean_empires.asks import asked_of
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
+from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
+                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Play, Recruit,
+                                                  Redistribute, Return, Standing)
 from engine.mediterranean_empires.parse import kind_word
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 
-OPERATIONS = ("move", "attack", "embark", "land", "coastal raid", "drop", "end", "end operations")
+def play(ctx: Ctx, side: str, order: Order) -> None:
+    if ctx.state.phase == "over":
+        raise Rejection("the game is over")
+    HANDLERS[type(order)](ctx, side, order)
 
 
-def play(ctx: Ctx, side: str, order: dict[str, Any]) -> None:
+def _draw(ctx: Ctx, side: str, order: Draw) -> None:
+    turn.draw(ctx, side)
+
+
+def _political(ctx: Ctx, side: str) -> None:
     st = ctx.state
-    name = order["order"]
-    if st.phase == "over":
-        raise Refused("the game is over")
-    if name == "draw":
-        turn.draw(ctx, side)
-    elif name in ("attempt", "pass"):
-        if st.phase != "political":
-            raise Refused(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
-        if st.to_move != side:
-            raise Refused(f"Player {st.to_move} acts now in this round")
-        if name == "attempt":
-            politics.attempt(ctx, side, order["kind"], order["power"],
-                             politics.Modifiers(order.get("king"), bool(order.get("pope")), bool(order.get("tp"))),
-                             cede=order.get("cede"))
-        else:
-            lost = politics.forfeit(ctx, side, order.get("forfeit"))
-            ctx.say(f"Player {side} passes" + (f", forfeiting the {lost} attempt." if lost else "."))
-        turn.political_done(ctx, side)
-    elif name == "recruit":
-        turn.recruit(ctx, side, order["power"], order["kind"], order["area"], order["count"])
-    elif name == "return":
-        crusaders.bring_back(ctx, side, order["power"], order["kind"], order["area"], order["count"])
-    elif name == "done":
-        if st.phase == "recruitment":
-            turn.recruitment_done(ctx, side)
-        elif st.phase == "end of turn":
-            turn.end_of_turn_done(ctx, side)
-        else:
-            raise Refused("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
-    elif name == "activate":
-        _operating(ctx, side)
-        ids = _pick(ctx, side, order["power"], order["area"], order.get("kind"), order.get("count"), ready=True)
-        operations.activate_force(ctx, side, order["area"], ids, with_king=order.get("king", True),
-                                  markers=order.get("markers", 0), label="force")
-    elif name in OPERATIONS:
-        _operating(ctx, side)
-        if name == "move":
-            operations.move(ctx, order["to"])
-        elif name == "attack":
-            operations.attack(ctx)
-        elif name == "embark":
-            f = operations.force(ctx)
-            ready = [u for u in st.units_in(order["from"]) if u.kind != "fleet" and not u.done
-                     and side_of_power(st, u.power) == side and (order.get("kind") in (None, u.kind))]
-            room = 2 * len(f["ids"]) - len(f["cargo"])
-            want = order.get("count") or room
-            operations.embark(ctx, order["from"], [u.id for u in ready][:min(want, room)])
-        elif name == "land":
-            operations.debark(ctx, order["in"])
-        elif name == "coastal raid":
-            operations.coastal_raid(ctx, order["in"])
-        elif name == "drop":
-            f = operations.force(ctx)
-            ids = [i for i in f["ids"] if st.units[i].kind == order["kind"]][: order["count"]]
-            if len(ids) < order["count"]:
-                raise Refused(f"the force has fewer than {order['count']} {kind_word(order['kind'])}")
-            operations.drop(ctx, ids)
-        elif name == "end":
-            operations.end(ctx)
-        else:
-            turn.end_operations(ctx, side)
-    elif name == "redistribute":
-        if order["count"] > (2 if order["kind"] == "levy" else 1):
-            raise Refused("one unit at a time, or two levies (5.2)")
-        every = _pick(ctx, side, order["power"], order["from"], order["kind"], None, ready=False)
-        # 5.2: once per unit; a unit moved here this phase is not the one to take when another can go (it was).
-        ids = [uid for uid in every if not st.units[uid].redistributed][: order["count"]]
-        if len(ids) < order["count"]:
-            raise Refused(f"{order['power']} has {len(ids)} {kind_word(order['kind'])}(s) in {order['from']} not yet "
-                          f"redistributed this phase, not {order['count']} (5.2: once per unit)")
-        for uid in ids:
-            turn.redistribute(ctx, side, uid, order["to"])
-        turn.redistributed(ctx, side)
-    elif name == "play":
-        _play_marker(ctx, side, order["marker"])
+    if st.phase != "political":
+        raise Rejection(f"political attempts are made in the Political Phase; this is the {st.phase} phase")
+    if st.to_move != side:
+        raise Rejection(f"Player {st.to_move} acts now in this round")
+
+
+def _attempt(ctx: Ctx, side: str, order: Attempt) -> None:
+    _political(ctx, side)
+    politics.attempt(ctx, side, order.kind, order.power, politics.Modifiers(order.king, bool(order.pope), bool(order.tp)),
+                     cede=order.cede)
+    turn.political_done(ctx, side)
+
+
+def _pass(ctx: Ctx, side: str, order: Pass) -> None:
+    _political(ctx, side)
+    lost = politics.forfeit(ctx, side, order.forfeit)
+    ctx.say(f"Player {side} passes" + (f", forfeiting the {lost} attempt." if lost else "."))
+    turn.political_done(ctx, side)
+
+
+def _recruit(ctx: Ctx, side: str, order: Recruit) -> None:
+    turn.recruit(ctx, side, order.power, order.kind, order.area, order.count)
+
+
+def _return(ctx: Ctx, side: str, order: Return) -> None:
+    crusaders.bring_back(ctx, side, order.power, order.kind, order.area, order.count)
+
+
+def _done(ctx: Ctx, side: str, order: Done) -> None:
+    if ctx.state.phase == "recruitment":
+        turn.recruitment_done(ctx, side)
+    elif ctx.state.phase == "end of turn":
+        turn.end_of_turn_done(ctx, side)
     else:
-        asked = asked_of(st, side, ctx.rules.seat_of_side(side))
-        now = (f"now you are asked: {asked}" if asked else
-               f"nothing is asked of you now ({'the game is over' if st.phase == 'over' else f'the {st.phase} phase'}"
-               + (f", Player {st.to_move} to act)" if st.phase != "over" else ")"))
-        raise Refused(f"'{order.get('answer', name)}' is not an order; {now}")
+        raise Rejection("'done' ends your recruitment or your redistribution; in operations say 'end operations'")
+
+
+def _activate(ctx: Ctx, side: str, order: Activate) -> None:
+    _operating(ctx, side)
+    ids = _pick(ctx, side, order.power, order.area, order.kind, order.count, ready=True)
+    operations.activate_force(ctx, side, order.area, ids, with_king=order.king, markers=order.markers, label="force")
+
+
+def _move(ctx: Ctx, side: str, order: Move) -> None:
+    _operating(ctx, side)
+    operations.move(ctx, order.to)
+
+
+def _attack(ctx: Ctx, side: str, order: Attack) -> None:
+    _operating(ctx, side)
+    operations.attack(ctx)
+
+
+def _embark(ctx: Ctx, side: str, order: Embark) -> None:
+    _operating(ctx, side)
+    st = ctx.state
+    f = operations.force(ctx)
+    if not f["naval"] and st.rules_version >= SEED_READINGS:
+        wanted = [u.id for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done and u.power == f["power"]
+                  and u.id not in f["ids"] and order.kind in (None, u.kind)]
+        operations.pick_up(ctx, order.origin, wanted[:order.count] if order.count else wanted)
+        return
+    ready = [u for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done
+             and side_of_power(st, u.power) == side and (order.kind in (None, u.kind))]
+    room = 2 * len(f["ids"]) - len(f["cargo"])
+    want = order.count or room
+    operations.embark(ctx, order.origin, [u.id for u in ready][:min(want, room)])
+
+
+def _land(ctx: Ctx, side: str, order: Land) -> None:
+    _operating(ctx, side)
+    operations.debark(ctx, order.place)
+
+
+def _coastal_raid(ctx: Ctx, side: str, order: CoastalRaid) -> None:
+    _operating(ctx, side)
+    operations.coastal_raid(ctx, order.place)
+
+
+def _drop(ctx: Ctx, side: str, order: Drop) -> None:
+    _operating(ctx, side)
+    f = operations.force(ctx)
+    ids = [i for i in f["ids"] if ctx.state.units[i].kind == order.kind][: order.count]
+    if len(ids) < order.count:
+        raise Rejection(f"the force has fewer than {order.count} {kind_word(order.kind)}")
+    operations.drop(ctx, ids)
+
+
+def _end(ctx: Ctx, side: str, order: End) -> None:
+    _operating(ctx, side)
+    operations.end(ctx)
+
+
+def _end_operations(ctx: Ctx, side: str, order: EndOperations) -> None:
+    _operating(ctx, side)
+    turn.end_operations(ctx, side)
+
+
+def _redistribute(ctx: Ctx, side: str, order: Redistribute) -> None:
+    st = ctx.state
+    if order.count > (2 if order.kind == "levy" else 1):
+        raise Rejection("one unit at a time, or two levies (5.2)")
+    every = _pick(ctx, side, order.power, order.origin, order.kind, None, ready=False)
+    # 5.2: once per unit; a unit moved here this phase is not the one to take when another can go (it was).
+    ids = [uid for uid in every if not st.units[uid].redistributed][: order.count]
+    if len(ids) < order.count:
+        raise Rejection(f"{order.power} has {len(ids)} {kind_word(order.kind)}(s) in {order.origin} not yet "
+                        f"redistributed this phase, not {order.count} (5.2: once per unit)")
+    for uid in ids:
+        turn.redistribute(ctx, side, uid, order.to)
+    turn.redistributed(ctx, side)
+
+
+def _play(ctx: Ctx, side: str, order: Play) -> None:
+    _play_marker(ctx, side, order.marker)
+
+
+def _no_order(ctx: Ctx, side: str, order: Order) -> None:
+    """A line read as an answer when no question is put to its seat (or a standing order played as an order)."""
+    st = ctx.state
+    asked = asked_of(st, side, ctx.rules.seat_of_side(side))
+    now = (f"now you are asked: {asked}" if asked else
+           f"nothing is asked of you now ({'the game is over' if st.phase == 'over' else f'the {st.phase} phase'}"
+           + (f", Player {st.to_move} to act)" if st.phase != "over" else ")"))
+    written = order.answer if isinstance(order, Answer) else order.name
+    raise Rejection(f"'{written}' is not an order; {now}")
+
+
+Handler = Callable[[Ctx, str, Any], None]
+# One handler per kind of order (orders.ORDER_TYPES); a standing order is kept by the ruleset before it comes here.
+HANDLERS: dict[type[Order], Handler] = {
+    Draw: _draw, Attempt: _attempt, Pass: _pass, Recruit: _recruit, Return: _return, Done: _done,
+    Activate: _activate, Move: _move, Attack: _attack, Embark: _embark, Land: _land, CoastalRaid: _coastal_raid,
+    Drop: _drop, End: _end, EndOperations: _end_operations, Redistribute: _redistribute, Play: _play,
+    Standing: _no_order, Answer: _no_order,
+}
 
 
 def _operating(ctx: Ctx, side: str) -> None:
     if ctx.state.phase != f"operations {side}":
-        raise Refused(f"this is not your Operations Phase (now: {ctx.state.phase})")
+        raise Rejection(f"this is not your Operations Phase (now: {ctx.state.phase})")
 
 
 def _pick(ctx: Ctx, side: str, power: str, area: str, kind: str | None, count: int | None, *, ready: bool) -> list[int]:
@@ -108,12 +177,12 @@ def _pick(ctx: Ctx, side: str, power: str, area: str, kind: str | None, count: i
     units = [u for u in st.units_in(area) if u.power == power and (u.kind == "fleet") == naval
              and (kind is None or u.kind == kind) and not (ready and u.done)]
     if side_of_power(st, power) != side:
-        raise Refused(f"{power}'s units are not yours to command")
+        raise Rejection(f"{power}'s units are not yours to command")
     if not units:
         what = kind_word(kind) if kind else ("fleets" if naval else "land units")
-        raise Refused(f"no {'ready ' if ready else ''}{what} of {power} in {area}")
+        raise Rejection(f"no {'ready ' if ready else ''}{what} of {power} in {area}")
     if count is not None and len(units) < count:
-        raise Refused(f"{power} has only {len(units)} {kind_word(kind or 'unit')}(s) ready in {area}, not {count}")
+        raise Rejection(f"{power} has only {len(units)} {kind_word(kind or 'unit')}(s) ready in {area}, not {count}")
     return [u.id for u in units][: count or len(units)]
 
 
@@ -122,9 +191,9 @@ def _play_marker(ctx: Ctx, side: str, marker: str) -> None:
     (hand.claim, refused where it is not held) and stays face up until the End of Turn Phase."""
     st = ctx.state
     if marker not in (turn.PIRACY, turn.GOLD, turn.TRADE):
-        raise Refused(f"{marker} is not played by itself: it is used when its moment comes (12.0)")
+        raise Rejection(f"{marker} is not played by itself: it is used when its moment comes (12.0)")
     if st.phase != "recruitment":
-        raise Refused(f"{marker} is played in the Joint Recruitment Phase, after treasury points are collected")
+        raise Rejection(f"{marker} is played in the Joint Recruitment Phase, after treasury points are collected")
     hand.claim(ctx, side, (marker,))
     st.played.append([side, marker])
     if marker == turn.PIRACY:

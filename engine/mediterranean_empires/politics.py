@@ -4,8 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.mediterranean_empires import hand, options
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import controller, partial
+from engine.mediterranean_empires.rules_version import SEED_THWART
 from engine.mediterranean_empires.state import State, Unit
 
 KINDS = ("alliance", "vassalage", "rebellion")
@@ -30,25 +32,25 @@ def table_result(ctx: Ctx, kind: str, modified: int) -> bool:
 def check_attempt(ctx: Ctx, side: str, kind: str, power: str) -> None:
     st = ctx.state
     if power in MAJORS:
-        raise Refused(f"politics cannot change the status of France, Anjou or Aragon (7.0); {power} is one of them")
+        raise Rejection(f"politics cannot change the status of France, Anjou or Aragon (7.0); {power} is one of them")
     if kind not in st.sides[side].attempts_left:
-        raise Refused(f"you have no {kind} attempt left this game turn (one of each per turn, and a pass forfeits one)")
+        raise Rejection(f"you have no {kind} attempt left this game turn (one of each per turn, and a pass forfeits one)")
     status, owner = st.status[power], st.side_of.get(power)
     if kind == "alliance":
         if status == "ally" and owner == side:
-            raise Refused(f"{power} is already your ally")
+            raise Rejection(f"{power} is already your ally")
     elif kind == "vassalage":
         if status != "neutral":
-            raise Refused(f"vassalage is attempted against a neutral power only; {power} is {describe(st, power)}")
+            raise Rejection(f"vassalage is attempted against a neutral power only; {power} is {describe(st, power)}")
     else:
         rules = ctx.rules.powers[power]
         if rules.status != "neutral":
-            raise Refused(f"a rebellion needs a power that started the game neutral; {power} did not (7.3)")
+            raise Rejection(f"a rebellion needs a power that started the game neutral; {power} did not (7.3)")
         held = [a for a in rules.home if controller(st, a) == other(side)]
         if not held:
-            raise Refused(f"a rebellion needs {power}'s home area under your opponent's total control (7.3)")
+            raise Rejection(f"a rebellion needs {power}'s home area under your opponent's total control (7.3)")
         if any(u.power == power and u.kind != "fleet" for u in st.units.values()):
-            raise Refused(f"a rebellion needs every ground unit of {power} off the map (7.3)")
+            raise Rejection(f"a rebellion needs every ground unit of {power} off the map (7.3)")
 
 
 def describe(st: State, power: str) -> str:
@@ -64,21 +66,21 @@ def modifier(ctx: Ctx, side: str, mods: Modifiers) -> int:
     if mods.king:
         king = st.kings.get(mods.king)
         if king is None or king.area is None or st.side_of.get(mods.king) != side:
-            raise Refused(f"there is no King of {mods.king} of yours on the map")
+            raise Rejection(f"there is no King of {mods.king} of yours on the map")
         if king.diplomacy_used:
-            raise Refused(f"the King of {mods.king} has already lent his diplomacy this game turn")
+            raise Rejection(f"the King of {mods.king} has already lent his diplomacy this game turn")
         king.diplomacy_used = True
         total += king.diplomacy
     if mods.pope:
         if st.pope != side:
-            raise Refused("you do not have the Pope in Rome")
+            raise Rejection("you do not have the Pope in Rome")
         if st.sides[side].pope_used:
-            raise Refused("the Pope has already helped you this game turn")
+            raise Rejection("the Pope has already helped you this game turn")
         st.sides[side].pope_used = True
         total += 1
     if mods.tp:
         if st.sides[side].treasury < 1:
-            raise Refused("you have no treasury point to spend")
+            raise Rejection("you have no treasury point to spend")
         st.sides[side].treasury -= 1
         total += 1
     return total
@@ -97,15 +99,15 @@ def check_concession(ctx: Ctx, side: str, kind: str, power: str, area: str) -> N
     power's own lands (both of the seed's examples, Navarre and Murcia for Castile, do)."""
     st, amap = ctx.state, ctx.rules.map
     if not options.on(st, options.CONCESSIONS):
-        raise Refused("territorial concessions are optional rule 14.3, which this campaign does not use")
+        raise Rejection("territorial concessions are optional rule 14.3, which this campaign does not use")
     if kind != "alliance" or st.status[power] != "neutral":
-        raise Refused(f"a territory is ceded for the alliance of a neutral power (14.3); {power} is {describe(st, power)}"
+        raise Rejection(f"a territory is ceded for the alliance of a neutral power (14.3); {power} is {describe(st, power)}"
                       if kind == "alliance" else "a territory is ceded for an alliance attempt only (14.3)")
     if area not in amap.lands or controller(st, area) != side or partial(st, area):
-        raise Refused(f"you can cede only an area under your total control; {area} is not")
+        raise Rejection(f"you can cede only an area under your total control; {area} is not")
     held = {a for a in amap.lands if st.owner.get(a) == power} | set(ctx.rules.powers[power].home)
     if area in held or not any(area in amap.lands[a].borders for a in held):
-        raise Refused(f"{area} does not border {power}'s lands ({', '.join(sorted(held))}): it is no concession to it")
+        raise Rejection(f"{area} does not border {power}'s lands ({', '.join(sorted(held))}): it is no concession to it")
 
 
 def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: str | None = None) -> bool:
@@ -121,10 +123,18 @@ def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: s
     opp = other(side)
     ctx.say(f"Player {side} attempts {kind} with {power}.")
     # Asked whenever the opponent may hold a Diplomacy marker (public knowledge only); a thwart reveals one.
+    seed_thwart = st.rules_version >= SEED_THWART
     if hand.might_hold(st, opp, (DIPLOMACY,)):
         answer = ctx.oracle.ask(ctx.seat(opp), "thwart", f"Thwart Player {side}'s {kind} attempt with {power}?",
-                                THWART_CHOICES, "let it pass", {"kind": kind, "power": power})
-        if answer != "let it pass":
+                                ("let it pass", "thwart") if seed_thwart else THWART_CHOICES, "let it pass",
+                                {"kind": kind, "power": power})
+        if answer != "let it pass" and seed_thwart:
+            hand.spend(ctx, opp, (DIPLOMACY,))
+            left = thwart(ctx, side, mods)
+            if left is None:
+                return False
+            mods = left
+        elif answer != "let it pass":
             hand.spend(ctx, opp, (DIPLOMACY,))
             opp_mods = best_modifiers(ctx, opp) if answer == "thwart with everything" else Modifiers()
             opp_roll = ctx.die(f"thwart.{opp}") + modifier(ctx, opp, opp_mods)
@@ -145,6 +155,52 @@ def attempt(ctx: Ctx, side: str, kind: str, power: str, mods: Modifiers, cede: s
         st.owner[cede] = power
         ctx.say(f"Player {side} cedes {cede} to {power} (14.3).")
     return True
+
+
+def thwart(ctx: Ctx, side: str, mods: Modifiers) -> Modifiers | None:
+    """7.0's thwart, as the seed orders it (campaigns of rules version 2): both roll 1d6; then the opponent, then the
+    attempting player, declare the modifiers they use (a King's diplomacy, the Pope, one TP: any of them). None: the
+    thwart succeeds. Else what is left of the attempt's own modifiers for the Diplomacy Table roll: a King or the
+    Pope used on the thwart has lent his help for the game turn, and one TP only is spent per attempt."""
+    opp = other(side)
+    opp_die, att_die = ctx.die(f"thwart.{opp}"), ctx.die(f"thwart.{side}")
+    ctx.say(f"Thwart rolls: Player {opp} {opp_die}, Player {side} {att_die}.")
+    opp_mods = declare(ctx, opp, f"Your thwart roll is {opp_die} against Player {side}'s {att_die}: which modifiers "
+                       "do you add?")
+    opp_roll = opp_die + modifier(ctx, opp, opp_mods)
+    att_mods = declare(ctx, side, f"Player {opp}'s thwart roll is {opp_roll} against your {att_die}: which modifiers "
+                       "do you add?")
+    att_roll = att_die + modifier(ctx, side, att_mods)
+    if opp_roll > att_roll:
+        ctx.say(f"Player {opp} thwarts it ({opp_roll} against {att_roll}).")
+        return None
+    ctx.say(f"Player {opp} fails to thwart it ({opp_roll} against {att_roll}).")
+    return Modifiers(None if mods.king == att_mods.king else mods.king, mods.pope and not att_mods.pope,
+                     mods.tp and not att_mods.tp)
+
+
+def modifier_choices(ctx: Ctx, side: str) -> dict[str, Modifiers]:
+    """Every set of modifiers ``side`` may add to a roll now, by the words a player answers with ('none' first)."""
+    st = ctx.state
+    kings = sorted(p for p, k in st.kings.items() if st.side_of.get(p) == side and k.area and not k.diplomacy_used)
+    popes = (False, True) if st.pope == side and not st.sides[side].pope_used else (False,)
+    tps = (False, True) if st.sides[side].treasury >= 1 else (False,)
+    out: dict[str, Modifiers] = {}
+    for king in (None, *kings):
+        for pope in popes:
+            for tp in tps:
+                words = ([f"the King of {king}"] if king else []) + (["the Pope"] if pope else []) + (["1 TP"] if tp else [])
+                out[" and ".join(words) or "none"] = Modifiers(king, pope, tp)
+    return out
+
+
+def declare(ctx: Ctx, side: str, question: str) -> Modifiers:
+    """7.0 step 2: ``side`` declares the modifiers it uses, among those it may use now."""
+    choices = modifier_choices(ctx, side)
+    if len(choices) == 1:
+        return Modifiers()  # nothing to add: not asked
+    answer = ctx.oracle.ask(ctx.seat(side), f"thwart.{side}.modifiers", question, tuple(choices), "none")
+    return choices[answer]
 
 
 def forfeit(ctx: Ctx, side: str, kind: str | None) -> str | None:

@@ -12,16 +12,18 @@ from engine.chance import book as chance
 from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
-from engine.mediterranean_empires import combat, control, hand, options
-from engine.mediterranean_empires.context import Ctx, Refused
+from engine.mediterranean_empires import combat, control, hand, options, view
+from engine.mediterranean_empires import rules_version as versions
+from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
+from engine.mediterranean_empires.orders import Answer, Draw, Order, Standing, order_from_dict
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex
 from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
-from engine.mediterranean_empires.state import Action, Pending, State, new_state
+from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
 from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
                             Transition)
 
@@ -35,6 +37,8 @@ class MediterraneanEmpires:
     id = "mediterranean-empires"
     title = "Mediterranean Empires"
     randomness = "drand"
+    # What the shell writes into a new campaign's campaign.created: older logs keep the reading they were played by.
+    rules_version = versions.NEWEST
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
@@ -70,6 +74,7 @@ class MediterraneanEmpires:
         st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup),  # type: ignore[attr-defined]
                                     slot_rule=lottery_slots.rule_of(setup))
         st.options = options.chosen(self.rules, setup.get("options"))
+        st.rules_version = versions.of(setup)
         control.snapshot_control(self.rules, st)
         return st
 
@@ -104,13 +109,17 @@ class MediterraneanEmpires:
             raise Rejection(f"unknown seat '{seat}'")
         if "sealed_answer" in event.data:
             return self._sealed_answer(st, event, seat)
-        order = dict(event.data.get("order") or {})
-        if not order:
+        stored = event.data.get("order")
+        if stored and not isinstance(stored, dict):
+            raise Rejection("an order event carries its order as a dict (orders.py), or its line as 'text'")
+        if stored:
+            order = order_from_dict(stored)
+        else:
             try:
                 order = read_line(self.rules, str(event.data.get("text", "")))
             except Unclear as exc:
                 raise Rejection(str(exc)) from exc
-        if order.get("order") == "draw" and st.pick_key is None:
+        if isinstance(order, Draw) and st.pick_key is None:
             self._pick_key(st, event)
         return self._order(st, event, seat, order)
 
@@ -128,25 +137,20 @@ class MediterraneanEmpires:
             salt = str(event.secret["salt"])
         st.pick_key = {"seq": event.seq, "digest": sealed, "salt": salt, "revealed": False}
 
-    def _order(self, st: State, event: Event, seat: str, order: dict[str, Any]) -> Transition:
+    def _order(self, st: State, event: Event, seat: str, order: Order) -> Transition:
         side = self.rules.seats[seat]
-        if order["order"] == "standing":
+        if isinstance(order, Standing):
             rules = st.standing.setdefault(seat, [])
-            if order["rule"] == "clear standing orders":
+            if order.rule == "clear standing orders":
                 rules.clear()
             else:
-                rules[:] = [r for r in rules if r.split()[0:2] != order["rule"].split()[0:2]] + [order["rule"]]
+                rules[:] = [r for r in rules if r.split()[0:2] != order.rule.split()[0:2]] + [order.rule]
             return Transition(st, (f"{seat}'s standing orders: {'; '.join(rules) or 'none'}.",))
         if st.action is not None:
             pending = st.action.pending
-            if order["order"] != "answer" or pending.kind != "answer" or pending.seat != seat:
-                waiting = (f"{pending.seat} to answer: {pending.question}" if pending.kind == "answer"
-                           else "the reveal of the sealed initiative bids" if pending.kind == "reveal"
-                           else f"the reveal of a {' or '.join(pending.choices)} marker of {pending.seat}"
-                           if pending.kind == "marker" else "the seal of a stratagem pick" if pending.kind == "seal"
-                           else f"the roll '{pending.label}'")
-                raise Rejection(f"the game is waiting for {waiting}")
-            answer = order["answer"]
+            if not isinstance(order, Answer) or pending.kind is not Waiting.ANSWER or pending.seat != seat:
+                raise Rejection(f"the game is waiting for {pending.describe()}")
+            answer = order.answer
             if answer not in [c.lower() for c in pending.choices]:
                 raise Rejection(f"'{answer}' is not an answer to '{pending.question}': answer "
                                 + " or ".join(f"'{c}'" for c in pending.choices))
@@ -154,14 +158,14 @@ class MediterraneanEmpires:
             return self._run(st, event, st.action)
         # The order starts from the current state itself; only if it parks is that state kept as its own starting
         # state (``_park``): most orders end at once, and a copy made for them would be thrown away.
-        return self._run(st, event, Action(side, order, st, Pending("none", "")))
+        return self._run(st, event, Action(side, order, st, Pending(Waiting.NONE, "")))
 
     def _sealed_answer(self, st: State, event: Event, seat: str) -> Transition:
         """An initiative bid under seal: the public event holds its digest; the content is checked now only where the
         bot's private store is folded in, and used by the rules once the shell reveals it."""
         action = st.action
         label = str(event.data.get("sealed_answer"))
-        if action is None or action.pending.kind != "answer" or action.pending.mode != "bid" \
+        if action is None or action.pending.kind is not Waiting.ANSWER or action.pending.mode != "bid" \
                 or action.pending.seat != seat or action.pending.label != label:
             raise Rejection("no sealed bid is asked of you now")
         sealed = str(event.data.get("sealed", ""))
@@ -190,13 +194,13 @@ class MediterraneanEmpires:
         seq = event.data.get("seq")
         action = st.action
         found = None if action is None else next((k for k, v in action.sealed.items() if v["seq"] == seq), None)
-        if action is not None and action.pending.kind == "marker":
+        if action is not None and action.pending.kind is Waiting.MARKER:
             return self._marker_revealed(st, event, action)
         if st.phase == "over" and found is None:
             return self._revealed_at_end(st, event)
         if action is None or found is None:
             raise Rejection(f"event #{seq} holds no sealed bid still to reveal")
-        if action.pending.kind != "reveal":
+        if action.pending.kind is not Waiting.REVEAL:
             raise Rejection(f"the sealed bid of event #{seq} is not due yet: both bids must be in")
         entry = action.sealed.pop(found)
         content = secrets.check(event.data.get("content"), event.data.get("salt"), entry["digest"])
@@ -257,7 +261,7 @@ class MediterraneanEmpires:
         when it is shown at once (the Plague, the Pope, the Crusade). The bot's fold checks it is the marker that the
         pick key and the public value give; ``legatus verify`` does the same once the key is revealed."""
         action, key = st.action, str(event.data.get("key", ""))
-        if action is None or action.pending.kind != "seal" or action.pending.label != key:
+        if action is None or action.pending.kind is not Waiting.SEAL or action.pending.label != key:
             raise Rejection(f"no stratagem pick '{key}' waits for its seal (a pick once sealed stays: the draw that "
                             "made it cannot be voided)")
         sealed = str(event.data.get("sealed", ""))
@@ -297,14 +301,13 @@ class MediterraneanEmpires:
         ctx = Ctx(self.rules, work, oracle)
         try:
             play(ctx, action.side, action.order)
-        except Refused as exc:
-            hidden = self.rules.seat_of_side(exc.hidden_of) if exc.hidden_of is not None else None
-            if action.answers or action.pending.kind != "none":
-                raise Rejection(f"the order can no longer be carried out: {exc}", hidden_of=hidden) from exc
-            raise Rejection(str(exc), hidden_of=hidden) from exc
+        except Rejection as exc:
+            if action.answers or action.pending.kind is not Waiting.NONE:
+                raise Rejection(f"the order can no longer be carried out: {exc.reason}", hidden_of=exc.hidden_of) from exc
+            raise
         except NeedRoll as need:
             self._park(current, action)
-            action.pending = Pending("roll", need.label, count=need.count, sides=need.sides)
+            action.pending = Pending(Waiting.ROLL, need.label, count=need.count, sides=need.sides)
             if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
                 chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
                            purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
@@ -313,21 +316,21 @@ class MediterraneanEmpires:
         except NeedMarker as need:
             self._park(current, action)
             seat = self.rules.seat_of_side(need.side)
-            action.pending = Pending("marker", "", seat, choices=need.kinds)
+            action.pending = Pending(Waiting.MARKER, "", seat, choices=need.kinds)
             return Transition(current, said + self._news(ctx, action) +
                               (f"{seat} plays a {' or '.join(need.kinds)} marker: it is revealed.",))
         except NeedSeal as need:
             self._park(current, action)
             seat = self.rules.seat_of_side(need.side)
-            action.pending = Pending("seal", need.label, seat, content=self._pick_content(work, need))
+            action.pending = Pending(Waiting.SEAL, need.label, seat, content=self._pick_content(work, need))
             return Transition(current, said + self._news(ctx, action))
         except NeedReveal as need:
             self._park(current, action)
-            action.pending = Pending("reveal", need.labels[0])
+            action.pending = Pending(Waiting.REVEAL, need.labels[0])
             return Transition(current, said + self._news(ctx, action) + ("Both initiative bids are in: they are revealed.",))
         except NeedAnswer as need:
             self._park(current, action)
-            action.pending = Pending("answer", need.label, need.seat, need.question, need.choices, need.default,
+            action.pending = Pending(Waiting.ANSWER, need.label, need.seat, need.question, need.choices, need.default,
                                      mode=need.mode)
             return Transition(current, said + self._news(ctx, action) +
                               (f"{need.seat}: {need.question} ({' / '.join(need.choices)})",))
@@ -360,7 +363,7 @@ class MediterraneanEmpires:
         chance.record(book, event)
         for binding in chance.settle(book, event):
             st.rolls[binding.label] = list(binding.values or [])
-        if st.action is not None and st.action.pending.kind == "roll" and st.action.pending.label in st.rolls:
+        if st.action is not None and st.action.pending.kind is Waiting.ROLL and st.action.pending.label in st.rolls:
             return self._run(st, event, st.action)
         return Transition(st)
 
@@ -381,6 +384,8 @@ class MediterraneanEmpires:
                 return "do not intercept"
             if kind == "intercept" and rule == "always intercept":
                 return "intercept"
+            if kind == "intercept_units" and rule == "always intercept":
+                return str(context["default"])  # with every unit there (rules version 2 asks how many)
             if kind == "avoid" and rule.startswith("always avoid combat"):
                 words = rule.split()
                 if words[-1] != "units" or context.get("defenders", 0) < int(words[-2]):
@@ -405,24 +410,25 @@ class MediterraneanEmpires:
             except Unclear as exc:
                 out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
                 continue
-            if order["order"] == "answer" and self._sealed(state, seat):
+            if isinstance(order, Answer) and self._sealed(state, seat):
                 # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
                 label = state.action.pending.label  # type: ignore[union-attr]
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
-                                    understood=f"a sealed initiative bid for {seat}", secret={"answer": order["answer"]}))
+                                    understood=f"a sealed initiative bid for {seat}", secret={"answer": order.answer}))
                 continue
-            if order["order"] == "draw" and state.pick_key is None:
+            if isinstance(order, Draw) and state.pick_key is None:
                 # The game's first draw carries the bot's pick key under seal: the shell's salt of this seal (hand.py).
-                out.append(Proposal(n, line, "order", {"seat": seat, "order": order},
+                out.append(Proposal(n, line, "order", {"seat": seat, "order": order.to_dict()},
                                     understood="draw (with the bot's sealed stratagem pick key)",
                                     secret=dict(hand.PICK_KEY_CONTENT)))
                 continue
-            out.append(Proposal(n, line, "order", {"seat": seat, "order": order}, understood=_words(order)))
+            out.append(Proposal(n, line, "order", {"seat": seat, "order": order.to_dict()},
+                                understood=order.describe()))
         return out
 
     def _sealed(self, state: State, seat: str) -> bool:
         a = state.action
-        return a is not None and a.pending.kind == "answer" and a.pending.seat == seat and a.pending.mode == "bid"
+        return a is not None and a.pending.kind is Waiting.ANSWER and a.pending.seat == seat and a.pending.mode == "bid"
 
     def shell_refusals(self, state: State) -> dict[str, str]:
         from engine.mediterranean_empires.shell_commands import refusals
@@ -483,7 +489,7 @@ class MediterraneanEmpires:
             return []
         if state.action is not None:
             p = state.action.pending
-            if p.kind == "answer" and p.seat:
+            if p.kind is Waiting.ANSWER and p.seat:
                 return [Prompt(p.seat, p.mode if p.mode != "turn" else IN_TURN, p.question, p.choices, p.default, 24)]
             return []
         seat = self.rules.seat_of_side(state.to_move)
@@ -501,58 +507,16 @@ class MediterraneanEmpires:
     # --- views -----------------------------------------------------------------------------------------------------
 
     def public_view(self, state: State) -> dict[str, Any]:
-        st = state
-        return {
-            "turn": st.turn, "years": options.years(self.rules, st), "phase": st.phase, "to_move": st.to_move,
-            "treasury": {s: v.treasury for s, v in st.sides.items()},
-            "markers_held": {s: len(v.hand) for s, v in st.sides.items()},
-            "pool": hand.pool_size(st), "pope": st.pope, "plague": st.plague,
-            "powers": {p: {"status": st.status[p], "side": st.side_of.get(p)} for p in self.rules.powers},
-            "control": control.controllers(st, self.rules.map.lands),
-            "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
-                       **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
-            "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
-            "force": None if st.force is None else {k: st.force[k] for k in ("power", "area", "ops", "ids", "cargo")},
-            "winner": st.winner, "vp": st.vp, "options": list(st.options),
-        }
+        return view.public_view(self.rules, state)
 
     def private_view(self, state: State, seat: str) -> dict[str, Any]:
-        side = self.rules.seats.get(seat)
-        if side is None:
-            return {}
-        s = state.sides[side]
-        view: dict[str, Any] = {"markers": sorted(hand.known(state, side)), "attempts_left": list(s.attempts_left),
-                                "standing_orders": list(state.standing.get(seat, []))}
-        if state.action is not None:
-            bids = {k: v.get("answer", "sealed") for k, v in state.action.sealed.items() if v["seat"] == seat}
-            if bids:
-                view["sealed_bids"] = bids
-        return view
+        return view.private_view(self.rules, state, seat)
 
     def summary(self, state: State) -> Summary:
-        over = state.phase == "over"
-        # On the lottery the game stands at the newest draw it has recorded: its next rolls bind to later ones.
-        book = state.book
-        latest = max(book.draws) if book is not None and book.source == chance.LOTTERY and book.draws else None
-        return Summary(state.turn, f"Game turn {state.turn} ({options.years(self.rules, state)})", state.phase,
-                       playing=not over, over=over, draw=latest,
-                       winner=None if not over else ("draw" if state.winner == "draw" else self.rules.seat_of_side(state.winner or "B")))
+        return view.summary(self.rules, state)
 
     def status(self, state: State) -> str:
-        lines = [f"Game turn {state.turn} ({options.years(self.rules, state)}), {state.phase} phase; "
-                 f"Player {state.to_move} to act."]
-        for side, s in state.sides.items():
-            lines.append(f"Player {side}: {s.treasury} TP, {len(s.hand)} stratagem marker(s).")
-        if state.options:
-            lines.append("Options: " + ", ".join(self.rules.options[o].split(":")[0] for o in state.options) + ".")
-        if state.action is not None:
-            p = state.action.pending
-            lines.append(f"Waiting for {p.seat}: {p.question}" if p.kind == "answer" else
-                         "Waiting for the reveal of the sealed initiative bids." if p.kind == "reveal" else
-                         f"Waiting for the reveal of a {' or '.join(p.choices)} marker of {p.seat}." if p.kind == "marker"
-                         else "Waiting for the bot's seal of a stratagem pick." if p.kind == "seal" else
-                         f"Waiting for the roll {p.label}.")
-        return "\n".join(lines)
+        return view.status(self.rules, state)
 
     def picture(self, state: State) -> Picture:
         from engine.mediterranean_empires.picture import picture
@@ -564,16 +528,16 @@ class MediterraneanEmpires:
     def needs(self, state: State) -> list[Need]:
         wanted = chance.needs(state.book)  # type: ignore[attr-defined]
         a = state.action
-        if a is not None and a.pending.kind == "reveal":
+        if a is not None and a.pending.kind is Waiting.REVEAL:
             wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
-        if a is not None and a.pending.kind == "marker" and a.pending.seat:
+        if a is not None and a.pending.kind is Waiting.MARKER and a.pending.seat:
             # Only the bot's fold knows which sealed markers back the claim; which one it opens is keyed by the pick
             # key (hand.choose_reveal), so that the one opened says nothing definite of the seat's other markers.
             side = self.rules.seats[a.pending.seat]
             found = hand.candidates(state, side, a.pending.choices, {r["seq"] for r in a.revealed})
             label = f"t{state.turn}.o{state.actions_done}.claim{len(a.revealed) + 1}"
             wanted += [Need("secret", str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
-        if a is not None and a.pending.kind == "seal" and a.pending.content is not None:
+        if a is not None and a.pending.kind is Waiting.SEAL and a.pending.content is not None:
             wanted.append(Need("seal", a.pending.label, content=canonical.dumps(a.pending.content)))
         if state.phase == "over":
             key = state.pick_key
@@ -610,8 +574,3 @@ def _detached_copy(src: State, *, book: Any, rolls: dict[str, list[int]], log: l
     copied.action = None
     return copied
 
-
-def _words(order: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in order.items() if v not in (None, False) and k != "order") and \
-        f"{order['order']}: " + ", ".join(f"{k} {v}" for k, v in order.items() if v not in (None, False) and k != "order") \
-        or order["order"]

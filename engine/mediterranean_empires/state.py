@@ -5,8 +5,10 @@ Plain mutable dataclasses; ``apply`` works on a deep copy, so the fold stays pur
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
+from engine.mediterranean_empires.orders import Order
 from engine.mediterranean_empires.rules_data import RulesData
 
 PHASES = ("stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
@@ -50,11 +52,22 @@ class SideState:
     done: bool = False  # finished the current joint step (recruitment, redistribution)
 
 
+class Waiting(StrEnum):
+    """What an order under way waits for (``Pending.kind``)."""
+
+    NONE = "none"  # nothing yet: the order has not been played
+    ROLL = "roll"  # a die bound to a public value
+    ANSWER = "answer"  # a seat's decision (intercept? avoid combat? a bid)
+    REVEAL = "reveal"  # the reveal of the sealed initiative bids
+    MARKER = "marker"  # the reveal of a claimed stratagem marker
+    SEAL = "seal"  # the bot's seal of a stratagem pick
+
+
 @dataclass
 class Pending:
     """A decision or a roll an order waits for: the order is played again from ``base`` once it is known."""
 
-    kind: str  # "roll", "answer", "reveal" (sealed bids), "marker" (a claimed marker's reveal), "seal" (a pick)
+    kind: Waiting
     label: str
     seat: str | None = None
     question: str = ""
@@ -66,13 +79,27 @@ class Pending:
     # "seal": what the bot's fold derived for the pick ({"content", "public"}), None in the export's fold.
     content: dict[str, Any] | None = None
 
+    def describe(self) -> str:
+        """What the game waits for, in words that follow "waiting for" (a refusal, the status card)."""
+        if self.kind is Waiting.ANSWER:
+            return f"{self.seat} to answer: {self.question}"
+        if self.kind is Waiting.REVEAL:
+            return "the reveal of the sealed initiative bids"
+        if self.kind is Waiting.MARKER:
+            return f"the reveal of a {' or '.join(self.choices)} marker of {self.seat}"
+        if self.kind is Waiting.SEAL:
+            return "the bot's seal of a stratagem pick"
+        if self.kind is Waiting.ROLL:
+            return f"the roll '{self.label}'"
+        return "nothing"
+
 
 @dataclass
 class Action:
     """An order under way: the order, the answers and rolls gathered so far, and the state it began from."""
 
     side: str
-    order: dict[str, Any]
+    order: "Order"
     base: "State"
     pending: Pending
     answers: dict[str, Any] = field(default_factory=dict)
@@ -126,6 +153,7 @@ class State:
     log: list[str] = field(default_factory=list)
     book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
     options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
+    rules_version: int = 1  # the reading of the seed the campaign follows (rules_version.py)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         from engine.mediterranean_empires.fastcopy import copy_state

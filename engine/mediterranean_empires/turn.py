@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from engine.mediterranean_empires import combat, control, crusaders, hand, options, placement
 from engine.mediterranean_empires.crusaders import OWED
-from engine.mediterranean_empires.context import Ctx, Refused, other
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx, other
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 from engine.mediterranean_empires.state import State, Unit
 
 PLAGUE, POPE, CRUSADE, GOLD, TRADE, PIRACY = "Plague", "The Pope", "Crusade", "Gold", "Trade Concession", "Piracy"
@@ -17,7 +19,7 @@ def draw(ctx: Ctx, side: str) -> None:
     shown at once and act."""
     st = ctx.state
     if st.phase != "stratagems" or st.to_move != side:
-        raise Refused(f"it is not your pick: Player {st.to_move} draws now")
+        raise Rejection(f"it is not your pick: Player {st.to_move} draws now")
     marker = combat.draw_marker(ctx, side, f"t{st.turn}.draw.{side}{st.drawn_this_phase.get(side, 0) + 1}", shows=True)
     st.drawn_this_phase[side] = st.drawn_this_phase.get(side, 0) + 1
     if marker == PLAGUE:
@@ -157,8 +159,13 @@ def new_king(ctx: Ctx, power: str) -> None:
     dip, mil = pool.pop(pick)
     old = st.kings[power]
     st.king_pool[power].append([old.diplomacy, old.military])
-    # The player's choice of area; by default the one with most of the power's units (then map order).
+    # The player's choice of area (rules version 2 asks him); by default the one with most of the power's units
+    # (then map order).
     area = max(areas, key=lambda a: sum(1 for u in st.units_in(a) if u.power == power))
+    if st.rules_version >= SEED_READINGS and len(areas) > 1:
+        area = ctx.oracle.ask(ctx.seat(str(side)), f"t{st.turn}.{power}.king_area",
+                              f"Where is the new King of {power} (+{dip} +{mil}) placed?",
+                              (area, *[a for a in areas if a != area]), area, mode="turn")
     st.kings[power] = type(old)(power, dip, mil, area)
     ctx.say(f"A new King of {power} (+{dip} +{mil}) is crowned in {area}.")
 
@@ -168,37 +175,37 @@ def recruit(ctx: Ctx, side: str, power: str, kind: str, area: str, count: int = 
     st, rules = ctx.state, ctx.rules
     s = st.sides[side]
     if st.phase != "recruitment":
-        raise Refused("units are recruited in the Joint Recruitment Phase only")
+        raise Rejection("units are recruited in the Joint Recruitment Phase only")
     if st.to_move != side:
-        raise Refused(f"Player {st.to_move} places now; you follow")
+        raise Rejection(f"Player {st.to_move} places now; you follow")
     if control.side_of_power(st, power) != side:
-        raise Refused(f"{power} is not your power nor your ally")
+        raise Rejection(f"{power} is not your power nor your ally")
     major = st.status[power] == "major"
     if kind == "levy" and count > 2 or kind != "levy" and count != 1:
-        raise Refused("one unit at a time, or two levies (5.1)")
+        raise Rejection("one unit at a time, or two levies (5.1)")
     if not major:
         home = rules.powers[power].home
         if not any(control.controller(st, h) == side for h in home):
-            raise Refused(f"{power}'s home area is not under your total control: you cannot recruit its units (6.2)")
+            raise Rejection(f"{power}'s home area is not under your total control: you cannot recruit its units (6.2)")
         if power in s.recruited_allies:
-            raise Refused(f"one unit per allied power per turn, and you have recruited {power}'s already")
+            raise Rejection(f"one unit per allied power per turn, and you have recruited {power}'s already")
     owed = crusaders.owed_fleet(ctx, side)
     if owed is not None and kind != "fleet":
-        raise Refused("the Crusade took no fleet of yours: the first unit you buy this phase must be a fleet (12.0), "
+        raise Rejection("the Crusade took no fleet of yours: the first unit you buy this phase must be a fleet (12.0), "
                       "and it sails to the Holy Land")
     available = rules.powers[power].counters.get(kind, 0) - sum(
         1 for u in st.units.values() if u.power == power and u.kind == kind) - crusaders.set_aside_count(ctx, power, kind)
     if available < count:
-        raise Refused(f"{power} has {available} {kind.replace('_', ' ')} counter(s) left in its pool")
+        raise Rejection(f"{power} has {available} {kind.replace('_', ' ')} counter(s) left in its pool")
     wrong = placement.refusal(ctx, side, power, kind, area)
     if wrong:
-        raise Refused(wrong)
+        raise Rejection(wrong)
     if s.recruits_here.get(area, 0) + count > rules.max_recruits_per_area:
-        raise Refused(f"at most {rules.max_recruits_per_area} units recruited in one area")
+        raise Rejection(f"at most {rules.max_recruits_per_area} units recruited in one area")
     halves = rules.cost_halves[kind] * count
     price = (halves + 1) // 2
     if s.treasury < price:
-        raise Refused(f"that costs {price} TP and your treasury holds {s.treasury}")
+        raise Rejection(f"that costs {price} TP and your treasury holds {s.treasury}")
     s.treasury -= price
     if owed is not None:
         # The fleet the Crusade asked for: bought, and sent to the Holy Land with the others (it comes back with them).
@@ -221,7 +228,7 @@ def recruit(ctx: Ctx, side: str, power: str, kind: str, area: str, count: int = 
 def recruitment_done(ctx: Ctx, side: str) -> None:
     st = ctx.state
     if st.to_move != side:
-        raise Refused(f"Player {st.to_move} places now")
+        raise Rejection(f"Player {st.to_move} places now")
     crusaders.bring_back_rest(ctx, side)
     st.sides[side].set_aside = [e for e in st.sides[side].set_aside if e[0] != OWED]
     st.sides[side].done = True
@@ -271,19 +278,19 @@ def redistribute(ctx: Ctx, side: str, uid: int, to: str) -> None:
     st = ctx.state
     u = st.units.get(uid)
     if st.phase != "end of turn":
-        raise Refused("redistribution happens in the End of Turn Phase")
+        raise Rejection("redistribution happens in the End of Turn Phase")
     if st.sides[side].done:
-        raise Refused("you have said 'done' for this End of Turn Phase: your redistribution is over")
+        raise Rejection("you have said 'done' for this End of Turn Phase: your redistribution is over")
     if st.to_move != side:
-        raise Refused(f"Player {st.to_move} redistributes now; you follow")
+        raise Rejection(f"Player {st.to_move} redistributes now; you follow")
     if u is None or control.side_of_power(st, u.power) != side:
-        raise Refused("that unit is not yours")
+        raise Rejection("that unit is not yours")
     if (u.kind == "fleet") != (to in ctx.rules.map.seas):
-        raise Refused("fleets go to sea areas, land units to land areas")
+        raise Rejection("fleets go to sea areas, land units to land areas")
     if not (_total(ctx, side, u.area) and _total(ctx, side, to)):
-        raise Refused(f"units move between areas in your total control only; {u.area} or {to} is not")
+        raise Rejection(f"units move between areas in your total control only; {u.area} or {to} is not")
     if u.redistributed:
-        raise Refused("that unit has already been redistributed this phase")
+        raise Rejection("that unit has already been redistributed this phase")
     u.area, u.redistributed = to, True
     ctx.say(f"Player {side} redistributes a {u.kind.replace('_', ' ')} of {u.power} to {to}.")
 
@@ -317,14 +324,14 @@ def over_stacked(ctx: Ctx, side: str) -> list[str]:
 def end_of_turn_done(ctx: Ctx, side: str) -> None:
     st = ctx.state
     if st.phase != "end of turn":
-        raise Refused("'done' ends your redistribution in the End of Turn Phase")
+        raise Rejection("'done' ends your redistribution in the End of Turn Phase")
     if st.sides[side].done:
-        raise Refused(f"you have already said 'done'; the turn ends when Player {other(side)} does")
+        raise Rejection(f"you have already said 'done'; the turn ends when Player {other(side)} does")
     over = over_stacked(ctx, side)
     if over:
-        raise Refused("too many units at the end of the turn (5.2): " + ", ".join(over) + "; redistribute first")
+        raise Rejection("too many units at the end of the turn (5.2): " + ", ".join(over) + "; redistribute first")
     if st.to_move != side:
-        raise Refused(f"Player {st.to_move} redistributes now; say 'done' when your move comes")
+        raise Rejection(f"Player {st.to_move} redistributes now; say 'done' when your move comes")
     st.sides[side].done = True
     st.to_move = other(side)  # the other player goes on alone until it says 'done' too
     if st.sides["A"].done and st.sides["B"].done:

@@ -15,11 +15,12 @@ import io
 import itertools
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stdout
+from contextlib import contextmanager, nullcontext, redirect_stdout
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from bot.console.offline import Console
 from bot.drand.beacons import BeaconSource
@@ -30,6 +31,7 @@ from bot.store.db import open_engine
 from engine.events import Event
 from engine.log import replay
 from engine.mediterranean_empires import control
+from engine.mediterranean_empires.ruleset import MediterraneanEmpires
 from engine.mediterranean_empires.state import State
 from engine.ruleset import BID, Prompt
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
@@ -78,10 +80,12 @@ class Table:
 
 
 @contextmanager
-def table(db: Path, options: list[str] | None = None) -> Iterator[Table]:
-    """A campaign at the start, its seats taken; ``options``: the campaign options the GM chooses at creation."""
+def table(db: Path, options: list[str] | None = None, rules_version: int | None = None) -> Iterator[Table]:
+    """A campaign at the start, its seats taken; ``options``: the campaign options the GM chooses at creation;
+    ``rules_version``: the game's reading a campaign created then would have followed (default: the newest)."""
     clock = FixedClock(START)
-    with serving(FakeRelay()) as relay:
+    pinned = nullcontext() if rules_version is None else patch.object(MediterraneanEmpires, "rules_version", rules_version)
+    with serving(FakeRelay()) as relay, pinned:
         service = Legatus(open_engine(db), clock=clock)
         service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [relay.url], timeout=2, attempts=1),
                                        test_chain=True,  # the tests hold its key: an explicit opt-in

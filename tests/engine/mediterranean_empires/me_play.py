@@ -28,12 +28,14 @@ def game() -> MediterraneanEmpires:
 
 
 class Play:
-    def __init__(self, options: list[str] | None = None) -> None:
+    def __init__(self, options: list[str] | None = None, rules_version: int | None = None) -> None:
         self.game = game()
         self.seq = 1
         setup: dict[str, Any] = {"players": {"Player A": "ann", "Player B": "bob"}, "randomness": "commit-reveal"}
         if options is not None:
             setup["options"] = options
+        if rules_version is not None:  # absent: version 1, as every campaign created before the field
+            setup["rules_version"] = rules_version
         self.state = self.game.initial_state(setup)
         self.messages: list[str] = []
         self.asked: list[Prompt] = []  # every question met by ``drive``, in order

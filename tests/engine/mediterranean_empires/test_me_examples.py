@@ -5,7 +5,8 @@ import pytest
 
 from engine.mediterranean_empires import combat, control, hand, operations, politics
 from engine.mediterranean_empires.combat import Battle
-from engine.mediterranean_empires.context import Ctx, Refused
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import Scripted
 from engine.mediterranean_empires.rules_data import default_rules
 from engine.mediterranean_empires.state import Unit, new_state
@@ -50,7 +51,7 @@ def test_5_1_a_failed_alliance_leaves_vassalage_but_not_another_alliance() -> No
     for _ in range(2):
         hand.give(st, "A", "Diplomacy")
     assert politics.attempt(ctx, "A", "alliance", "Genoa", politics.Modifiers()) is False
-    with pytest.raises(Refused, match="no alliance attempt left"):
+    with pytest.raises(Rejection, match="no alliance attempt left"):
         politics.check_attempt(ctx, "A", "alliance", "Genoa")
     assert politics.attempt(ctx, "A", "vassalage", "Genoa", politics.Modifiers()) is True
     assert st.status["Genoa"] == "vassal" and st.side_of["Genoa"] == "A"
@@ -104,9 +105,9 @@ def test_11_1_a_fleet_away_from_a_friendly_city_must_move_first() -> None:
     f = operations.activate_force(ctx, "A", "Algerian Sea", [fleet])
     assert f["based"] is False
     add(st, "Bougie", "fleet", "Algerian Sea")
-    with pytest.raises(Refused, match="must first reach a sea next to a friendly city"):
+    with pytest.raises(Rejection, match="must first reach a sea next to a friendly city"):
         operations.attack(ctx)
-    with pytest.raises(Refused, match="must first reach"):
+    with pytest.raises(Rejection, match="must first reach"):
         operations.embark(ctx, "Caralis", [])
 
 

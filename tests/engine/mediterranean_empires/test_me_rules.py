@@ -5,7 +5,8 @@ import pytest
 
 from engine.mediterranean_empires import combat, control, hand, operations, turn
 from engine.mediterranean_empires.combat import Battle
-from engine.mediterranean_empires.context import Ctx, Refused
+from engine.events import Rejection
+from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import Scripted
 from engine.mediterranean_empires.rules_data import default_rules
 from engine.mediterranean_empires.state import Unit, new_state
@@ -52,7 +53,7 @@ def test_a_force_is_one_power() -> None:
     extra = add(st, "Anjou", "levy", "Provence County")
     ctx = ctx_with(dice=[1, 1], state=st)
     ids = [u.id for u in st.units_in("Provence County")]
-    with pytest.raises(Refused, match="one power's units"):
+    with pytest.raises(Rejection, match="one power's units"):
         operations.activate_force(ctx, "A", "Provence County", ids)
     assert extra in ids
 
@@ -154,9 +155,9 @@ def test_recruiting_costs_cap_and_placement() -> None:
     ctx = ctx_with(state=st)
     turn.recruit(ctx, "A", "France", "levy", "Vienne", 2)
     assert st.sides["A"].treasury == 6
-    with pytest.raises(Refused, match="total control"):
+    with pytest.raises(Rejection, match="total control"):
         st.to_move = "A"
         turn.recruit(ctx, "A", "France", "field_army", "Genoa")
     st.to_move = "A"
-    with pytest.raises(Refused, match="sea by a city"):
+    with pytest.raises(Rejection, match="sea by a city"):
         turn.recruit(ctx, "A", "France", "fleet", "Bay of Biscay")

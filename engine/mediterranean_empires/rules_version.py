@@ -1,0 +1,27 @@
+"""Which reading of the seed a campaign follows: the rules fixed after a campaign began never change its fold.
+
+``campaign.created`` carries ``rules_version`` for campaigns created since issue 24's rule fixes (the shell writes
+the ruleset's ``rules_version``); a log without it (every older campaign) folds by version 1, as it always did.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import Rejection
+
+FIELD = "rules_version"
+FIRST = 1  # campaigns created before the field: the thwart's modifiers declared with the attempt, before the dice
+# Issue 24's readings of the seed (docs/rules/mediterranean-empires.md, "Rules versions"): 7.0, a thwart rolls both
+# dice first, then the opponent and then the attempting player declare the modifiers they use on it (a King's
+# diplomacy, the Pope, one TP: any of them, chosen, not "everything"); 10.1, a land force picks up friendly units not
+# yet activated.
+SEED_READINGS = 2
+SEED_THWART = SEED_READINGS
+NEWEST = SEED_READINGS
+
+
+def of(setup: dict[str, Any]) -> int:
+    value = setup.get(FIELD, FIRST)
+    if not isinstance(value, int) or isinstance(value, bool) or not FIRST <= value <= NEWEST:
+        raise Rejection(f"rules_version {str(value)[:20]} is not one of this game's: {FIRST} to {NEWEST}")
+    return value

@@ -1,0 +1,32 @@
+"""The two scripted Mediterranean Empires games, recorded (the standard seven game turns, and the Vespers scenario
+with every optional rule), must replay to the very same state and hash-chain head after any refactoring of the game.
+
+The files are exported by tests/data/golden/regenerate_me.py. Only a deliberate change of the rules may change them;
+regenerate them then, and say why in the commit.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import canonical
+from engine.events import Event
+from engine.log import replay
+from engine.rulesets import load_ruleset
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+@pytest.mark.parametrize("name", ["mediterranean-empires-7-turns", "mediterranean-empires-vespers"])
+def test_the_recorded_game_replays_to_the_same_state_and_head(name: str) -> None:
+    lines = (GOLDEN / f"{name}.log").read_text(encoding="utf-8").splitlines()
+    events = [Event.from_dict(json.loads(line)) for line in lines]
+    ruleset = load_ruleset("mediterranean-empires", DATA)
+    folded = replay(ruleset, events)
+    assert f"{folded.last_seq}:{folded.head}" == (GOLDEN / f"{name}.head").read_text().strip()
+    assert folded.state.phase == "over"
+    state = canonical.dumps(ruleset.public_view(folded.state), indent=2) + "\n"
+    assert state == (GOLDEN / f"{name}.state.json").read_text(encoding="utf-8")
