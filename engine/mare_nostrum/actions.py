@@ -4,6 +4,8 @@ Every check raises a Rejection whose message names the reason and, where it can,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.events import Rejection
 from engine.mare_nostrum import naval
 from engine.mare_nostrum.battles import announce
@@ -329,7 +331,8 @@ def _event_choice(ctx: Ctx, nation: str, order: EventChoice) -> None:
     ns.choices.remove(order.event)
 
 
-HANDLERS = {
+# Each order class to its handler, which takes that class (hence ``...``: a dict cannot say so of each entry).
+HANDLERS: dict[type[Order], Callable[..., None]] = {
     Build: _build,
     RaiseFleet: _raise_fleet,
     PeaceTreaty: _peace_treaty,

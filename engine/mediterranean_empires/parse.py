@@ -80,7 +80,7 @@ def read_line(rules: RulesData, line: str) -> dict[str, Any]:
         kind = {"diplomacy": "alliance"}.get(m[1].lower(), m[1].lower())
         target = m[2]
         power = _power(rules, target) if rules.power_index.resolve(target).ok else _home_power(rules, target)
-        mods = {"king": None, "pope": False, "tp": False}
+        mods: dict[str, Any] = {"king": None, "pope": False, "tp": False}
         for part in re.split(r",| and ", m[3] or ""):
             p = part.strip().lower()
             if not p:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.chance.book import ChanceBook
 from engine.mediterranean_empires.rules_data import RulesData
 
 PHASES = ("stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
@@ -124,13 +125,13 @@ class State:
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
-    book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
+    book: ChanceBook = field(default_factory=ChanceBook)  # every roll bound to a public value (set by initial_state)
     options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         from engine.mediterranean_empires.fastcopy import copy_state
 
-        return copy_state(self, memo)  # type: ignore[no-any-return]
+        return copy_state(self, memo)
 
     def units_in(self, area: str) -> list[Unit]:
         return [u for u in self.units.values() if u.area == area]
@@ -143,7 +144,7 @@ def new_state(rules: RulesData) -> State:
         st.status[p.name] = p.status
         st.side_of[p.name] = p.side
         for area in p.areas:
-            st.owner[area] = p.side if p.status == "major" else p.name
+            st.owner[area] = p.side if p.status == "major" and p.side is not None else p.name
         for area, kind in p.units:
             st.units[st.next_unit] = Unit(st.next_unit, p.name, kind, area, face_down=p.status in ("neutral", "vassal"))
             st.next_unit += 1
