@@ -14,7 +14,7 @@ import logging
 import os
 from pathlib import Path
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
@@ -475,7 +475,8 @@ class LegatusBot(discord.Client):
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith(CHOICE_PREFIX):
             await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
         elif custom_id == UNDO_ASK:
@@ -522,7 +523,9 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
     if campaign is None:
         return
     try:
-        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)
+        # bot.render.history.CampaignService still declares the service's old _fold and lacks folded: left to the
+        # bot/render/ split (this branch does not touch bot/render/); the ignore goes when the protocol is fixed.
+        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)  # type: ignore[arg-type]
     except (LookupError, ValueError) as exc:
         await say(interaction, str(exc.args[0] if exc.args else exc), private=True)
         return
@@ -750,8 +753,9 @@ def register_commands(bot: LegatusBot) -> None:
     async def roll_command(interaction: discord.Interaction, dice: str, label: str | None = None) -> None:
         await run_text_command(bot, interaction, f"/roll {dice} {quoted(label) if label else ''}".strip())
 
-    shell = [campaign, turn, order, private, undo_command, settings_group, ledger, gm, map_command, state_command,
-             chart_command, verify_command, roll_command]
+    shell: list[app_commands.Command[Any, ..., Any] | app_commands.Group] = [
+        campaign, turn, order, private, undo_command, settings_group, ledger, gm, map_command, state_command,
+        chart_command, verify_command, roll_command]
     groups = {g.name: g for g in shell if isinstance(g, app_commands.Group)}
     taken = {c.name for c in shell} | {f"{g.name} {c.name}" for g in groups.values() for c in g.commands}
     # The shell's typed commands too (bot/service/commands.py): a game cannot shadow /status or /gm unlock.

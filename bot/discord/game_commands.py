@@ -165,7 +165,7 @@ def build_command(bot: Any, name: str, description: str, arguments: tuple[Argume
     for decorate, table in ((app_commands.describe, describe), (app_commands.rename, renames),
                             (app_commands.choices, choices), (app_commands.autocomplete, completes)):
         if table:
-            decorate(**table)(callback)  # type: ignore[operator]
+            decorate(**table)(callback)
     if parent is None:
         app_commands.guild_only()(callback)
         if gm_only:

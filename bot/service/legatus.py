@@ -94,6 +94,8 @@ class Change:
 
 
 class Legatus(PostReading):
+    engine: Engine
+
     def __init__(self, engine: Engine, data_dir: Path = DATA_DIR, clock: Clock | None = None) -> None:
         from bot.service.plugins import load_plugins
 

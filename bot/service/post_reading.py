@@ -8,9 +8,10 @@ light; what it needs of SQLAlchemy-only stores (deadlines, settings) it imports 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, shell_refusals, usage
@@ -30,6 +31,9 @@ from engine.log import Folded, replay, seen_after, step, undo_target
 from engine.ruleset import Proposal, Ruleset
 from engine.rulesets import load_ruleset
 from engine.secrets import digest as seal_digest
+
+if TYPE_CHECKING:  # for the type checker only: the direct writer imports no SQLAlchemy
+    from sqlalchemy import Engine
 
 # A draw is ruled not held only a day after its time: a late publication is not a cancellation.
 CANCEL_MARGIN = timedelta(hours=24)
@@ -135,6 +139,12 @@ class PostReading(PublicValues):
     caches ``_folds``, ``_rulesets``, ``_draws`` and ``_summaries``."""
 
     data_dir: Any
+    # day -> what every lottery source says of it now (bot/lottery/asking.py); None: the sources the environment names.
+    lottery_sources: Callable[[date], Any] | None = None
+    if TYPE_CHECKING:
+        @property
+        def engine(self) -> Engine:
+            """Legatus's store; the direct writer's raises NeedsFullStore, leaving what writes there to the service."""
     # Walk the whole stored chain when a campaign is first folded from its snapshot: a long-running service does,
     # once per campaign; a one-post process (the direct writer) leaves it to the snapshot boundaries.
     walks_cold_logs: bool = True
@@ -337,7 +347,7 @@ class PostReading(PublicValues):
             raise Rejection(f"/{command.name} is for the GM ({posting.campaign.gm}) only")
 
     def _resolve(self, posting: _Posting, kind: str, text: str) -> str:
-        resolution = posting.ruleset.resolve(kind, text)  # type: ignore[attr-defined]
+        resolution = posting.ruleset.resolve(kind, text)
         if resolution.name is None:
             raise Rejection(resolution.error or f"unknown {kind} '{text}'")
         return str(resolution.name)
@@ -436,7 +446,7 @@ class PostReading(PublicValues):
         if name == "roll":
             self._require_gm(posting, command)
             kind, data = roll_event(args)
-            title = f"roll {data['dice']}{' ' + data['label'] if data['label'] else ''}"
+            title = f"roll {data['dice']}{' ' + str(data['label']) if data['label'] else ''}"
             return ok(title, self._append(posting, kind, data, posting.gm_actor))
         raise CommandError(f"'{command.text}' is not available here; {help_text()}")
 
@@ -530,7 +540,7 @@ class PostReading(PublicValues):
     def ask_lottery_sources(self, day: date) -> Any:
         """What every lottery source says of ``day`` now (bot/lottery/asking.py): the sources the environment names,
         unless ``lottery_sources`` was set (a test's own site)."""
-        asker = getattr(self, "lottery_sources", None)
+        asker = self.lottery_sources
         if asker is None:
             from bot.lottery.asking import env_asker
 
@@ -627,14 +637,14 @@ class PostReading(PublicValues):
             raise CommandError("this campaign plays on past draws: say which, e.g. /turn open 2023-01-03")
         if requested not in posting.batch.first_draws:
             posting.batch.first_draws[requested] = posting.store.first_draw_day_on_or_after(requested)
-        day = posting.batch.first_draws[requested]
-        if day is None:
+        first = posting.batch.first_draws[requested]
+        if first is None:
             latest = posting.store.latest_draw_date()
             raise Rejection(
                 f"no stored lottery draw on or after {requested.isoformat()} (the latest stored is "
                 f"{latest.isoformat() if latest else 'none'}): import the draws first (legatus lotto import)"
             )
-        return day.isoformat(), requested.isoformat()
+        return first.isoformat(), requested.isoformat()
 
     def _order_for(self, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
         if len(command.args) < 2:
