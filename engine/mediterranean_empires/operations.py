@@ -6,7 +6,7 @@ from engine.mediterranean_empires.combat import MILITARY_ADVANTAGE, Battle
 from engine.mediterranean_empires.context import Ctx, Refused, other
 from engine.mediterranean_empires.control import area_power, controller, settle_control, side_of_power
 from engine.mediterranean_empires.politics import activate
-from engine.mediterranean_empires.state import Unit
+from engine.mediterranean_empires.state import Force, Unit
 
 MOVE, EXIT_ENEMY, ATTACK, AMPHIBIOUS, COASTAL_RAID = 1, 2, 2, 1, 1
 INTERCEPT_CHOICES = ("intercept", "intercept with Military Advantage", "do not intercept")
@@ -18,7 +18,7 @@ def cost(ctx: Ctx, ops: int) -> int:
     return ops * 2 if ctx.state.plague else ops
 
 
-def force(ctx: Ctx) -> dict:
+def force(ctx: Ctx) -> Force:
     if ctx.state.force is None:
         raise Refused("no force is active: activate one first ('activate the French in Provence County')")
     return ctx.state.force
@@ -48,7 +48,7 @@ def ops_roll(ctx: Ctx, side: str, king: int, markers: int, label: str) -> int:
 
 
 def activate_force(ctx: Ctx, side: str, area: str, ids: list[int], *, with_king: bool = True, markers: int = 0,
-                   label: str = "force") -> dict:
+                   label: str = "force") -> Force:
     st = ctx.state
     if st.force is not None:
         raise Refused("a force is still active: finish it first ('end')")

@@ -5,12 +5,29 @@ Plain mutable dataclasses; ``apply`` works on a deep copy, so the fold stays pur
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.chance.book import ChanceBook
 from engine.mediterranean_empires.rules_data import RulesData
 
 PHASES = ("stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
+
+
+class Force(TypedDict):
+    """The force activated now (10.0): a dict at run time, as the fold has always made it (its public view and any
+    old snapshot read the same), typed for the checker."""
+
+    side: str
+    power: str
+    ids: list[int]  # its units
+    area: str  # where it stands
+    ops: int  # operation points left
+    naval: bool  # fleets (with ``cargo`` on board) rather than land units
+    king: str | None  # the power whose King moves with it
+    cargo: list[int]  # land units embarked
+    based: bool  # 11.1: its sea touches a friendly port
+    label: str  # the roll labels of its steps start with this
+    steps: int
 
 
 @dataclass
@@ -121,7 +138,7 @@ class State:
     rolls: dict[str, list[int]] = field(default_factory=dict)  # every die recorded, by label
     action: Action | None = None
     actions_done: int = 0  # orders that used dice or answers: numbers their labels
-    force: dict[str, Any] | None = None  # the force activated now: ids, ops left, area, flags
+    force: Force | None = None  # the force activated now
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
