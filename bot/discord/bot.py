@@ -525,7 +525,7 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
     try:
         # bot.render.history.CampaignService still declares the service's old _fold and lacks folded: left to the
         # bot/render/ split (this branch does not touch bot/render/); the ignore goes when the protocol is fixed.
-        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)  # type: ignore[arg-type]
+        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)  # type: ignore[arg-type]  # see above
     except (LookupError, ValueError) as exc:
         await say(interaction, str(exc.args[0] if exc.args else exc), private=True)
         return
@@ -560,7 +560,7 @@ async def ruleset_autocomplete(interaction: discord.Interaction, current: str) -
     """Every registered game (plugins included), by title and id."""
     from engine.rulesets import load_ruleset, registered
 
-    bot: LegatusBot = interaction.client  # type: ignore[assignment]
+    bot: LegatusBot = interaction.client  # type: ignore[assignment]  # the bot that registered the command
     low = current.lower()
     choices = []
     for ruleset_id in registered():

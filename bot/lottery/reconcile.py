@@ -184,7 +184,7 @@ def parse_gm_numbers(text: str, day: dt.date) -> Draw | str:
     missing = [w for w in wheels_on(day) if w not in numbers]
     if missing:
         return f"wheels {' '.join(missing)} are missing; a draw of {day.isoformat()} has {len(wheels_on(day))}"
-    return Draw(day, numbers)  # type: ignore[arg-type]
+    return Draw(day, numbers)  # type: ignore[arg-type]  # each wheel five numbers: numbers_problem() said so
 
 
 def _agreeing_sources(session: Session, day: dt.date) -> list[str]:

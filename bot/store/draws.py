@@ -113,7 +113,7 @@ def get_draw(session: Session, day: dt.date) -> Draw | None:
     """All the stored wheels of ``day``; possibly fewer than a full draw (see ``engine.lotto.missing_wheels``)."""
     # Columns, not ORM objects: a post that opens a turn or records its draw reads one (10 or 11 wheels).
     # sqlmodel's select() is typed for at most four columns; it takes any number.
-    rows = session.exec(select(DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3,  # type: ignore[call-overload]
+    rows = session.exec(select(DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3,  # type: ignore[call-overload]  # see above
                                DrawRow.n4, DrawRow.n5).where(DrawRow.date == day)).all()
     if not rows:
         return None

@@ -134,10 +134,10 @@ def _new_battle(ctx: Ctx, nation: str, kind: str, province: str | None, defender
     state, rules = ctx.state, ctx.rules
     defender_army = rules.nations[defender].army if defender else _independent_army(ctx, province)
     battle = Battle(
-        id=state.new_id(), turn=state.turn, kind=kind, province=province, sea=extra.pop("sea", None),  # type: ignore[arg-type]
+        id=state.new_id(), turn=state.turn, kind=kind, province=province, sea=extra.pop("sea", None),  # type: ignore[arg-type]  # Battle's fields
         attacker=nation, attacker_nation=nation, attacker_player=ctx.player_of(nation),
         attacker_army=str(extra.pop("army", rules.nations[nation].army)),
-        defender=defender, defender_army=defender_army, **extra,  # type: ignore[arg-type]
+        defender=defender, defender_army=defender_army, **extra,  # type: ignore[arg-type]  # extra: only Battle's own fields
     )
     state.battles.append(battle)
     return battle

@@ -407,7 +407,7 @@ class MediterraneanEmpires:
                 continue
             if order["order"] == "answer" and self._sealed(state, seat):
                 # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
-                label = state.action.pending.label  # type: ignore[union-attr]
+                label = state.action.pending.label  # type: ignore[union-attr]  # _sealed() holds only while an action waits
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
                                     understood=f"a sealed initiative bid for {seat}", secret={"answer": order["answer"]}))
                 continue
