@@ -322,6 +322,15 @@ class MarksLedger(Protocol):
 
 
 @runtime_checkable
+class OffersOptions(Protocol):
+    @property
+    def options(self) -> dict[str, str]:
+        """The campaign options a GM may choose at creation (name -> what it turns on: an optional rule, a
+        scenario); ``initial_state`` finds the chosen ones in ``setup["options"]``. A game without it has none."""
+        ...
+
+
+@runtime_checkable
 class RefusesShellCommands(Protocol):
     def shell_refusals(self, state: Any) -> dict[str, str]:
         """The shell's commands this game has no use for (``"turn open"``, ``"roll"``, ...), each with what to do

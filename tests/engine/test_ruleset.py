@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.rulesets import load_ruleset
-from engine.ruleset import MarksLedger, RefusesShellCommands
+from engine.ruleset import MarksLedger, OffersOptions, RefusesShellCommands
 from tests.games.blind_auction import load as load_blind_auction
 from tests.log_tools import Unmarked
 
@@ -17,6 +17,7 @@ def test_each_game_declares_the_optional_methods_it_has_and_only_those() -> None
     auction = load_blind_auction(DATA)
     assert [isinstance(g, MarksLedger) for g in (mare_nostrum, empires, auction)] == [True, True, False]
     assert [isinstance(g, RefusesShellCommands) for g in (mare_nostrum, empires, auction)] == [False, True, False]
+    assert [isinstance(g, OffersOptions) for g in (mare_nostrum, empires, auction)] == [False, True, False]
 
 
 def test_a_game_that_hides_a_method_is_read_without_it() -> None:
