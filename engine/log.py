@@ -130,10 +130,10 @@ def _public_refusal(ruleset: Ruleset, folded: Folded, target: Event, after: Any,
     """Why undoing ``target`` into ``after`` must be refused by the clock, or None: in a campaign under the clock
     rules, or ``always`` (the shell, which may refuse more than the fold of an older campaign did)."""
     created = folded.effective[0].data if folded.effective else {}
-    ledger = getattr(ruleset, "ledger", None)
-    if ledger is None or not (always or takeback.follows_clock_rules(created)):
+    if not (always or takeback.follows_clock_rules(created)):
         return None
-    late = takeback.refusal(takeback.removed(ledger(folded.state), ledger(after)), created, at, player=player)
+    late = takeback.refusal(takeback.removed(ruleset.ledger(folded.state), ruleset.ledger(after)), created, at,
+                            player=player)
     if late is None:
         return None
     if player:
@@ -190,14 +190,11 @@ def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple
 
 def _discarded(ruleset: Ruleset, before: Any, after: Any) -> list[str]:
     """The settled rolls the void takes out of the state, in words: what the record must keep."""
-    ledger = getattr(ruleset, "ledger", None)
-    if ledger is None:
-        return []
-    kept = {(e.get("id"), e.get("where")) for e in ledger(after) if e.get("values") is not None}
+    kept = {(e.get("id"), e.get("where")) for e in ruleset.ledger(after) if e.get("values") is not None}
     return [
         f"roll #{e['id']} ({e.get('purpose', '')}) = {', '.join(str(v) for v in e['values'])}"
         f"{' -> ' + str(e['outcome']) if e.get('outcome') else ''}"
-        for e in ledger(before)
+        for e in ruleset.ledger(before)
         if e.get("values") is not None and (e.get("id"), e.get("where")) not in kept
     ]
 
@@ -235,7 +232,8 @@ def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
 def describe(event: Event) -> str:
     data = event.data
     if event.kind == "order":
-        order = data.get("order") if isinstance(data.get("order"), dict) else {}
+        given = data.get("order")
+        order = given if isinstance(given, dict) else {}
         said = data.get("text") or order.get("kind") or order.get("order") or ("a sealed order" if "sealed" in data else "")
         return f"{event.actor}'s order '{said}'"
     if event.kind == "battle.reported":

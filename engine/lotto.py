@@ -117,7 +117,7 @@ class Draw:
             problem = numbers_problem(wheel, nums, self.date)
             if problem:
                 raise ValueError(f"draw of {self.date.isoformat()}: {problem}")
-            normalized[wheel] = nums  # type: ignore[assignment]
+            normalized[wheel] = nums  # type: ignore[assignment]  # five numbers: numbers_problem() said so
         # A read-only view keeps a frozen Draw really frozen, and fixes the order to archive order.
         object.__setattr__(self, "numbers", MappingProxyType(normalized))
 
@@ -261,7 +261,7 @@ def _parse_line(stripped: str, number: int, line: str) -> ArchiveEntry | str:
     problem = numbers_problem(wheel, numbers, day)
     if problem:
         return f"{quoted}: {problem}"
-    return ArchiveEntry(day, wheel, numbers, number, line)  # type: ignore[arg-type]
+    return ArchiveEntry(day, wheel, numbers, number, line)  # type: ignore[arg-type]  # five: numbers_problem() said so
 
 
 def _parse_date(token: str) -> dt.date | str:

@@ -20,7 +20,7 @@ NO_NATION = "-"
 EMPTY_CELL = "."
 SECTIONS = ("grid", "provinces", "seas", "diagonals")
 
-# The order parser (engine/mare_nostrum/parse.py) cuts a player's line into its parts at these words, so a
+# The order parser (engine/mare_nostrum/order_slots.py) cuts a player's line into its parts at these words, so a
 # name containing one would be cut in two: "attack Gallia on the Rhone from ..." could never be read.
 ORDER_WORDS = frozenset(
     {

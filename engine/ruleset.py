@@ -19,7 +19,7 @@ A game is a package under ``engine/`` with its data under ``data/``, registered 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from engine.events import Event
 
@@ -305,18 +305,37 @@ class Ruleset(Protocol):
         ``engine.chance.book.ledger_entry`` makes one from a chance binding."""
         ...
 
-    def ledger_mark(self, state: Any) -> Any:
-        """Optional: a value that changes whenever ``ledger(state)`` gains an entry, loses one or binds one again
-        elsewhere (its values filling in need not change it). ``verify`` reads the ledger again only when it
-        changes, or after an undo or a void; left out, it reads the ledger after every event."""
-        ...
-
-    def shell_refusals(self, state: Any) -> dict[str, str]:
-        """Optional: the shell's commands this game has no use for (``"turn open"``, ``"roll"``, ...), each with what
-        to do instead. The shell leaves them out of /help and answers them with that, before anything is tried.
-        Left out, the game takes every shell command."""
-        ...
-
     def carry_over(self, before: Any, after: Any) -> Any:
         """After a GM undo: keep what must survive it (slots of lottery numbers already seen)."""
+        ...
+
+
+# What a game may add to ``Ruleset``. The shell asks ``isinstance(ruleset, MarksLedger)`` (runtime checkable: it
+# looks the method up, as ``getattr`` did), and the type checker then knows the method and its signature.
+
+
+@runtime_checkable
+class MarksLedger(Protocol):
+    def ledger_mark(self, state: Any) -> object:
+        """A value that changes whenever ``ledger(state)`` gains an entry, loses one or binds one again elsewhere
+        (its values filling in need not change it). ``verify`` reads the ledger again only when it changes, or after
+        an undo or a void; a game without it has its ledger read after every event."""
+        ...
+
+
+@runtime_checkable
+class OffersOptions(Protocol):
+    @property
+    def options(self) -> dict[str, str]:
+        """The campaign options a GM may choose at creation (name -> what it turns on: an optional rule, a
+        scenario); ``initial_state`` finds the chosen ones in ``setup["options"]``. A game without it has none."""
+        ...
+
+
+@runtime_checkable
+class RefusesShellCommands(Protocol):
+    def shell_refusals(self, state: Any) -> dict[str, str]:
+        """The shell's commands this game has no use for (``"turn open"``, ``"roll"``, ...), each with what to do
+        instead. The shell leaves them out of /help and answers them with that, before anything is tried. A game
+        without it takes every shell command."""
         ...

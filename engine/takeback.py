@@ -66,7 +66,7 @@ def chain_of(created: Mapping[str, Any]) -> tuple[str, int, int]:
     """(name, genesis, period) of the drand chain ``campaign.created`` names; quicknet when none or unreadable."""
     named = created.get("drand_chain")
     try:
-        return str(named["name"]), int(named["genesis"]), int(named["period"])  # type: ignore[index]
+        return str(named["name"]), int(named["genesis"]), int(named["period"])  # type: ignore[index]  # any shape: a wrong one is answered below
     except (KeyError, TypeError, ValueError):
         return QUICKNET
 

@@ -45,7 +45,7 @@ from engine.events import Event, Rejection
 from engine.ledger import chain_problems
 from engine.lotto import BINDING_MARGIN, held_at
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
-from engine.ruleset import Ruleset
+from engine.ruleset import MarksLedger, Ruleset
 from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
@@ -135,7 +135,7 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
     folded, _ = start(ruleset, replace(events[0], hash=""))
     # The ledger is read again only when the game says it may have changed (``ledger_mark``; after an undo or a void
     # always): reading it after every event made a verify quadratic in the campaign's length.
-    mark = getattr(ruleset, "ledger_mark", None)
+    mark = ruleset.ledger_mark if isinstance(ruleset, MarksLedger) else None
     seen: object = None
     for event in events[1:]:
         if event.kind == "random.recorded":

@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.store.log_damage import DamagedLog
 from engine import canonical
@@ -15,6 +16,11 @@ from engine.events import Event, Rejection
 from engine.log import replay
 from engine.quote import quote
 from engine.rulesets import load_ruleset
+
+if TYPE_CHECKING:  # imported where used: a command's start-up loads only what it needs
+    from sqlalchemy import Engine
+
+    from bot.service.legatus import Legatus
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -61,10 +67,10 @@ def _dispatch(argv: list[str] | None) -> int:
     except DamagedLog as exc:
         return fail(exc.message, EXIT_FAILED)
     except Exception as exc:
-        problem = database_problem(exc, getattr(args, "db", None))
-        if problem is not None:
+        failure = database_problem(exc, getattr(args, "db", None))
+        if failure is not None:
             logging.getLogger("legatus").debug("database failed", exc_info=True)
-            return fail(problem, EXIT_FAILED)  # no user ever sees a traceback; the log has it for the operator
+            return fail(failure, EXIT_FAILED)  # no user ever sees a traceback; the log has it for the operator
         logging.getLogger("legatus").debug("command failed", exc_info=True)
         return fail(f"internal error ({type(exc).__name__}); run with LEGATUS_LOG=DEBUG for details", 1)
 
@@ -191,13 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def check_writable(engine) -> None:  # type: ignore[no-untyped-def]
+def check_writable(engine: Engine) -> None:
     from bot.store.db import check_writable as probe
 
     probe(engine)
 
 
-def _service(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _service(args: argparse.Namespace) -> Legatus:
     from bot.store.db import open_engine
     from bot.service.legatus import Legatus
 

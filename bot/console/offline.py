@@ -64,13 +64,21 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
         # in readline is left behind at exit; the line it was applying, if any, is waited for below).
         typed: asyncio.Future[int] = loop.create_future()
 
+        def failed(exc: BaseException) -> None:
+            if not typed.done():
+                typed.set_exception(exc)
+
+        def finished(result: int) -> None:
+            if not typed.done():
+                typed.set_result(result)
+
         def read_lines() -> None:
             try:
                 result = console.interactive(stream)
             except BaseException as exc:  # told to the loop, which reports it like any failure of the command
-                tell(lambda: typed.done() or typed.set_exception(exc))
+                tell(lambda: failed(exc))
             else:
-                tell(lambda: typed.done() or typed.set_result(result))
+                tell(lambda: finished(result))
 
         def tell(callback: Any) -> None:
             # A stop may have ended the run already (its terminal reached end of file as the process exited).
@@ -86,7 +94,8 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
         threading.Thread(target=read_lines, name="legatus-console", daemon=True).start()
         stopping = loop.create_task(stop.wait())
         try:
-            await asyncio.wait([typed, stopping], return_when=asyncio.FIRST_COMPLETED)
+            either: list[asyncio.Future[int] | asyncio.Task[bool]] = [typed, stopping]
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for sig in installed:
                 loop.remove_signal_handler(sig)

@@ -488,9 +488,9 @@ class FakeDiscord:
         if otype == _STRING:
             return str(value)
         if otype == _INTEGER:
-            return int(value)  # type: ignore[arg-type]
+            return int(value)  # type: ignore[arg-type]  # an integer option's value is a number
         if otype == _NUMBER:
-            return float(value)  # type: ignore[arg-type]
+            return float(value)  # type: ignore[arg-type]  # a number option's value is a number
         if otype == _BOOLEAN:
             return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
         if otype == _ATTACHMENT:

@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any, Callable
 
 from aiohttp import BodyPartReader, web
@@ -25,6 +26,9 @@ log = logging.getLogger("legatus.devdiscord")
 
 class ServerCore:
     """All of the fake's live state; the resource mixins add the handlers, server.py the routes."""
+
+    # The gateway's handler, which the app routes to; gateway.py's GatewayServer defines it.
+    _gateway: Callable[[web.Request], Awaitable[web.StreamResponse]]
 
     def __init__(self, world: World, *, token: str, app_id: str, heartbeat_interval: float = 41.25,
                  interaction_deadline: float = 3.0, followup_lifetime: float = 15 * 60,

@@ -51,7 +51,7 @@ class MessagesRest(ServerCore):
         if body.get("sticker_ids"):
             fields["sticker_ids"] = [str(s) for s in body["sticker_ids"]]
         if files or "attachments" in body:
-            by_index = {}
+            by_index: dict[str, RecordedFile] = {}
             for f in files:
                 found = re.fullmatch(r"files\[(\d+)\]", f.field) or re.fullmatch(r"file(\d*)", f.field)
                 by_index[found.group(1) or "0" if found else str(len(by_index))] = f

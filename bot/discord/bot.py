@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
@@ -474,7 +474,8 @@ class LegatusBot(discord.Client):
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith(CHOICE_PREFIX):
             await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
         elif custom_id == UNDO_ASK:

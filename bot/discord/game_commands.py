@@ -88,7 +88,7 @@ def names_autocomplete(kind: str) -> Callable[..., Any]:
         campaign = campaign_here(interaction.client, interaction)
         if campaign is None:
             return []
-        ruleset = interaction.client.service.ruleset_of(campaign.name)  # type: ignore[attr-defined]
+        ruleset = interaction.client.service.ruleset_of(campaign.name)  # type: ignore[attr-defined]  # the client is LegatusBot
         low = current.lower()
         found = [n for n in ruleset.names(kind) if low in n.lower()]
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in found[:CHOICES_LIMIT]]
@@ -160,12 +160,12 @@ def build_command(bot: Any, name: str, description: str, arguments: tuple[Argume
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         await run_game_command(bot, interaction, name, plan, values)
 
-    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]  # discord.py reads it
     callback.__qualname__ = callback.__name__ = f"game_command_{leaf.replace('-', '_')}"
     for decorate, table in ((app_commands.describe, describe), (app_commands.rename, renames),
                             (app_commands.choices, choices), (app_commands.autocomplete, completes)):
         if table:
-            decorate(**table)(callback)  # type: ignore[operator]
+            decorate(**table)(callback)
     if parent is None:
         app_commands.guild_only()(callback)
         if gm_only:

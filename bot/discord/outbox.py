@@ -112,7 +112,9 @@ class Outbox:
             chunks = split_message(item.text)
             for i, chunk in enumerate(chunks):
                 extra: dict[str, Any] = {"view": item.view} if item.view is not None and i == len(chunks) - 1 else {}
-                await channel.send(chunk, reference=item.post if i == 0 else None, mention_author=False, **extra)
+                if i == 0:
+                    extra["reference"] = item.post
+                await channel.send(chunk, mention_author=False, **extra)
                 self.messages += 1
             return
         chunks = pack([attributed(item) for item in batch])

@@ -90,7 +90,7 @@ def face_command(bot: Any, shell: ShellCommand, face: DiscordFace,
     for decorate, table in ((app_commands.describe, describe), (app_commands.choices, choices),
                             (app_commands.autocomplete, completes)):
         if table:
-            decorate(**table)(callback)  # type: ignore[operator]
+            decorate(**table)(callback)
     if parent is None:
         app_commands.guild_only()(callback)
         if shell.spec.gm_only:

@@ -21,6 +21,7 @@ from bot.discord.output import split_message, turn_announcement
 from bot.schedule.scheduler import NotPosted, resume_unsent, schedule_turn_thread
 from bot.store.campaigns import CampaignRow
 from bot.store.discord_places import latest_turn_thread, save_turn_thread, turn_thread
+from engine.ruleset import Summary
 
 log = logging.getLogger("legatus.discord")
 
@@ -41,7 +42,7 @@ class TurnThreads:
         self._rows: dict[int, CampaignRow] = {}
         self._ids: dict[tuple[int, int], str] = {}
         # Each campaign's summary after its latest change: where a ping goes, without folding the campaign again.
-        self._summaries: dict[int, Any] = {}
+        self._summaries: dict[int, Summary] = {}
 
     # --- the observer -------------------------------------------------------------------------------------------------
 
@@ -187,7 +188,8 @@ class TurnThreads:
             raise NowhereToPost(f"campaign {campaign_id} has no channel")
         current = self._summaries.get(campaign_id)
         if current is None:
-            current = await asyncio.to_thread(self.bot.service.summary, row.name)
+            fetched: Summary = await asyncio.to_thread(self.bot.service.summary, row.name)
+            current = fetched
             self._summaries.setdefault(campaign_id, current)
         turn = current.turn if turn is None else turn
         thread = await self.stored(campaign_id, turn)

@@ -172,7 +172,7 @@ class DrandClient:
             raise RelayFault(relay, f"answered round {_snippet(got)} when round {round_number} was asked",
                              retryable=False)
         try:
-            beacon = check_beacon(round_number, answer.get("signature"), self.chain)  # type: ignore[arg-type]
+            beacon = check_beacon(round_number, answer.get("signature"), self.chain)  # type: ignore[arg-type]  # BadBeacon if not text
         except BadBeacon as bad:
             raise RelayFault(relay, f"round {round_number}: {bad}", retryable=False) from None
         claimed = answer.get("randomness")

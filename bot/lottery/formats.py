@@ -171,7 +171,7 @@ def draw_from_json(raw: bytes, day: dt.date) -> Draw:
         if problem:
             raise Unusable(f"invalid numbers: {problem}")
         numbers[wheel] = nums
-    draw = Draw(day, numbers)  # type: ignore[arg-type]
+    draw = Draw(day, numbers)  # type: ignore[arg-type]  # each wheel five numbers: numbers_problem() said so
     _require_complete(draw)
     return draw
 

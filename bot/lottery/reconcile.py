@@ -116,12 +116,12 @@ def confirm_by_gm(
             f"{now().astimezone(ROME).strftime('%Y-%m-%d %H:%M')} Europe/Rome): nothing stored"))
     stored = get_draw(session, day)
     if stored is None:
-        held = holders(session, day)
-        if held:
+        holding = holders(session, day)
+        if holding:
             settled = _agreeing_sources(session, day)
             agree = f" ({_join(settled)} agree)" if settled else ""
             return Outcome(day, Status.REFUSED, (
-                f"{held_by_sources(day, held, parsed)}{agree}: a draw a source holds is stored from the sources, by "
+                f"{held_by_sources(day, holding, parsed)}{agree}: a draw a source holds is stored from the sources, by "
                 "the fetcher once two agree (legatus lotto fetch) or by the operator from the official archive "
                 "(legatus lotto import), not typed by a GM; nothing stored"))
     if stored is not None:
@@ -184,7 +184,7 @@ def parse_gm_numbers(text: str, day: dt.date) -> Draw | str:
     missing = [w for w in wheels_on(day) if w not in numbers]
     if missing:
         return f"wheels {' '.join(missing)} are missing; a draw of {day.isoformat()} has {len(wheels_on(day))}"
-    return Draw(day, numbers)  # type: ignore[arg-type]
+    return Draw(day, numbers)  # type: ignore[arg-type]  # each wheel five numbers: numbers_problem() said so
 
 
 def _agreeing_sources(session: Session, day: dt.date) -> list[str]:

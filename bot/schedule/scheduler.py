@@ -102,7 +102,7 @@ class App:
 
     @property
     def engine(self) -> Engine:
-        return self.service.engine  # type: ignore[no-any-return]
+        return self.service.engine
 
     @property
     def locks(self) -> ProcessLocks:
@@ -389,10 +389,10 @@ def reconcile(app: App, now: datetime | None = None) -> None:
             log.error("campaign %s: its results are not checked at start-up: %s", name, exc)
             continue
         with Session(app.engine) as session:
-            row = find_campaign(session, name)
-            if turn and row is not None and row.id is not None:
-                if find(session, f"campaign-{row.id}:turn-{turn}:results") is None:
-                    wanted[f"results-{row.id}-{turn}"] = (post_results, now, [row.id, turn])
+            campaign = find_campaign(session, name)
+            if turn and campaign is not None and campaign.id is not None:
+                if find(session, f"campaign-{campaign.id}:turn-{turn}:results") is None:
+                    wanted[f"results-{campaign.id}-{turn}"] = (post_results, now, [campaign.id, turn])
     for job in scheduler.get_jobs():
         # Deadline jobs in the persistent store were left there by an older Legatus: theirs is the memory store.
         if job.id.startswith("deadline-") and (job.id not in wanted or job._jobstore_alias != MEMORY):

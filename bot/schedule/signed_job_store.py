@@ -45,7 +45,7 @@ def _keys() -> list[bytes]:
 _process_key: list[bytes] = []
 
 
-class SignedJobStore(SQLAlchemyJobStore):  # type: ignore[misc]
+class SignedJobStore(SQLAlchemyJobStore):
     def _body(self, job: Any) -> bytes:
         state = pickle.dumps(job.__getstate__(), self.pickle_protocol)
         return hmac.new(_keys()[0], state, hashlib.sha256).digest() + state

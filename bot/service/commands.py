@@ -13,7 +13,7 @@ from typing import Any
 from bot.service import shell_commands
 from bot.service.shell_commands.model import Command, CommandError
 from engine.quote import quote
-from engine.ruleset import CommandSpec
+from engine.ruleset import CommandSpec, RefusesShellCommands, Ruleset
 
 __all__ = ["COMMANDS", "Command", "CommandError", "help_text", "parse_command", "shell_refusals", "usage"]
 
@@ -73,7 +73,6 @@ def help_text(game: Sequence[CommandSpec] = (), leave_out: Collection[str] = ())
         for name, (u, _) in _table(game).items() if name not in leave_out)
 
 
-def shell_refusals(ruleset: Any, state: Any) -> dict[str, str]:
+def shell_refusals(ruleset: Ruleset, state: Any) -> dict[str, str]:
     """The shell's commands the game has no use for, with what to do instead (``Ruleset.shell_refusals``, optional)."""
-    refusals = getattr(ruleset, "shell_refusals", None)
-    return dict(refusals(state)) if refusals is not None else {}
+    return dict(ruleset.shell_refusals(state)) if isinstance(ruleset, RefusesShellCommands) else {}

@@ -147,7 +147,7 @@ def _announce_moved(session: Session, d: DeadlineRow, now: datetime, *, committe
     which holds SQLite's write lock, a listener writing to the same file (apscheduler's job store) would wait for
     that lock until the busy timeout, and the post would be retried ten times over: so it waits for the commit,
     and is not told at all if the post is rolled back."""
-    moved = DeadlineRow(**{c.name: getattr(d, c.name) for c in DeadlineRow.__table__.columns})  # type: ignore[attr-defined]
+    moved = DeadlineRow(**{c.name: getattr(d, c.name) for c in DeadlineRow.__table__.columns})  # type: ignore[attr-defined]  # sqlmodel: undeclared
 
     def tell(*_: Any) -> None:
         for listener in list(deadline_listeners):

@@ -45,7 +45,7 @@ from engine import commit_reveal
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, start
-from engine.ruleset import Ruleset
+from engine.ruleset import OffersOptions, Ruleset
 from engine.rulesets import load_ruleset
 from engine.takeback import CLOCK_RULES, UNDO_RULES
 
@@ -94,6 +94,8 @@ class Change:
 
 
 class Legatus(PostReading):
+    engine: Engine
+
     def __init__(self, engine: Engine, data_dir: Path = DATA_DIR, clock: Clock | None = None) -> None:
         from bot.service.plugins import load_plugins
 
@@ -146,13 +148,13 @@ class Legatus(PostReading):
             ruleset = load_ruleset(ruleset_id, self.data_dir)
         except KeyError as exc:
             return reply.note(str(exc.args[0]))
-        randomness = randomness or str(getattr(ruleset, "randomness", "lottery"))
+        randomness = randomness or ruleset.randomness
         if clock not in ("historical", "live"):
             return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
         if randomness not in ("lottery", "commit-reveal", "drand"):
             return reply.note(f"unknown randomness '{randomness[:40]}': use 'drand', 'lottery' or 'commit-reveal'")
         options = [o.strip() for o in options or [] if o.strip()]
-        if options and not getattr(ruleset, "options", None):
+        if options and not (isinstance(ruleset, OffersOptions) and ruleset.options):
             return reply.note(f"{ruleset.title} has no campaign options; '{options[0][:40]}' cannot be chosen")
         with Session(self._writer) as session:  # read-then-write: the write lock first, or SQLite is busy
             if find_campaign(session, name) is not None:

@@ -8,6 +8,7 @@ light; what it needs of SQLAlchemy-only stores (deadlines, settings) it imports 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
 from typing import Any
@@ -112,6 +113,8 @@ class PostReading(PublicValues):
 
     data_dir: Any
     engine: Any  # the SQLAlchemy engine (Legatus) that settings are saved with
+    # day -> what every lottery source says of it now (bot/lottery/asking.py); None: the sources the environment names.
+    lottery_sources: Callable[[date], Any] | None = None
     # Walk the whole stored chain when a campaign is first folded from its snapshot: a long-running service does,
     # once per campaign; a one-post process (the direct writer) leaves it to the snapshot boundaries.
     walks_cold_logs: bool = True
@@ -314,7 +317,7 @@ class PostReading(PublicValues):
             raise Rejection(f"/{command.name} is for the GM ({posting.campaign.gm}) only")
 
     def _resolve(self, posting: _Posting, kind: str, text: str) -> str:
-        resolution = posting.ruleset.resolve(kind, text)  # type: ignore[attr-defined]
+        resolution = posting.ruleset.resolve(kind, text)
         if resolution.name is None:
             raise Rejection(resolution.error or f"unknown {kind} '{text}'")
         return str(resolution.name)
@@ -338,7 +341,7 @@ class PostReading(PublicValues):
     def ask_lottery_sources(self, day: date) -> Any:
         """What every lottery source says of ``day`` now (bot/lottery/asking.py): the sources the environment names,
         unless ``lottery_sources`` was set (a test's own site)."""
-        asker = getattr(self, "lottery_sources", None)
+        asker = self.lottery_sources
         if asker is None:
             from bot.lottery.asking import env_asker
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import date, timedelta
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.hidden_refusals import public_reason
 from engine import commit_reveal
-from engine.events import Rejection
+from engine.events import Event, Rejection
 from engine.log import step
 from engine.lotto import missing_wheels
 from engine.ruleset import Need
@@ -37,6 +38,8 @@ class PublicValues:
     beacons: Any
     _draws: dict[str, tuple[Any, str]]  # complete stored draws by day, committed: see ``_complete_draw``
     salt: Any
+    # PostReading's: the event of ``kind`` a post makes, stamped with the public values it may bind rolls to.
+    _event: Callable[[_Posting, str, dict[str, Any], str], Event]
 
     def _offered_draws(self, posting: _Posting) -> list[str]:
         """The future public values an event may bind rolls to: coming lottery draws after the one the game stands

@@ -91,8 +91,8 @@ def append_event(session: Session, campaign_id: int, event: Event) -> None:
 # The hot path of a post (bot/service/legatus.py) speaks SQLAlchemy Core through statements built once: building,
 # tracking and flushing an ORM object per row, or compiling a statement per call, cost more than the rules' own work
 # (bench/throughput.py, 2026-11-23: ~200 us per ORM query, ~70 us per prebuilt Core statement).
-_EVENTS = EventRow.__table__  # type: ignore[attr-defined]
-_POSTS = PostRow.__table__  # type: ignore[attr-defined]
+_EVENTS = EventRow.__table__  # type: ignore[attr-defined]  # sqlmodel does not declare __table__
+_POSTS = PostRow.__table__  # type: ignore[attr-defined]  # as above
 _EVENTS_AFTER = (core_select(_EVENTS.c.seq, _EVENTS.c.body)
                  .where(and_(_EVENTS.c.campaign_id == bindparam("c"), _EVENTS.c.seq > bindparam("s")))
                  .order_by(_EVENTS.c.seq))

@@ -143,6 +143,7 @@ def _patient(connection: Connection) -> Iterator[None]:
     # On the driver's connection: through SQLAlchemy the statement would begin the transaction, whose BEGIN
     # IMMEDIATE is the wait this is for.
     raw = connection.connection.driver_connection
+    assert raw is not None  # the connection the migration runs on is open
     raw.execute(f"PRAGMA busy_timeout={MIGRATION_WAIT_MS}")
     try:
         yield

@@ -6,7 +6,7 @@ sends no archived threads at start-up) and must never guess by a thread's name, 
 from __future__ import annotations
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from bot.store.db import writer
 
@@ -37,7 +37,7 @@ def latest_turn_thread(session: Session, campaign_id: int, at_most: int | None =
     query = select(TurnThreadRow).where(TurnThreadRow.campaign_id == campaign_id)
     if at_most is not None:
         query = query.where(TurnThreadRow.turn <= at_most)
-    row = session.exec(query.order_by(TurnThreadRow.turn.desc())).first()  # type: ignore[attr-defined]
+    row = session.exec(query.order_by(col(TurnThreadRow.turn).desc())).first()
     return (row.turn, row.thread_id) if row is not None else None
 
 

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from sqlalchemy import UniqueConstraint, func
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from engine.lotto import ArchiveEntry, Draw, Numbers, format_archive_line, format_numbers, parse_archive, wheels_on
 
@@ -95,7 +95,8 @@ def incomplete_draws(session: Session, days: list[dt.date]) -> list[str]:
     if not days:
         return []
     stored: dict[dt.date, set[str]] = {}
-    rows = session.exec(select(DrawRow.date, DrawRow.wheel).where(DrawRow.date >= days[0], DrawRow.date <= days[-1])).all()
+    rows = session.exec(select(col(DrawRow.date), col(DrawRow.wheel))
+                        .where(DrawRow.date >= days[0], DrawRow.date <= days[-1])).all()
     for day, wheel in rows:
         stored.setdefault(day, set()).add(wheel)
     problems = []
@@ -111,8 +112,9 @@ def incomplete_draws(session: Session, days: list[dt.date]) -> list[str]:
 def get_draw(session: Session, day: dt.date) -> Draw | None:
     """All the stored wheels of ``day``; possibly fewer than a full draw (see ``engine.lotto.missing_wheels``)."""
     # Columns, not ORM objects: a post that opens a turn or records its draw reads one (10 or 11 wheels).
-    rows = session.exec(select(DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3, DrawRow.n4, DrawRow.n5)
-                        .where(DrawRow.date == day)).all()
+    # sqlmodel's select() is typed for at most four columns; it takes any number.
+    rows = session.exec(select(DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3,  # type: ignore[call-overload]  # see above
+                               DrawRow.n4, DrawRow.n5).where(DrawRow.date == day)).all()
     if not rows:
         return None
     return Draw(day, {wheel: (n1, n2, n3, n4, n5) for wheel, n1, n2, n3, n4, n5 in rows})
@@ -137,7 +139,7 @@ def draw_dates_after(session: Session, day: dt.date, limit: int) -> list[dt.date
     """The next ``limit`` stored draw days strictly after ``day``, oldest first."""
     if limit <= 0:
         return []
-    query = select(DrawRow.date).where(DrawRow.date > day).distinct().order_by(DrawRow.date).limit(limit)
+    query = select(col(DrawRow.date)).where(DrawRow.date > day).distinct().order_by(col(DrawRow.date)).limit(limit)
     return list(session.exec(query).all())
 
 
@@ -150,7 +152,7 @@ _Stored = tuple[Numbers, str]  # numbers, source
 
 def _stored_results(session: Session, first: dt.date, last: dt.date) -> dict[tuple[dt.date, str], _Stored]:
     # Columns, not ORM objects: a full-history import compares against ~100k rows.
-    query = select(
+    query = select(  # type: ignore[call-overload]  # typed for at most four columns; takes any number
         DrawRow.date, DrawRow.wheel, DrawRow.n1, DrawRow.n2, DrawRow.n3, DrawRow.n4, DrawRow.n5,
         DrawRow.source,
     ).where(DrawRow.date >= first, DrawRow.date <= last)

@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Column, Field, Session, SQLModel, select
+from sqlmodel import Column, Field, Session, SQLModel, col, select
 
 from bot.store.fetched_draws import UtcDateTime
 from bot.store.db import writer
@@ -147,19 +147,18 @@ def _store_settings(session: Session, campaign_id: int, changes: dict[str, Any],
 
 
 def active_deadlines(session: Session, campaign_id: int | None = None) -> list[DeadlineRow]:
-    query = select(DeadlineRow).where(DeadlineRow.state.in_(ACTIVE))  # type: ignore[attr-defined]
+    query = select(DeadlineRow).where(col(DeadlineRow.state).in_(ACTIVE))
     if campaign_id is not None:
         query = query.where(DeadlineRow.campaign_id == campaign_id)
-    return list(session.exec(query.order_by(DeadlineRow.due_at, DeadlineRow.id)).all())  # type: ignore[arg-type]
+    return list(session.exec(query.order_by(col(DeadlineRow.due_at), col(DeadlineRow.id))).all())
 
 
 def active_deadlines_of(session: Session, campaign_ids: Collection[int]) -> dict[int, list[DeadlineRow]]:
     """``active_deadlines`` of each campaign, in one query (a round of posts touches hundreds of campaigns)."""
     found: dict[int, list[DeadlineRow]] = {campaign_id: [] for campaign_id in campaign_ids}
     for chunk in _chunks(sorted(found)):
-        query = select(DeadlineRow).where(DeadlineRow.state.in_(ACTIVE),  # type: ignore[attr-defined]
-                                          DeadlineRow.campaign_id.in_(chunk))  # type: ignore[attr-defined]
-        for row in session.exec(query.order_by(DeadlineRow.due_at, DeadlineRow.id)).all():  # type: ignore[arg-type]
+        query = select(DeadlineRow).where(col(DeadlineRow.state).in_(ACTIVE), col(DeadlineRow.campaign_id).in_(chunk))
+        for row in session.exec(query.order_by(col(DeadlineRow.due_at), col(DeadlineRow.id))).all():
             found[row.campaign_id].append(row)
     return found
 
@@ -169,7 +168,7 @@ def settings_of(session: Session, campaign_ids: Collection[int]) -> dict[int, Ca
     stored: dict[int, CampaignSettingsRow] = {}
     for chunk in _chunks(sorted(set(campaign_ids))):
         stored.update((row.campaign_id, row) for row in session.exec(select(CampaignSettingsRow).where(
-            CampaignSettingsRow.campaign_id.in_(chunk))).all())  # type: ignore[attr-defined]
+            col(CampaignSettingsRow.campaign_id).in_(chunk))).all())
     return {campaign_id: _usable(stored.get(campaign_id), campaign_id) for campaign_id in campaign_ids}
 
 

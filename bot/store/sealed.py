@@ -67,6 +67,7 @@ def encrypt_plain_rows(engine: Engine) -> int:
         if engine.dialect.name == "sqlite":  # and the WAL, which held the old pages, is emptied into the file
             raw = engine.raw_connection()
             try:
+                assert raw.driver_connection is not None  # a connection just taken from the pool is open
                 raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 raw.close()

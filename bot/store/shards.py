@@ -68,12 +68,12 @@ def shard_from(shard_id: str | int | None, shard_count: str | int | None) -> Sha
     if has_id and not has_count:
         raise ValueError(f"a shard id ({str(shard_id).strip()!r}) needs the shard count too: set {SHARD_COUNT} "
                          "(or --shard-count) to the number of shards all processes share")
-    count = number(SHARD_COUNT, shard_count)  # type: ignore[arg-type]
+    count = number(SHARD_COUNT, shard_count)  # type: ignore[arg-type]  # has_count: not None
     if not 1 <= count <= MAX_SHARDS:
         raise ValueError(f"{SHARD_COUNT} must be between 1 and {MAX_SHARDS}, not {count}")
     if not has_id:
         return Shard(None, count)
-    sid = number(SHARD_ID, shard_id)  # type: ignore[arg-type]
+    sid = number(SHARD_ID, shard_id)  # type: ignore[arg-type]  # has_id: not None
     if sid >= count:
         raise ValueError(f"{SHARD_ID} must be below the shard count: shards of {count} are numbered 0 to {count - 1}, "
                          f"not {sid}")

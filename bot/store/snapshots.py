@@ -41,7 +41,7 @@ class SnapshotRow(SQLModel, table=True):
 
 
 def _where(session: Session, campaign_id: int) -> tuple[str, int]:
-    return str(session.get_bind().url), campaign_id
+    return str(session.get_bind().engine.url), campaign_id
 
 
 def load(session: Session, campaign_id: int, key: str) -> Folded | None:

@@ -180,9 +180,9 @@ def record(book: ChanceBook, event: Event) -> bool:
             raise Rejection(f"the draw of {date} was ruled not held (draw.cancelled): its rolls were bound to later draws")
         if not isinstance(numbers, dict):
             raise Rejection("draw.recorded needs the date and the numbers of each wheel")
-        known = book.draws.get(date)
+        stored = book.draws.get(date)
         clean = {str(w): [int(n) for n in ns] for w, ns in numbers.items()}
-        if known is not None and known != clean:
+        if stored is not None and stored != clean:
             raise Rejection(f"the draw of {date} is already recorded with other numbers; a stored draw is never changed")
         book.draws[date] = clean
         return True
@@ -223,9 +223,9 @@ def needs(book: ChanceBook) -> list[Need]:
                 if date not in book.draws:
                     wanted[(LOTTERY, date)] = None
         elif binding.label not in book.numbers:
-            round_no = commit_reveal.mixing_round(binding.label)
-            if round_no is not None and round_no not in book.beacons:
-                wanted[(DRAND, round_no)] = None
+            mixing = commit_reveal.mixing_round(binding.label)
+            if mixing is not None and mixing not in book.beacons:
+                wanted[(DRAND, mixing)] = None
             else:
                 wanted[(COMMIT_REVEAL, binding.label)] = None
     ranges = {b.label: (b.lo, b.hi, b.count) for b in book.pending() if b.source == COMMIT_REVEAL}

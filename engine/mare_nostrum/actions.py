@@ -4,6 +4,8 @@ Every check raises a Rejection whose message names the reason and, where it can,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.events import Rejection
 from engine.mare_nostrum import naval
 from engine.mare_nostrum.battles import announce
@@ -132,10 +134,10 @@ def _new_battle(ctx: Ctx, nation: str, kind: str, province: str | None, defender
     state, rules = ctx.state, ctx.rules
     defender_army = rules.nations[defender].army if defender else _independent_army(ctx, province)
     battle = Battle(
-        id=state.new_id(), turn=state.turn, kind=kind, province=province, sea=extra.pop("sea", None),  # type: ignore[arg-type]
+        id=state.new_id(), turn=state.turn, kind=kind, province=province, sea=extra.pop("sea", None),  # type: ignore[arg-type]  # Battle's fields
         attacker=nation, attacker_nation=nation, attacker_player=ctx.player_of(nation),
         attacker_army=str(extra.pop("army", rules.nations[nation].army)),
-        defender=defender, defender_army=defender_army, **extra,  # type: ignore[arg-type]
+        defender=defender, defender_army=defender_army, **extra,  # type: ignore[arg-type]  # extra: only Battle's own fields
     )
     state.battles.append(battle)
     return battle
@@ -329,7 +331,8 @@ def _event_choice(ctx: Ctx, nation: str, order: EventChoice) -> None:
     ns.choices.remove(order.event)
 
 
-HANDLERS = {
+# Each order class to its handler, which takes that class (hence ``...``: a dict cannot say so of each entry).
+HANDLERS: dict[type[Order], Callable[..., None]] = {
     Build: _build,
     RaiseFleet: _raise_fleet,
     PeaceTreaty: _peace_treaty,

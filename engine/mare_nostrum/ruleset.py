@@ -19,14 +19,15 @@ from engine.mare_nostrum.context import Ctx
 from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
-from engine.mare_nostrum.slots import DRAND_PREFIX, pending_labels, pending_rounds, later_draws, rebind_cancelled, settle
+from engine.mare_nostrum.slots import (DRAND_PREFIX, Resolver, pending_labels, pending_rounds, later_draws, rebind_cancelled,
+                                       settle)
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import after_ruling, close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
 from engine.mare_nostrum.picture import picture
 from engine.ruleset import IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 
-RESOLVERS = {
+RESOLVERS: dict[str, Resolver] = {
     "peace_treaty": battles.resolve_peace,
     "alliance": battles.resolve_alliance,
     "siege": battles.resolve_siege,
@@ -228,19 +229,19 @@ class MareNostrum:
             return []
         # Only the parts of the public view the headline shows: the whole view grows with the campaign's history,
         # and the summary is computed for every post.
-        view = {"draw": state.turn_draw, "order_of_play": state.order_of_play, "nations": nations_view(self.rules, state),
-                "events": events_view(state), "battles": battles_view(state)}
-        lines = [f"Lottery draw of {view['draw']}.", "", "**Order of play**"]
-        for i, nation in enumerate(view["order_of_play"], 1):
-            n = view["nations"][nation]
+        nations = nations_view(self.rules, state)
+        events = events_view(state)
+        lines = [f"Lottery draw of {state.turn_draw}.", "", "**Order of play**"]
+        for i, nation in enumerate(state.order_of_play, 1):
+            n = nations[nation]
             lines.append(f"{i}. {nation} — {n['player'] or 'no player'}: {n['actions_total']} action(s), "
                          f"treasury {n['treasury']}, stability {n['stability']}")
-        if view["events"]:
+        if events:
             lines += ["", "**Events**"]
-            for nation, event in view["events"].items():
+            for nation, event in events.items():
                 where = f" ({event['province']})" if event.get("province") else ""
                 lines.append(f"• {nation}: {event['name']} ({event['number']}){where}")
-        pending = [b for b in view["battles"] if b["status"] in ("to_fight", "waiting_roll")]
+        pending = [b for b in battles_view(state) if b["status"] in ("to_fight", "waiting_roll")]
         if pending:
             lines += ["", "**Battles already announced**"]
             lines += [f"• #{b['id']} {b['province'] or b['sea']}: {b['attacker']} against {b['defender'] or 'independent forces'}"

@@ -125,7 +125,7 @@ def take_losses(ctx: Ctx, side: str, ids: list[int], table: str, label: str, are
         pick = left[0]
         if len(words) > 1 and not every:
             still = (f"units worth {worth - lost} more (a unit that counted two counts two)" if worth is not None
-                     else f"{count - taken} more unit(s)")
+                     else f"{count - taken} more unit(s)" if count is not None else "")
             answer = ctx.oracle.ask(ctx.seat(side), f"{label}.{side}{taken + 1}.loss",
                                     f"Losses in {area}: you eliminate {still}. Which unit goes now?", tuple(words),
                                     words[0], {"area": area, "default": words[0]})

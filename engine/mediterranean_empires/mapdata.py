@@ -8,7 +8,7 @@ which matters for where a fleet may start its action and where recruited fleets 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.names import NameIndex, normalise
@@ -43,6 +43,7 @@ class AreaMap:
     title: str
     lands: dict[str, Land]
     seas: dict[str, Sea]
+    index: NameIndex = field(init=False, repr=False, compare=False)  # every area's name and aliases
 
     def __post_init__(self) -> None:
         names = {n: a.aliases for n, a in self.lands.items()} | {n: s.aliases for n, s in self.seas.items()}
@@ -82,16 +83,18 @@ class AreaMap:
         out: list[tuple[str, str]] = []
         for land in self.lands.values():
             for other in (*land.borders, *land.coast):
-                pair = tuple(sorted((land.name, other), key=order.__getitem__))
+                first, second = sorted((land.name, other), key=order.__getitem__)
+                pair = (first, second)
                 if pair not in seen:
-                    seen.add(pair)  # type: ignore[arg-type]
-                    out.append(pair)  # type: ignore[arg-type]
+                    seen.add(pair)
+                    out.append(pair)
         for sea in self.seas.values():
             for other in sea.links:
-                pair = tuple(sorted((sea.name, other), key=order.__getitem__))
+                first, second = sorted((sea.name, other), key=order.__getitem__)
+                pair = (first, second)
                 if pair not in seen:
-                    seen.add(pair)  # type: ignore[arg-type]
-                    out.append(pair)  # type: ignore[arg-type]
+                    seen.add(pair)
+                    out.append(pair)
         return out
 
 
@@ -179,8 +182,8 @@ def build_map(raw: dict, source: str = "map") -> AreaMap:
     seas: dict[str, Sea] = {}
     for name, body in seas_raw.items():
         where = f"{source}: sea area '{name}'"
-        aliases = _strings(body.get("aliases", []), f"{where} aliases")
-        for alias in aliases:
+        sea_aliases = _strings(body.get("aliases", []), f"{where} aliases")
+        for alias in sea_aliases:
             claim(alias, name)
         links = _strings(body.get("links", []), f"{where} links")
         for other in links:
@@ -190,5 +193,5 @@ def build_map(raw: dict, source: str = "map") -> AreaMap:
                 raise MapError(f"{source}: '{name}' opens into '{other}' but '{other}' does not list '{name}'")
         if len(coasts[name]) < 2:
             raise MapError(f"{where} touches {len(coasts[name])} land area(s): every sea touches at least two")
-        seas[name] = Sea(name=name, at=_at(body.get("at"), where), links=links, coast=tuple(coasts[name]), aliases=aliases)
+        seas[name] = Sea(name=name, at=_at(body.get("at"), where), links=links, coast=tuple(coasts[name]), aliases=sea_aliases)
     return AreaMap(title=str(raw.get("title", "")), lands=lands, seas=seas)

@@ -78,9 +78,9 @@ class Oracle:
             shown = self.revealed[self.cursor]
             self.cursor += 1
             if shown["side"] == side and shown["marker"] in kinds:
-                entry = next((e for e in hand if e["seq"] == shown["seq"]), None)
-                if entry is not None:
-                    return {**entry, "marker": shown["marker"]}
+                held = next((e for e in hand if e["seq"] == shown["seq"]), None)
+                if held is not None:
+                    return {**held, "marker": shown["marker"]}
         raise NeedMarker(side, kinds)
 
     def pick(self, side: str, label: str, shows: bool, sides: int, pool: int) -> dict[str, Any]:

@@ -134,8 +134,8 @@ def _power(name: str, body: dict[str, Any], amap: AreaMap) -> Power:
     return Power(
         name=name, status=status, side=side, group=str(body.get("group", "")),
         home=tuple(body.get("home", [])), areas=tuple(body.get("areas", [])), units=units, counters=counters,
-        deploy=str(body.get("deploy", "either")), king=tuple(king) if king else None,  # type: ignore[arg-type]
-        king_pool=tuple(tuple(k) for k in body.get("king_pool", [])),  # type: ignore[misc]
+        deploy=str(body.get("deploy", "either")), king=tuple(king) if king else None,
+        king_pool=tuple(tuple(k) for k in body.get("king_pool", [])),
         king_at=body.get("king_at"), aliases=tuple(body.get("aliases", [])),
     )
 

@@ -71,7 +71,7 @@ class MediterraneanEmpires:
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
-        st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup),  # type: ignore[attr-defined]
+        st.book = chance.ChanceBook(source=source, rule=chance.rule_of(source, setup),
                                     slot_rule=lottery_slots.rule_of(setup))
         st.options = options.chosen(self.rules, setup.get("options"))
         st.rules_version = versions.of(setup)
@@ -308,8 +308,8 @@ class MediterraneanEmpires:
         except NeedRoll as need:
             self._park(current, action)
             action.pending = Pending(Waiting.ROLL, need.label, count=need.count, sides=need.sides)
-            if not any(b.label == need.label for b in current.book.bindings):  # type: ignore[attr-defined]
-                chance.ask(current.book, event, need.label, 1, need.sides, need.count,  # type: ignore[attr-defined]
+            if not any(b.label == need.label for b in current.book.bindings):
+                chance.ask(current.book, event, need.label, 1, need.sides, need.count,
                            purpose=need.label.split(".", 2)[-1], seat=self.rules.seat_of_side(action.side))
             return Transition(current, said + self._news(ctx, action) +
                               (f"Waiting for the roll '{need.label}' ({need.count}d{need.sides}).",))
@@ -359,7 +359,7 @@ class MediterraneanEmpires:
         return new
 
     def _chance(self, st: State, event: Event) -> Transition:
-        book = st.book  # type: ignore[attr-defined]
+        book = st.book
         chance.record(book, event)
         for binding in chance.settle(book, event):
             st.rolls[binding.label] = list(binding.values or [])
@@ -526,7 +526,7 @@ class MediterraneanEmpires:
     # --- chance ----------------------------------------------------------------------------------------------------
 
     def needs(self, state: State) -> list[Need]:
-        wanted = chance.needs(state.book)  # type: ignore[attr-defined]
+        wanted = chance.needs(state.book)
         a = state.action
         if a is not None and a.pending.kind is Waiting.REVEAL:
             wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
@@ -553,14 +553,14 @@ class MediterraneanEmpires:
     def ledger(self, state: State) -> list[dict[str, Any]]:
         # Every label starts with the game turn its order was given in ("t3.o41.force.ops"): the ledger's turn.
         return [chance.ledger_entry(b, int(m[1]) if (m := _LABEL_TURN.match(b.label)) else None)
-                for b in state.book.bindings]  # type: ignore[attr-defined]
+                for b in state.book.bindings]
 
     def ledger_mark(self, state: State) -> tuple[int, int]:
         # A binding bound again (a cancelled draw) is handed new slots: ``used`` only ever grows.
-        return len(state.book.bindings), len(state.book.used)  # type: ignore[attr-defined]
+        return len(state.book.bindings), len(state.book.used)
 
     def carry_over(self, before: State, after: State) -> State:
-        chance.carry(before.book, after.book)  # type: ignore[attr-defined]
+        chance.carry(before.book, after.book)
         return after
 
 

@@ -158,7 +158,7 @@ class State:
     def __deepcopy__(self, memo: dict[int, Any]) -> "State":
         from engine.mediterranean_empires.fastcopy import copy_state
 
-        return copy_state(self, memo)  # type: ignore[no-any-return]
+        return copy_state(self, memo)
 
     def units_in(self, area: str) -> list[Unit]:
         return [u for u in self.units.values() if u.area == area]
@@ -171,7 +171,7 @@ def new_state(rules: RulesData) -> State:
         st.status[p.name] = p.status
         st.side_of[p.name] = p.side
         for area in p.areas:
-            st.owner[area] = p.side if p.status == "major" else p.name
+            st.owner[area] = p.side if p.status == "major" and p.side is not None else p.name
         for area, kind in p.units:
             st.units[st.next_unit] = Unit(st.next_unit, p.name, kind, area, face_down=p.status in ("neutral", "vassal"))
             st.next_unit += 1

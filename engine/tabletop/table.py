@@ -244,7 +244,7 @@ def on_revealed(table: Table, event: Event) -> list[str] | None:
     if table.decks[held.deck].spec.face(card) != held.face or content.get("draw") != held.id:
         raise Rejection(f"the card revealed for event #{seq} does not match its face or its draw")
     held.card, held.revealed = card, True
-    table.due.remove(seq)  # type: ignore[arg-type]
+    table.due.remove(seq)
     return [f"Card {held.id} is revealed: {card} (it matches digest {str(held.digest)[:12]}…)."]
 
 

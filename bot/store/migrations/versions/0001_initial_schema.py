@@ -24,7 +24,7 @@ depends_on = None
 TABLES = ("campaign", "event", "post", "draw", "fetched_draw")
 
 
-def _campaign() -> list[sa.SchemaItem]:
+def _campaign() -> list[sa.schema.SchemaItem]:
     return [
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("name", sa.String(), nullable=False),
@@ -38,7 +38,7 @@ def _campaign() -> list[sa.SchemaItem]:
     ]
 
 
-def _event() -> list[sa.SchemaItem]:
+def _event() -> list[sa.schema.SchemaItem]:
     return [
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("campaign_id", sa.Integer(), sa.ForeignKey("campaign.id"), nullable=False),
@@ -50,7 +50,7 @@ def _event() -> list[sa.SchemaItem]:
     ]
 
 
-def _post() -> list[sa.SchemaItem]:
+def _post() -> list[sa.schema.SchemaItem]:
     return [
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("campaign_id", sa.Integer(), sa.ForeignKey("campaign.id"), nullable=False),
@@ -63,7 +63,7 @@ def _post() -> list[sa.SchemaItem]:
     ]
 
 
-def _draw() -> list[sa.SchemaItem]:
+def _draw() -> list[sa.schema.SchemaItem]:
     return [
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("date", sa.Date(), nullable=False),
@@ -75,7 +75,7 @@ def _draw() -> list[sa.SchemaItem]:
     ]
 
 
-def _fetched_draw() -> list[sa.SchemaItem]:
+def _fetched_draw() -> list[sa.schema.SchemaItem]:
     return [
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("date", sa.Date(), nullable=False),
@@ -89,7 +89,7 @@ def _fetched_draw() -> list[sa.SchemaItem]:
 
 
 # table: (its columns and constraints, its indexes as name -> (columns, unique)); parents before children.
-SCHEMA: dict[str, tuple[Callable[[], list[sa.SchemaItem]], dict[str, tuple[list[str], bool]]]] = {
+SCHEMA: dict[str, tuple[Callable[[], list[sa.schema.SchemaItem]], dict[str, tuple[list[str], bool]]]] = {
     "campaign": (_campaign, {
         "ix_campaign_name": (["name"], True),
         "ix_campaign_guild_id": (["guild_id"], False),
@@ -115,7 +115,7 @@ def upgrade() -> None:
 
 
 def _adopt(
-    inspector: sa.Inspector, table: str, items: list[sa.SchemaItem], indexes: dict[str, tuple[list[str], bool]],
+    inspector: sa.Inspector, table: str, items: list[sa.schema.SchemaItem], indexes: dict[str, tuple[list[str], bool]],
 ) -> None:
     present = {c["name"] for c in inspector.get_columns(table)}
     for column in items:

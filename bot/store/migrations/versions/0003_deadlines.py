@@ -31,7 +31,7 @@ depends_on = None
 log = logging.getLogger("legatus.migrations")
 
 
-def _deadline() -> list[sa.SchemaItem]:
+def _deadline() -> list[sa.schema.SchemaItem]:
     return [
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("campaign_id", sa.Integer(), sa.ForeignKey("campaign.id"), nullable=False),
@@ -45,7 +45,7 @@ def _deadline() -> list[sa.SchemaItem]:
     ]
 
 
-def _campaign_settings() -> list[sa.SchemaItem]:
+def _campaign_settings() -> list[sa.schema.SchemaItem]:
     return [
         # Not autoincrement: the row takes its campaign's id (and PostgreSQL makes no SERIAL of it).
         sa.Column("campaign_id", sa.Integer(), sa.ForeignKey("campaign.id"), primary_key=True, autoincrement=False),
@@ -57,7 +57,7 @@ def _campaign_settings() -> list[sa.SchemaItem]:
 
 
 # table: (its columns and constraints, its indexes as name -> (columns, unique)).
-SCHEMA: dict[str, tuple[Callable[[], list[sa.SchemaItem]], dict[str, tuple[list[str], bool]]]] = {
+SCHEMA: dict[str, tuple[Callable[[], list[sa.schema.SchemaItem]], dict[str, tuple[list[str], bool]]]] = {
     "deadline": (_deadline, {
         "ix_deadline_campaign_id": (["campaign_id"], False),
         "ix_deadline_due_at": (["due_at"], False),
@@ -78,7 +78,7 @@ def upgrade() -> None:
         _adopt(table, items(), indexes)
 
 
-def _adopt(table: str, items: list[sa.SchemaItem], indexes: dict[str, tuple[list[str], bool]]) -> None:
+def _adopt(table: str, items: list[sa.schema.SchemaItem], indexes: dict[str, tuple[list[str], bool]]) -> None:
     bind = op.get_bind()
     inspector = sa.inspect(bind)
     present = {c["name"] for c in inspector.get_columns(table)}
@@ -115,7 +115,7 @@ def _drop_serial(table: str) -> None:
 
 
 def _add_campaign_foreign_key(
-    table: str, items: list[sa.SchemaItem], indexes: dict[str, tuple[list[str], bool]],
+    table: str, items: list[sa.schema.SchemaItem], indexes: dict[str, tuple[list[str], bool]],
 ) -> None:
     bind = op.get_bind()
     orphans = bind.execute(sa.text(

@@ -1,0 +1,25 @@
+"""The ruleset boundary's optional methods: a game has them or not, and the shell asks through their protocols."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.rulesets import load_ruleset
+from engine.ruleset import MarksLedger, OffersOptions, RefusesShellCommands
+from tests.games.blind_auction import load as load_blind_auction
+from tests.log_tools import Unmarked
+
+DATA = Path(__file__).parents[2] / "data"
+
+
+def test_each_game_declares_the_optional_methods_it_has_and_only_those() -> None:
+    mare_nostrum = load_ruleset("mare-nostrum", DATA)
+    empires = load_ruleset("mediterranean-empires", DATA)
+    auction = load_blind_auction(DATA)
+    assert [isinstance(g, MarksLedger) for g in (mare_nostrum, empires, auction)] == [True, True, False]
+    assert [isinstance(g, RefusesShellCommands) for g in (mare_nostrum, empires, auction)] == [False, True, False]
+    assert [isinstance(g, OffersOptions) for g in (mare_nostrum, empires, auction)] == [False, True, False]
+
+
+def test_a_game_that_hides_a_method_is_read_without_it() -> None:
+    # verify's reference run (tests/log_tools.py) wraps a game to hide ledger_mark: the check must see it missing.
+    assert not isinstance(Unmarked(load_ruleset("mare-nostrum", DATA)), MarksLedger)
