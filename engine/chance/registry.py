@@ -38,14 +38,20 @@ def record_kinds() -> tuple[str, ...]:
     return tuple(k for s in SOURCES for k in s.records)
 
 
+def behind(source: str, key: str) -> tuple[Source, str] | None:
+    """The clocked public value a binding waits for (``source``, ``key`` as the ledger names them): its own or
+    another source's (a mixed commit-reveal label waits for its drand round); None when no clock makes it public
+    (a label of the seed alone, a value given in advance, a source this code does not know)."""
+    named = get(source)
+    value = named.waits_for(key) if named is not None else None
+    clocked = get(value[0]) if value is not None else None
+    return None if value is None or clocked is None or not clocked.clocked else (clocked, value[1])
+
+
 def public_moment(source: str, key: str, rounds: Rounds) -> tuple[Source, str, dt.datetime] | None:
     """The public value with a clock behind a binding (``source``, ``key`` as the ledger names them), and when it is
     public: (its source, its key, the moment); None when no clock makes it public (a label of the seed alone, a
     value given in advance) or the key cannot be read."""
-    named = get(source)
-    behind = named.waits_for(key) if named is not None else None
-    if behind is None:
-        return None
-    clocked = get(behind[0])
-    moment = clocked.moment(behind[1], rounds) if clocked is not None else None
-    return None if clocked is None or moment is None else (clocked, behind[1], moment)
+    value = behind(source, key)
+    moment = value[0].moment(value[1], rounds) if value is not None else None
+    return None if value is None or moment is None else (value[0], value[1], moment)

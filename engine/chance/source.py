@@ -41,6 +41,7 @@ class Source(Protocol):
     drand: bool  # its rolls bind to drand rounds (its own or mixed in): the shell pins a chain and offers rounds
     lottery: bool  # its rolls bind to lottery draws: the shell offers the coming draws
     seed: bool  # the shell keeps a secret seed for it and commits to it in ``campaign.created``
+    clocked: bool  # its own values are public at a moment of the clock (``moment``): a draw's time, a round's
     margin: dt.timedelta  # how long before its value is public a live binding must be made (``verify``)
     records: tuple[str, ...]  # the event kinds that bring its public values into the book
 
@@ -87,5 +88,5 @@ class Source(Protocol):
         ...
 
     def moment(self, key: str, rounds: Rounds) -> dt.datetime | None:
-        """When the value ``key`` of this source is public (None if the key cannot be read)."""
+        """When the value ``key`` of a clocked source is public (None if the key cannot be read, or not clocked)."""
         ...

@@ -43,6 +43,7 @@ class CommitReveal:
     drand = True  # its labels are mixed with drand rounds
     lottery = False
     seed = True
+    clocked = False  # a label is public when its round is (``waits_for``), or when the seed is revealed
     margin = drand_source.SOURCE.margin  # a mixed label's values wait for its round
     records = ("random.recorded",)
 

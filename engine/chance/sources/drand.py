@@ -58,6 +58,7 @@ class Drand:
     drand = True
     lottery = False
     seed = False
+    clocked = True
     margin = dt.timedelta(seconds=6)  # two quicknet periods
     records = ("beacon.recorded",)
 

@@ -58,6 +58,7 @@ class Lottery:
     drand = False
     lottery = True
     seed = False
+    clocked = True
     margin = BINDING_MARGIN  # the shell's own margin: an honest binding always passes verify
     records = ("draw.cancelled", "draw.recorded")
 
