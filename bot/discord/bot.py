@@ -26,6 +26,7 @@ from bot.discord.answers import (
 from bot.discord.command_sync import SyncState, state_path, sync_commands
 from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, names_autocomplete
 from bot.service.asks import is_question, question_text
+from engine.chance import registry as chance_sources
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
@@ -584,9 +585,7 @@ def register_commands(bot: LegatusBot) -> None:
     @app_commands.autocomplete(ruleset=ruleset_autocomplete)
     @app_commands.choices(
         clock=[app_commands.Choice(name="live", value="live"), app_commands.Choice(name="historical", value="historical")],
-        randomness=[app_commands.Choice(name="lottery", value="lottery"),
-                    app_commands.Choice(name="commit-reveal", value="commit-reveal"),
-                    app_commands.Choice(name="drand", value="drand")],
+        randomness=[app_commands.Choice(name=n, value=n) for n in chance_sources.offered_names()],
     )
     async def create(interaction: discord.Interaction, name: str, gm_role: discord.Role,
                      ruleset: str | None = None,

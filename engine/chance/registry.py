@@ -11,6 +11,7 @@ from engine.chance.source import Rounds, Source
 from engine.chance.sources import commit_reveal, drand, lottery
 
 SOURCES: tuple[Source, ...] = (lottery.SOURCE, drand.SOURCE, commit_reveal.SOURCE)
+DEFAULT = lottery.NAME  # a campaign whose game names no source (and every log from before sources were named)
 _BY_NAME = {s.name: s for s in SOURCES}
 NAMES = tuple(_BY_NAME)
 
@@ -26,6 +27,12 @@ def offered() -> tuple[Source, ...]:
 
 def offered_names() -> tuple[str, ...]:
     return tuple(s.name for s in offered())
+
+
+def choices_words() -> str:
+    """The names a campaign may choose, for a message: "'lottery', 'drand' or 'commit-reveal'"."""
+    names = [f"'{n}'" for n in offered_names()]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def recording(kind: str) -> Source | None:

@@ -5,6 +5,7 @@ A source is one module of ``engine/chance/sources/`` holding one object that sat
 range and id, the keys handed out once (``used``), and the public values recorded; a source decides where a roll's
 values come from and when they are public:
 
+* ``rounds_offered`` and ``lottery``: what the shell offers with each event (a drand round, the coming draws);
 * ``bind``: where a roll is bound, from what the shell offered in ``event.draws`` (the shell's clock never reaches
   the engine), before that value can be known;
 * ``records`` / ``record``: the events that bring its public values into the book, each refused if it would
@@ -47,6 +48,10 @@ class Source(Protocol):
 
     def created_fields(self) -> dict[str, Any]:
         """What a new campaign drawing from it records in ``campaign.created`` (its newest rules)."""
+        ...
+
+    def rounds_offered(self, created: Mapping[str, Any]) -> bool:
+        """Whether the shell offers a campaign created with ``created`` a future drand round with each event."""
         ...
 
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:

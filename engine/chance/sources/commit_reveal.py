@@ -52,6 +52,10 @@ class CommitReveal:
         # its numbers (commit_reveal_rule) is the shell's to write, with the seed it keeps.
         return {"mix": drand_source.NAME}
 
+    def rounds_offered(self, created: Mapping[str, Any]) -> bool:
+        # Campaigns created before labels were mixed (no "mix") keep binding to the seed alone.
+        return created.get("mix") == drand_source.NAME
+
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         book.rule = commit_reveal.rule_of(dict(setup))
 

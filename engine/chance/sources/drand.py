@@ -65,6 +65,9 @@ class Drand:
     def created_fields(self) -> dict[str, Any]:
         return {}
 
+    def rounds_offered(self, created: Mapping[str, Any]) -> bool:
+        return True
+
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         return None
 

@@ -66,6 +66,9 @@ class Lottery:
         # The slot rule of its free rolls (engine/chance/lottery_slots.py); older logs keep theirs.
         return {lottery_slots.CREATED_KEY: lottery_slots.NEWEST}
 
+    def rounds_offered(self, created: Mapping[str, Any]) -> bool:
+        return False
+
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         book.slot_rule = lottery_slots.rule_of(dict(setup))
 

@@ -62,3 +62,12 @@ def test_what_a_binding_waits_for_follows_a_mixed_label_to_its_round() -> None:
     assert registry.public_moment("commit-reveal", "omen@drand:2", (1000, 3)) == (
         drand.SOURCE, "2", dt.datetime.fromtimestamp(1003, tz=UTC))
     assert registry.public_moment("drand", "x", (1000, 3)) is None
+
+
+def test_what_the_shell_offers_a_campaign_with_each_event() -> None:
+    assert registry.DEFAULT == "lottery"
+    assert registry.choices_words() == "'lottery', 'drand' or 'commit-reveal'"
+    assert drand.SOURCE.rounds_offered({}) is True
+    assert lottery.SOURCE.rounds_offered({"mix": "drand"}) is False
+    assert commit_reveal.SOURCE.rounds_offered({"mix": "drand"}) is True
+    assert commit_reveal.SOURCE.rounds_offered({}) is False  # created before labels were mixed: the seed alone
