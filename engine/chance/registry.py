@@ -8,9 +8,9 @@ from __future__ import annotations
 import datetime as dt
 
 from engine.chance.source import Rounds, Source
-from engine.chance.sources import commit_reveal, drand, lottery
+from engine.chance.sources import commit_reveal, drand, fixed, lottery
 
-SOURCES: tuple[Source, ...] = (lottery.SOURCE, drand.SOURCE, commit_reveal.SOURCE)
+SOURCES: tuple[Source, ...] = (lottery.SOURCE, drand.SOURCE, commit_reveal.SOURCE, fixed.SOURCE)
 DEFAULT = lottery.NAME  # a campaign whose game names no source (and every log from before sources were named)
 _BY_NAME = {s.name: s for s in SOURCES}
 NAMES = tuple(_BY_NAME)
