@@ -17,6 +17,8 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   campaign is replayed as the bot's own fold ran it, with its private knowledge: the game's own checks run again
   (a stratagem marker the bot sealed must be the one its revealed pick key and the public value derive), and the
   public state must be the same;
+* the source: a campaign drawing from a source whose values nobody can check (``verifiable``, engine/chance/
+  registry.py: the fixed values of scenario tests) is a finding, whatever else passes;
 * drand: every recorded beacon is checked against quicknet's public key, pinned in the code, whatever chain the
   log names; a campaign marked as drawn from a test chain, or a log naming another chain, is a finding
   (engine/chance/pinned_chain.py);
@@ -201,6 +203,10 @@ def verify(
     pinned = campaign_chain(events[0].data if events else {})
     if pinned.warning:
         findings.append(Finding(events[0].seq, None, "drand chain", pinned.warning))
+    source = registry.get(str(events[0].data.get("randomness"))) if events else None
+    if source is not None and not source.verifiable:
+        findings.append(Finding(events[0].seq, None, "randomness", f"the campaign draws from '{source.name}', values "
+                                "known before they were bound (a source for scenario tests): not verifiable"))
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
     anchors = [expect_head] if isinstance(expect_head, str) else list(expect_head or ())

@@ -291,6 +291,23 @@ def test_a_scenario_says_its_tie_dice_outright_with_fixed_values() -> None:
     assert RULES.needs(table.state) == []
 
 
+def test_verify_never_passes_a_campaign_on_values_given_in_advance() -> None:
+    """Attacker: an operator who writes a log on fixed values (its dice chosen before any binding) and offers it as a
+    campaign: every check of the values passes, since they are the log's own, so the source itself is the finding."""
+    from engine.verify import verify
+
+    table = Table(randomness="fixed", fixed_values=[6, 1])
+    play_whole_game(table)
+    result = verify(RULES, table.events, {})
+    assert [str(f) for f in result.findings if f.purpose == "randomness"] == [
+        "event #1: randomness: the campaign draws from 'fixed', values known before they were bound (a source for "
+        "scenario tests): not verifiable"]
+    assert not result.verified
+    honest = Table()
+    play_whole_game(honest)
+    assert [f for f in verify(RULES, honest.events, {}).findings if f.purpose == "randomness"] == []
+
+
 def test_a_revealed_outcome_is_never_taken_back() -> None:
     """Reveals are public facts: the bids before them cannot be undone (a GM could redraw the tie die), and a void
     that would orphan a recorded reveal is refused with its reason. The bound label stays bound."""
