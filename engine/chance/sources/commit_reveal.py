@@ -23,17 +23,20 @@ if TYPE_CHECKING:
 NAME = "commit-reveal"
 
 
-def mixed_label(label: str, event: Event, rule: int) -> tuple[str, str | None]:
-    """The label a roll is bound to and the drand round ("drand:<round>") it is mixed with, from what the shell
-    offered with ``event``; refused under rule 2 when no round was offered."""
+def round_to_mix(event: Event, rule: int) -> str | None:
+    """The drand round ("drand:<round>") a label bound with ``event`` is mixed with, None for the seed alone (what
+    the shell offered decides); refused under rule 2 when no round was offered."""
     mixed = drand_source.offered_round(event)
     if mixed is None and rule != commit_reveal.RULE_SEED:
         # Rule 2's values come from the round alone: without one they could only come from the seed, unchecked
         # until the reveal, the very window rule 2 closes.
         raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
-    if mixed is None:
-        return label, None
-    return commit_reveal.with_round(label, drand_source.round_of(mixed)), mixed
+    return mixed
+
+
+def mixed(label: str, round_offered: str) -> str:
+    """The label mixed with an offered round: "siege" and "drand:50" make "siege@drand:50"."""
+    return commit_reveal.with_round(label, drand_source.round_of(round_offered))
 
 
 class CommitReveal:
@@ -60,11 +63,11 @@ class CommitReveal:
         book.rule = commit_reveal.rule_of(dict(setup))
 
     def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
-        mixed, round_offered = mixed_label(label, event, book.rule)
+        round_offered = round_to_mix(event, book.rule)
         if round_offered is None:
             return label, [label]
         book.used.append(label)  # the unmixed label is handed out too
-        return mixed, [mixed, round_offered]
+        return mixed(label, round_offered), [mixed(label, round_offered), round_offered]
 
     def record(self, book: ChanceBook, event: Event) -> None:
         numbers = event.data.get("numbers")

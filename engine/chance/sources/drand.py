@@ -29,6 +29,14 @@ def offered_round(event: Event) -> str | None:
     return min(rounds, key=lambda d: int(d[len(PREFIX):])) if rounds else None
 
 
+def first_round(event: Event) -> str:
+    """The round a roll asked for with ``event`` is bound to, or the refusal when the shell offered none."""
+    first = offered_round(event)
+    if first is None:
+        raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
+    return first
+
+
 def round_of(where: str) -> str:
     """The round's digits of an offered value or a binding's ``where`` ("drand:123" -> "123")."""
     return where[len(PREFIX):]
@@ -72,10 +80,7 @@ class Drand:
         return None
 
     def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
-        first = offered_round(event)
-        if first is None:
-            raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
-        return label, [first]
+        return label, [first_round(event)]
 
     def record(self, book: ChanceBook, event: Event) -> None:
         record_beacon(book.beacons, event.data)
