@@ -203,9 +203,9 @@ def verify(
     pinned = campaign_chain(events[0].data if events else {})
     if pinned.warning:
         findings.append(Finding(events[0].seq, None, "drand chain", pinned.warning))
-    source = registry.get(str(events[0].data.get("randomness"))) if events else None
-    if source is not None and not source.verifiable:
-        findings.append(Finding(events[0].seq, None, "randomness", f"the campaign draws from '{source.name}', values "
+    drawing = registry.get(str(events[0].data.get("randomness"))) if events else None
+    if drawing is not None and not drawing.verifiable:
+        findings.append(Finding(events[0].seq, None, "randomness", f"the campaign draws from '{drawing.name}', values "
                                 "known before they were bound (a source for scenario tests): not verifiable"))
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0

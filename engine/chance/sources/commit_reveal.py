@@ -48,7 +48,7 @@ class CommitReveal:
     seed = True
     clocked = False  # a label is public when its round is (``waits_for``), or when the seed is revealed
     margin = drand_source.SOURCE.margin  # a mixed label's values wait for its round
-    records = ("random.recorded",)
+    records: tuple[str, ...] = ("random.recorded",)
 
     def created_fields(self) -> dict[str, Any]:
         # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either. The rule of

@@ -68,7 +68,7 @@ class Drand:
     seed = False
     clocked = True
     margin = dt.timedelta(seconds=6)  # two quicknet periods
-    records = ("beacon.recorded",)
+    records: tuple[str, ...] = ("beacon.recorded",)
 
     def created_fields(self) -> dict[str, Any]:
         return {}

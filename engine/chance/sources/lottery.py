@@ -60,7 +60,7 @@ class Lottery:
     seed = False
     clocked = True
     margin = BINDING_MARGIN  # the shell's own margin: an honest binding always passes verify
-    records = ("draw.cancelled", "draw.recorded")
+    records: tuple[str, ...] = ("draw.cancelled", "draw.recorded")
 
     def created_fields(self) -> dict[str, Any]:
         # The slot rule of its free rolls (engine/chance/lottery_slots.py); older logs keep theirs.
