@@ -193,24 +193,13 @@ def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = 
     used = ctx.state.used_slots
     nation_wheels = [n.wheel for n in ctx.rules.nations.values()]
     if whole_wheels and ctx.state.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
-        yield from _whole_wheels(used, dates, nation_wheels)
+        # Rule 2, for the GM's dice: the first roll slot of each wheel of which no roll slot is used on that draw (a
+        # free wheel's 1st number, a nation's wheel's 4th: its first three are the turn's own). ``reserve_wheel`` then
+        # takes the wheel's other roll slots out of use, so no other roll is linked to the die.
+        wheels = [w for w in lottery_source.ROLL_WHEELS if w not in nation_wheels] + list(nation_wheels)
+        yield from lottery_source.unused_wheels(used, dates, [(w, _roll_positions(w, nation_wheels)) for w in wheels])
         return
-    slots = roll_slots(nation_wheels)
-    for date in dates:
-        for wheel, position in slots:
-            if slot_key(date, wheel, position) not in used and not (avoid and (date, wheel) in avoid):
-                yield date, wheel, position
-
-
-def _whole_wheels(used: dict[str, None], dates: list[str], nation_wheels: list[str]) -> Iterator[tuple[str, str, int]]:
-    """Rule 2 (engine/chance/lottery_slots.py), for the GM's dice: the first roll slot of each wheel of which no roll
-    slot is used on that draw (a free wheel's 1st number, a nation's wheel's 4th: its first three are the turn's
-    own). ``reserve_wheel`` then takes the wheel's other roll slots out of use, so no other roll is linked to the die."""
-    for date in dates:
-        for wheel in [w for w in lottery_source.ROLL_WHEELS if w not in nation_wheels] + list(nation_wheels):
-            positions = _roll_positions(wheel, nation_wheels)
-            if not any(slot_key(date, wheel, p) in used for p in positions):
-                yield date, wheel, positions[0]
+    yield from lottery_source.free_in_order(used, dates, roll_slots(nation_wheels), avoid or ())
 
 
 def _roll_positions(wheel: str, nation_wheels: list[str]) -> tuple[int, ...]:

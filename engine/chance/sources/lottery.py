@@ -12,7 +12,7 @@ The slot's shape, the wheels a roll may use and the reading of a slot are Mare N
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import dice as lottery_dice
@@ -44,6 +44,32 @@ def number_at(draws: Mapping[str, Mapping[str, Sequence[int]]], date: str, wheel
     """The number a slot reads, or None while its draw is not recorded."""
     draw = draws.get(date)
     return None if draw is None else draw[wheel][position - 1]
+
+
+def free_in_order(used: Container[str], dates: Iterable[str], order: Sequence[tuple[str, int]],
+                  avoid: Container[tuple[str, str]] = ()) -> Iterator[tuple[str, str, int]]:
+    """The slots (date, wheel, position) not in ``used``, draw by draw in ``order``, on no (date, wheel) in
+    ``avoid``. Both are read live: a slot the caller takes (adding it to ``used``, or its wheel to ``avoid``) lies
+    behind the walk, and is passed over from then on."""
+    for date in dates:
+        for wheel, position in order:
+            if slot_key(date, wheel, position) not in used and (date, wheel) not in avoid:
+                yield date, wheel, position
+
+
+def unused_wheels(used: Container[str], dates: Iterable[str],
+                  wheels: Sequence[tuple[str, Sequence[int]]]) -> Iterator[tuple[str, str, int]]:
+    """Rule 2 (engine/chance/lottery_slots.py): draw by draw, each wheel none of whose ``positions`` (those rolls may
+    take) is in ``used``, with the first of them; read live, as ``free_in_order``."""
+    for date in dates:
+        for wheel, positions in wheels:
+            if not any(slot_key(date, wheel, p) in used for p in positions):
+                yield date, wheel, positions[0]
+
+
+# The book's walk (rule 1): every wheel's 1st number, then their 2nd, ...; under rule 2 each wheel's 1st only.
+BOOK_ORDER = tuple((wheel, position) for position in POSITIONS for wheel in ROLL_WHEELS)
+BOOK_WHEELS = tuple((wheel, tuple(POSITIONS)) for wheel in ROLL_WHEELS)
 
 
 def offered_dates(event: Event) -> list[str]:
@@ -133,43 +159,34 @@ def _slot_words(slot: str) -> str:
 def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = ()) -> list[str]:
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
     roll keeps); a draw's free wheels used before the next draw's."""
-    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
-        return _first_numbers(book, dates, wanted)
-    taken: list[str] = []
-    kept = [s.rsplit("|", 1)[0] + "|" for s in avoid]
     used = set(book.used)
-    for date in dates:
-        for position in POSITIONS:
-            for wheel in ROLL_WHEELS:
-                if len(taken) == wanted:
-                    return taken
-                key = slot_key(date, wheel, position)
-                if key in used or any(t.startswith(f"{date}|{wheel}|") for t in taken) or f"{date}|{wheel}|" in kept:
-                    continue
-                # A wheel already used by this roll in this draw is skipped above; one used by another roll is fine.
-                taken.append(key)
+    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+        return _first_numbers(used, dates, wanted)
+    taken: list[str] = []
+    # A wheel this roll uses in a draw is passed over (its numbers are linked); one used by another roll is fine.
+    roll_wheels: set[tuple[str, str]] = {(slot_parts(s)[0], slot_parts(s)[1]) for s in avoid}
+    if wanted == 0:
+        return taken
+    for date, wheel, position in free_in_order(used, dates, BOOK_ORDER, roll_wheels):
+        taken.append(slot_key(date, wheel, position))
+        roll_wheels.add((date, wheel))
         if len(taken) == wanted:
             return taken
-    if len(taken) == wanted:
-        return taken
     raise Rejection(
         f"the coming lottery draws offered ({', '.join(dates)}) have too few free slots for this roll "
         f"({wanted} numbers on separate wheels); the GM must import later draws first"
     )
 
 
-def _first_numbers(book: ChanceBook, dates: list[str], wanted: int) -> list[str]:
+def _first_numbers(used: Collection[str], dates: list[str], wanted: int) -> list[str]:
     """Rule 2: the first number of each wheel no roll of the campaign has used on that draw, draw after draw."""
-    used = set(book.used)
     taken: list[str] = []
-    for date in dates:
-        for wheel in ROLL_WHEELS:
-            if len(taken) == wanted:
-                return taken
-            if not lottery_slots.wheel_used(used, date, wheel):
-                taken.append(slot_key(date, wheel, 1))
-    if len(taken) == wanted:
+    if wanted == 0:
         return taken
+    for date, wheel, position in unused_wheels(used, dates, BOOK_WHEELS):
+        taken.append(slot_key(date, wheel, position))
+        if len(taken) == wanted:
+            return taken
     raise Rejection(
         f"the coming lottery draws offered ({', '.join(dates)}) have too few unused wheels for this roll ({wanted} "
         f"numbers; each wheel of a draw gives one); the GM must import later draws first"

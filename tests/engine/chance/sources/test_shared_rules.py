@@ -55,3 +55,19 @@ def test_a_drand_value_and_mare_nostrum_s_slots_are_the_sources_own() -> None:
     order = mare_nostrum_slots.roll_slots(["PA", "RM"])
     assert order[:9] == [("BA", 1), ("CA", 1), ("FI", 1), ("GE", 1), ("MI", 1), ("NA", 1), ("TO", 1), ("VE", 1), ("BA", 2)]
     assert order[-4:] == [("PA", 4), ("RM", 4), ("PA", 5), ("RM", 5)] and len(order) == 8 * 5 + 4
+
+
+def test_the_walks_read_what_is_used_live() -> None:
+    used: set[str] = {"D|BA|1"}
+    avoid: set[tuple[str, str]] = set()
+    walk = lottery.free_in_order(used, ["D", "E"], [("BA", 1), ("CA", 1), ("BA", 2), ("CA", 2)], avoid)
+    assert next(walk) == ("D", "CA", 1)
+    avoid.add(("D", "CA"))  # the caller took a number of CA on D: no other of this roll
+    used.add("D|BA|2")
+    assert list(walk) == [("E", "BA", 1), ("E", "CA", 1), ("E", "BA", 2), ("E", "CA", 2)]
+    used = {"D|BA|5", "D|PA|1"}
+    wheels = [("BA", (1, 2, 3, 4, 5)), ("CA", (1, 2, 3, 4, 5)), ("PA", (4, 5))]
+    fresh = lottery.unused_wheels(used, ["D", "E"], wheels)
+    assert next(fresh) == ("D", "CA", 1)
+    used.add("D|PA|5")  # a nation's wheel whose 5th number another roll took: not whole any more
+    assert list(fresh) == [("E", "BA", 1), ("E", "CA", 1), ("E", "PA", 4)]
