@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any
 
 from engine import commit_reveal
@@ -151,9 +152,13 @@ def settle(book: ChanceBook, event: Event) -> list[Binding]:
 
 
 def needs(book: ChanceBook) -> list[Need]:
+    """What the book's pending rolls wait for, each once, in the order of the first roll waiting for it."""
     wanted: dict[tuple[str, str], Need] = {}
-    for binding in book.pending():
-        for need in _source_of(binding).wanted(book, binding):
+    # A book's rolls share its source: the runs of one source (all of them, but in a book built by hand) are asked
+    # together, which keeps the binding order.
+    for _, run in groupby(book.pending(), key=lambda b: b.source):
+        rolls = list(run)
+        for need in _source_of(rolls[0]).wanted(book, rolls):
             wanted.setdefault((need.source, need.key), need)
     return list(wanted.values())
 

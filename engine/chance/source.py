@@ -21,7 +21,7 @@ values come from and when they are public:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.events import Event
@@ -71,8 +71,9 @@ class Source(Protocol):
         """The roll's values, once its public value is recorded (None while it waits)."""
         ...
 
-    def wanted(self, book: ChanceBook, binding: Binding) -> list[Need]:
-        """What a pending roll waits for (empty when nothing the shell can give)."""
+    def wanted(self, book: ChanceBook, bindings: Sequence[Binding]) -> list[Need]:
+        """What these pending rolls of this source wait for, each once, in the order of the first roll that waits for
+        it (empty when nothing the shell can give). Asked for a run of rolls at once: a book asks after every event."""
         ...
 
     def key(self, binding: Binding) -> str:

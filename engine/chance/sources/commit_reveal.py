@@ -8,7 +8,7 @@ rule 1 (campaigns created before) they come from the seed and are checked once t
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import commit_reveal
@@ -98,14 +98,19 @@ class CommitReveal:
             )
         return list(values)
 
-    def wanted(self, book: ChanceBook, binding: Binding) -> list[Need]:
-        if binding.label in book.numbers:
-            return []
-        round_no = commit_reveal.mixing_round(binding.label)
-        if round_no is not None and round_no not in book.beacons:
-            return [Need(drand_source.NAME, round_no)]
-        mix = book.beacons.get(round_no, "") if round_no is not None else ""
-        return [Need(NAME, binding.label, binding.lo, binding.hi, binding.count, mix=mix)]
+    def wanted(self, book: ChanceBook, bindings: Sequence[Binding]) -> list[Need]:
+        # A label waits for its round's beacon first (mixed), then for its values.
+        wanted: dict[tuple[str, str], Binding] = {}
+        for binding in bindings:
+            if binding.label in book.numbers:
+                continue
+            round_no = commit_reveal.mixing_round(binding.label)
+            if round_no is not None and round_no not in book.beacons:
+                wanted.setdefault((drand_source.NAME, round_no), binding)
+            else:
+                wanted.setdefault((NAME, binding.label), binding)
+        return [Need(source, key) if source != NAME else
+                Need(NAME, key, b.lo, b.hi, b.count, mix=_mix(book, key)) for (source, key), b in wanted.items()]
 
     def key(self, binding: Binding) -> str:
         return binding.label
@@ -128,6 +133,11 @@ class CommitReveal:
 
 
 SOURCE = CommitReveal()
+
+
+def _mix(book: ChanceBook, label: str) -> str:
+    round_no = commit_reveal.mixing_round(label)
+    return book.beacons.get(round_no, "") if round_no is not None else ""
 
 
 def _check_at_once(book: ChanceBook, label: str, values: list[int]) -> None:

@@ -8,7 +8,7 @@ commit-reveal label mixed with a round waits for the same beacon.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.chance import derive
@@ -91,9 +91,9 @@ class Drand:
             return None
         return value_of(randomness, binding.label, binding.count, binding.lo, binding.hi)
 
-    def wanted(self, book: ChanceBook, binding: Binding) -> list[Need]:
-        round_no = round_of(binding.where[0])
-        return [] if round_no in book.beacons else [Need(NAME, round_no)]
+    def wanted(self, book: ChanceBook, bindings: Sequence[Binding]) -> list[Need]:
+        rounds = dict.fromkeys(b.where[0][len(PREFIX):] for b in bindings)
+        return [Need(NAME, round_no) for round_no in rounds if round_no not in book.beacons]
 
     def key(self, binding: Binding) -> str:
         return round_of(binding.where[0])

@@ -11,7 +11,7 @@ the indexes it reads; an index handed out is never handed out again, even after 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.chance.source import Rounds
@@ -72,7 +72,7 @@ class Fixed:
     def values(self, book: ChanceBook, binding: Binding, event: Event) -> list[int] | None:
         return [book.numbers[key][0] for key in binding.where]
 
-    def wanted(self, book: ChanceBook, binding: Binding) -> list[Need]:
+    def wanted(self, book: ChanceBook, bindings: Sequence[Binding]) -> list[Need]:
         return []
 
     def key(self, binding: Binding) -> str:

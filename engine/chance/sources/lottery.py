@@ -123,9 +123,9 @@ class Lottery:
     def values(self, book: ChanceBook, binding: Binding, event: Event) -> list[int] | None:
         return _lottery_values(book, binding, event)
 
-    def wanted(self, book: ChanceBook, binding: Binding) -> list[Need]:
-        return [Need(NAME, date) for date in dict.fromkeys(s.split("|", 1)[0] for s in binding.where)
-                if date not in book.draws]
+    def wanted(self, book: ChanceBook, bindings: Sequence[Binding]) -> list[Need]:
+        dates = dict.fromkeys(s.split("|", 1)[0] for b in bindings for s in b.where)
+        return [Need(NAME, date) for date in dates if date not in book.draws]
 
     def key(self, binding: Binding) -> str:
         return binding.where[0].split("|")[0]
