@@ -11,12 +11,13 @@ values come from and when they are public:
 * ``records`` / ``record``: the events that bring its public values into the book, each refused if it would
   change a value already recorded;
 * ``values``: a roll's values once its public value is known (None while it is not);
-* ``wanted``: what a pending roll waits for, as the boundary's ``Need`` the shell answers;
+* ``wanted``: what its pending rolls wait for, as the boundary's ``Need`` the shell answers;
 * ``key`` / ``slots`` / ``describe``: the binding as the ledger, ``/ledger`` and ``verify`` show it;
 * ``waits_for`` / ``moment``: when a binding's value becomes public by the clock (``verify``'s timing checks and
   the refusal of an undo once a value is public, engine/takeback.py, both read it here);
 * the properties the shell and ``verify`` read: whether a campaign may choose it, whether anyone can check it from
-  public data, whether it needs drand rounds or a seed, and what it writes into a new ``campaign.created``.
+  public data, whether it needs drand rounds or a seed, whether its values have a moment of the clock, and what it
+  writes into a new ``campaign.created`` (``created_fields``) and reads from it (``configure``).
 """
 from __future__ import annotations
 
