@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from engine.events import Event
 from engine.ruleset import Need
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 Rounds = tuple[int, int]
 
 
+@runtime_checkable  # so a test can hold every registered source to it without mypy
 class Source(Protocol):
     name: str  # as ``campaign.created`` writes it in ``randomness``, and as a binding and a ledger entry name it
     offered: bool  # a campaign may choose it (Discord's and the CLI's choices); False: scenario tests only

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine.chance import registry
+from engine.chance.source import Source
 from engine.chance.sources import commit_reveal, drand, lottery
 from engine.lotto import BINDING_MARGIN
 
@@ -18,6 +19,7 @@ def test_the_registered_sources_and_the_ones_a_campaign_may_choose() -> None:
     assert [registry.get(n) for n in ("lottery", "drand", "commit-reveal")] == [
         lottery.SOURCE, drand.SOURCE, commit_reveal.SOURCE]
     assert registry.get("dice") is None
+    assert all(isinstance(s, Source) for s in registry.SOURCES) and len(set(registry.NAMES)) == len(registry.SOURCES)
 
 
 def test_every_event_that_brings_a_public_value_has_exactly_one_source() -> None:
