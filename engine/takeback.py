@@ -20,8 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import commit_reveal
-from engine.lotto import held_at
+from engine.chance import registry
 
 # campaign.created's field for the undo rules a campaign follows: 2 = an undo is refused once a bound value is
 # public by the clock, and a roll bound after an undo takes a fresh id. Absent (older campaigns): 1.
@@ -73,38 +72,31 @@ def chain_of(created: Mapping[str, Any]) -> tuple[str, int, int]:
 
 def public_moment(entry: Mapping[str, Any], created: Mapping[str, Any]) -> Public | None:
     """When the entry's value became public, or None when no clock makes it so (a commit-reveal label drawn from
-    the seed alone; a lottery draw of a historical campaign)."""
-    source, key = str(entry.get("source")), str(entry.get("key"))
-    if source == "commit-reveal":
-        mixing = commit_reveal.mixing_round(key)
-        if mixing is None:
+    the seed alone; a lottery draw of a historical campaign). The moment is the source's (engine/chance/registry.py)."""
+    name, genesis, period = chain_of(created)
+    value = registry.behind(str(entry.get("source")), str(entry.get("key")))
+    if value is None:
+        return None
+    source, key = value
+    if not source.lottery:  # a round is real time whatever the campaign's clock
+        moment = source.moment(key, (genesis, period))
+        if moment is None:
             return None
-        source, key = "drand", mixing  # its values wait for that round too
-    if source == "drand":
-        name, genesis, period = chain_of(created)
-        if not key.isdigit():
-            return None
-        try:
-            moment = dt.datetime.fromtimestamp(genesis + (int(key) - 1) * period, tz=dt.timezone.utc)
-        except (OverflowError, ValueError, OSError):
-            return None
-        return Public(roll_words(entry), f"drand {name} round {key}", moment, moment.isoformat())
-    if source != "lottery" or created.get("clock") != "live":
+        return Public(roll_words(entry), f"{source.name} {name} round {key}", moment, moment.isoformat())
+    if created.get("clock") != "live":
         return None
     slots = [s for s in entry.get("slots") or () if isinstance(s, (list, tuple)) and len(s) >= 3]
     dates = sorted({str(s[0]) for s in slots}) or [key]
-    try:
-        day = dt.date.fromisoformat(dates[0])
-    except ValueError:
+    local = source.moment(dates[0], (genesis, period))
+    if local is None:
         return None
-    local = held_at(day)
     moment = local.astimezone(dt.timezone.utc)
     on_day = [s for s in slots if str(s[0]) == dates[0]]
     if 0 < len(on_day) <= 3:
         detail = " (" + "; ".join(f"wheel {s[1]}, {_ordinal(s[2])} number" for s in on_day) + ")"
     else:
         detail = f" ({len(on_day)} numbers)" if on_day else ""
-    return Public(roll_words(entry), f"the lottery draw of {day.isoformat()}{detail}", moment,
+    return Public(roll_words(entry), f"the lottery draw of {local.date().isoformat()}{detail}", moment,
                   f"{local.strftime('%Y-%m-%d %H:%M')} Rome ({moment.isoformat()})")
 
 

@@ -17,6 +17,8 @@ The checks, all through the ruleset boundary (``ledger``, ``needs``, ``public_vi
   campaign is replayed as the bot's own fold ran it, with its private knowledge: the game's own checks run again
   (a stratagem marker the bot sealed must be the one its revealed pick key and the public value derive), and the
   public state must be the same;
+* the source: a campaign drawing from a source whose values nobody can check (``verifiable``, engine/chance/
+  registry.py: the fixed values of scenario tests) is a finding, whatever else passes;
 * drand: every recorded beacon is checked against quicknet's public key, pinned in the code, whatever chain the
   log names; a campaign marked as drawn from a test chain, or a log naming another chain, is a finding
   (engine/chance/pinned_chain.py);
@@ -40,18 +42,21 @@ from typing import Any
 
 from engine import canonical, commit_reveal
 from engine import witness as witnesses_of
+from engine.chance import registry
 from engine.chance.pinned_chain import campaign_chain
+from engine.chance.sources import drand as drand_source
+from engine.chance.sources import lottery as lottery_source
 from engine.events import Event, Rejection
 from engine.ledger import chain_problems
-from engine.lotto import BINDING_MARGIN, held_at
 from engine.log import PLAYER_UNDO, UNDO, VOID, replay, start, step
 from engine.ruleset import MarksLedger, Ruleset
 from engine.verify_takebacks import TakeBack, check as check_takebacks, taken
 
 # A roll must be bound this long before its lottery draw (20:00 in Rome) or drand round: the draw must not
-# be under way, and the binding message must be out before anyone could know the numbers.
-LOTTERY_MARGIN = BINDING_MARGIN  # the shell's own margin (engine/lotto.py): an honest binding always passes
-DRAND_MARGIN = dt.timedelta(seconds=6)  # two quicknet periods
+# be under way, and the binding message must be out before anyone could know the numbers. Each source says its own
+# (engine/chance/sources/); these two are named for the tests that check the shell's margins agree.
+LOTTERY_MARGIN = lottery_source.SOURCE.margin
+DRAND_MARGIN = drand_source.SOURCE.margin
 DRAND_GENESIS, DRAND_PERIOD = 1692803367, 3  # quicknet
 
 
@@ -140,7 +145,7 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
     for event in events[1:]:
         if event.kind == "random.recorded":
             for need in ruleset.needs(folded.state):
-                if need.source == "commit-reveal":
+                if _seeded(need.source):
                     trace.ranges[need.key] = (need.lo, need.hi, need.count)
                     if need.mix:
                         trace.mixes[need.key] = need.mix
@@ -198,6 +203,10 @@ def verify(
     pinned = campaign_chain(events[0].data if events else {})
     if pinned.warning:
         findings.append(Finding(events[0].seq, None, "drand chain", pinned.warning))
+    drawing = registry.get(str(events[0].data.get("randomness"))) if events else None
+    if drawing is not None and not drawing.verifiable:
+        findings.append(Finding(events[0].seq, None, "randomness", f"the campaign draws from '{drawing.name}', values "
+                                "known before they were bound (a source for scenario tests): not verifiable"))
     head = events[-1].hash if events else ""
     head_seq = events[-1].seq if events else 0
     anchors = [expect_head] if isinstance(expect_head, str) else list(expect_head or ())
@@ -215,13 +224,13 @@ def verify(
     notes = [f"GM void, {v}" for v in trace.voids]
     checked = recomputed = beacons = 0
     seed = next((str(e.data.get("seed", "")) for e in events if e.kind == "seed.revealed"), None)
-    labels = {str(e["key"]): e for e in ledger if e.get("source") == "commit-reveal"}
+    labels = {str(e["key"]): e for e in ledger if _seeded(e.get("source"))}
     unmixed = sorted(k for k in labels if commit_reveal.mixing_round(k) is None)
     if unmixed:
         notes.append(f"{len(unmixed)} commit-reveal roll(s) drawn from the seed alone, not mixed with a drand round "
                      f"(e.g. '{unmixed[0]}'): whoever held the seed could foresee them")
     rule = commit_reveal.rule_of(events[0].data)
-    if rule == commit_reveal.RULE_SEED and events[0].data.get("randomness") == "commit-reveal":
+    if rule == commit_reveal.RULE_SEED and _seeded(events[0].data.get("randomness")):
         # Said even when all is revealed: a first event rewritten to drop the rule (or an old bot) shows here.
         notes.append("campaign.created names no commit_reveal_rule: its numbers are the seed's (the rule of campaigns "
                      "created before rule 2), checkable only once the seed is revealed")
@@ -438,33 +447,25 @@ def _shown(values: Any) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _moment(source: str, key: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> dt.datetime | None:
-    """When a public value becomes known: a lottery draw at 20:00 in Rome, a drand round at its time on its chain."""
-    try:
-        if source == "lottery":
-            return held_at(dt.date.fromisoformat(key))
-        if source == "drand":
-            genesis, period = rounds
-            return dt.datetime.fromtimestamp(genesis + (int(key) - 1) * period, tz=dt.timezone.utc)
-    except (ValueError, OverflowError):
-        return None
-    return None
+def _seeded(source: object) -> bool:
+    """Whether a source's values come from the campaign's committed seed (rechecked once it is revealed)."""
+    found = registry.get(str(source))
+    return found is not None and found.seed
 
 
 def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GENESIS, DRAND_PERIOD)) -> tuple[list[Finding], list[str]]:
     if clock != "live":
-        bound = sum(1 for _, _, e in trace.bound_at.values() if e.get("source") in ("lottery", "drand"))
+        bound = sum(1 for _, _, e in trace.bound_at.values() if (s := registry.get(str(e.get("source")))) and s.clocked)
         return [], ([f"historical: not bound in advance ({bound} bindings on draws that had already been held)"]
                     if bound else [])
     findings = []
     bindings = [*trace.bound_at.items(), *trace.removed_bound]
     for roll_id, (seq, at, entry) in sorted(bindings, key=lambda item: item[1][0]):
-        source, key = str(entry.get("source")), str(entry.get("key"))
-        if source == "commit-reveal" and commit_reveal.mixing_round(key) is not None:
-            source, key = "drand", str(commit_reveal.mixing_round(key))  # its values wait for that round too
-        if source not in ("lottery", "drand"):
+        value = registry.behind(str(entry.get("source")), str(entry.get("key")))  # a mixed label: its round
+        if value is None:
             continue
-        moment = _moment(source, key, rounds)
+        source, key = value
+        moment = source.moment(key, rounds)
         try:
             when = dt.datetime.fromisoformat(at) if at else None
         except ValueError:
@@ -473,11 +474,10 @@ def _check_times(trace: _Trace, clock: str, rounds: tuple[int, int] = (DRAND_GEN
             findings.append(Finding(seq, entry.get("turn"), f"{entry['purpose']} (roll #{roll_id})",
                                     f"the time of its binding ({at or 'none'}) or of its draw ({entry.get('key')}) cannot be read"))
             continue
-        margin = LOTTERY_MARGIN if source == "lottery" else DRAND_MARGIN
-        if when + margin > moment:
+        if when + source.margin > moment:
             findings.append(Finding(
                 seq, entry.get("turn"), f"{entry['purpose']} (roll #{roll_id})",
-                f"bound at {when.isoformat()}, less than {int(margin.total_seconds())} s before its {source} value "
+                f"bound at {when.isoformat()}, less than {int(source.margin.total_seconds())} s before its {source.name} value "
                 f"({key}, public at {moment.isoformat()}): not bound in advance",
             ))
     return findings, []
@@ -499,7 +499,7 @@ def _recorded_too_soon(event: Event, day: str) -> list[Finding]:
     """A draw in the log before 20:00 in Rome of its day, by the event's own stamp: its numbers did not exist yet,
     so either the clock was wrong or set back (and a roll "bound in advance" may have been bound to known numbers)."""
     when = witnesses_of.parse_time(event.at) if event.at else None
-    moment = _moment("lottery", day)
+    moment = lottery_source.SOURCE.moment(day, (DRAND_GENESIS, DRAND_PERIOD))
     if when is None or moment is None or when >= moment:
         return []
     return [Finding(event.seq, None, f"draw of {day}",
@@ -511,15 +511,12 @@ def _bindings(trace: _Trace, rounds: tuple[int, int]) -> list[witnesses_of.Bindi
     """The live bindings a witness should show in advance, each with its value's time less the margin."""
     out = []
     for _, (seq, _, entry) in sorted(trace.bound_at.items(), key=lambda item: item[1][0]):
-        source, key = str(entry.get("source")), str(entry.get("key"))
-        if source == "commit-reveal" and commit_reveal.mixing_round(key) is not None:
-            source, key = "drand", str(commit_reveal.mixing_round(key))
-        moment = _moment(source, key, rounds) if source in ("lottery", "drand") else None
-        if moment is None:
+        found = registry.public_moment(str(entry.get("source")), str(entry.get("key")), rounds)
+        if found is None:
             continue
-        margin = LOTTERY_MARGIN if source == "lottery" else DRAND_MARGIN
-        out.append(witnesses_of.Binding(seq, entry.get("turn"), f"{entry['purpose']} (roll #{entry['id']})", source,
-                                        key, moment, moment - margin))
+        source, key, moment = found
+        out.append(witnesses_of.Binding(seq, entry.get("turn"), f"{entry['purpose']} (roll #{entry['id']})",
+                                        source.name, key, moment, moment - source.margin))
     return out
 
 
@@ -546,7 +543,7 @@ def _before_known_rounds(events: list[Event], rounds: tuple[int, int]) -> list[F
     findings = []
     for event in events:
         when = witnesses_of.parse_time(event.at) if event.known_round is not None and event.at else None
-        produced = _moment("drand", str(event.known_round), rounds) if when is not None else None
+        produced = drand_source.SOURCE.moment(str(event.known_round), rounds) if when is not None else None
         if when is not None and produced is not None and when < produced:
             findings.append(Finding(event.seq, None, "time",
                                     f"stamped {witnesses_of.stamp(when)}, but the bot already held drand round "

@@ -15,6 +15,7 @@ from engine import canonical
 from engine.events import Event, Rejection
 from engine.log import replay
 from engine.quote import quote
+from engine.chance import registry as chance_sources
 from engine.rulesets import load_ruleset
 
 if TYPE_CHECKING:  # imported where used: a command's start-up loads only what it needs
@@ -103,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--gm", default="gm", help="the GM's name: commands posted as this name are the GM's")
     sp.add_argument("--clock", choices=("historical", "live"), default="historical",
                     help="historical: play on stored past draws; live: bind rolls to future draws (default historical)")
-    sp.add_argument("--randomness", choices=("lottery", "commit-reveal", "drand"), default=None,
+    sp.add_argument("--randomness", choices=chance_sources.offered_names(), default=None,
                     help="where the game's rolls come from: drand quicknet rounds still to come (verified beacons), "
                          "lottery slots of coming draws, or a seed committed to now and revealed by the GM at the end "
                          "(/campaign reveal) (default: the game's own choice)")

@@ -42,6 +42,7 @@ from bot.store.log_damage import DamagedLog, checked_export
 from bot.store.session_post_store import SessionPostStore
 from bot.store import draws as draw_store
 from engine import commit_reveal
+from engine.chance import registry as chance_sources
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, start
@@ -151,8 +152,9 @@ class Legatus(PostReading):
         randomness = randomness or ruleset.randomness
         if clock not in ("historical", "live"):
             return reply.note(f"unknown clock '{clock}': use 'live' (real time) or 'historical' (past draws)")
-        if randomness not in ("lottery", "commit-reveal", "drand"):
-            return reply.note(f"unknown randomness '{randomness[:40]}': use 'drand', 'lottery' or 'commit-reveal'")
+        source = chance_sources.get(randomness)
+        if source is None or not source.offered:  # a source for scenario tests is never a campaign's
+            return reply.note(f"unknown randomness '{randomness[:40]}': use {chance_sources.choices_words()}")
         options = [o.strip() for o in options or [] if o.strip()]
         if options and not (isinstance(ruleset, OffersOptions) and ruleset.options):
             return reply.note(f"{ruleset.title} has no campaign options; '{options[0][:40]}' cannot be chosen")
@@ -171,13 +173,9 @@ class Legatus(PostReading):
             version = getattr(ruleset, "rules_version", None)
             if version is not None:  # the game's reading of its rules a new campaign follows; older logs keep theirs
                 data["rules_version"] = version
-            if randomness == "lottery":
-                from engine.chance.lottery_slots import CREATED_KEY, NEWEST
-
-                # The slot rule of its free rolls (engine/chance/lottery_slots.py); older logs keep theirs.
-                data[CREATED_KEY] = NEWEST
+            data.update(source.created_fields())  # the source's newest rules; older logs keep theirs
             chain_line = ""
-            if randomness in ("drand", "commit-reveal"):
+            if source.drand:
                 from bot.drand.beacons import ChainRefused, campaign_fields
 
                 try:  # quicknet, or a test chain the operator opted into, marked so
@@ -185,14 +183,11 @@ class Legatus(PostReading):
                 except ChainRefused as exc:
                     return reply.note(f"no campaign created: {exc}")
                 data.update(chain_fields)
-            if randomness == "commit-reveal":
-                # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either.
-                data["mix"] = "drand"
-                if RULE_OF_NEW_CAMPAIGNS != commit_reveal.RULE_SEED:
-                    # And its numbers come from that round alone, checkable at once (engine/commit_reveal.py).
-                    data[commit_reveal.RULE_FIELD] = RULE_OF_NEW_CAMPAIGNS
+            if source.seed and RULE_OF_NEW_CAMPAIGNS != commit_reveal.RULE_SEED:
+                # Its numbers come from the drand round mixed in alone, checkable at once (engine/commit_reveal.py).
+                data[commit_reveal.RULE_FIELD] = RULE_OF_NEW_CAMPAIGNS
             nonce = seed = None
-            if randomness == "commit-reveal":
+            if source.seed:
                 try:  # the seed is HMAC(server key, nonce): the database holds the nonce only
                     nonce = campaign_secret.new_nonce()
                     seed = campaign_secret.derive_seed(campaign_secret.server_key(), nonce)

@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING, Any
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.hidden_refusals import public_reason
 from engine import commit_reveal
+from engine.chance import registry as chance_sources
+from engine.chance.sources import commit_reveal as commit_reveal_source
+from engine.chance.sources import drand as drand_source
+from engine.chance.sources import lottery as lottery_source
 from engine.events import Event, Rejection
 from engine.log import step
 from engine.lotto import missing_wheels
@@ -46,16 +50,17 @@ class PublicValues:
         at (``Summary.draw``), and, for a drand campaign, the first round safely in the future."""
         offered: list[str] = []
         created = posting.folded.effective[0].data if posting.folded.effective else {}
-        if self._randomness(posting) == "drand" or created.get("mix") == "drand":
+        source = chance_sources.get(self._randomness(posting))
+        if source is not None and source.rounds_offered(created):
             from engine.chance.drand import bind_round
             from engine.chance.pinned_chain import campaign_chain
 
             # The pinned chain's round times, not those the log names: an edited genesis would bind past rounds.
             chain = campaign_chain(created).chain
-            offered.append(f"drand:{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
+            offered.append(f"{drand_source.PREFIX}{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
         floor = posting.summary().draw
         if not floor:
-            if self._randomness(posting) != "lottery":
+            if source is None or not source.lottery:
                 return offered
             # A game with no draw of its own yet (only its dice use the lottery): live, the draws to come; on a
             # historical clock, the stored draws from the first one on.
@@ -79,7 +84,7 @@ class PublicValues:
 
     def _randomness(self, posting: _Posting) -> str:
         first = posting.folded.effective[0] if posting.folded.effective else None
-        return str(first.data.get("randomness") or "lottery") if first is not None else "lottery"
+        return str(first.data.get("randomness") or chance_sources.DEFAULT) if first is not None else chance_sources.DEFAULT
 
     def _record_draws(self, posting: _Posting) -> list[str]:
         """Record the public values the game waits for (``ruleset.needs``): stored lottery draws, commit-reveal
@@ -116,7 +121,7 @@ class PublicValues:
 
     def _record_random(self, posting: _Posting) -> list[str]:
         """Derive each pending commit-reveal label's values from the campaign's seed, in one random.recorded event."""
-        needs = self._needs(posting, "commit-reveal")
+        needs = self._needs(posting, commit_reveal_source.NAME)
         if not needs:
             return []
         created = posting.folded.effective[0].data if posting.folded.effective else {}
@@ -160,7 +165,7 @@ class PublicValues:
         """Record each drand round the game waits for whose beacon is at hand (fetched and verified by
         ``beacons``); a round not produced yet waits for the scheduler's fetch."""
         messages: list[str] = []
-        needs = self._needs(posting, "drand")
+        needs = self._needs(posting, drand_source.NAME)
         if not needs:
             return messages
         from engine.chance.pinned_chain import campaign_chain
@@ -246,7 +251,7 @@ class PublicValues:
         messages: list[str] = []
         recorded: set[str] = set()
         while True:
-            pending = [n.key for n in self._needs(posting, "lottery") if n.key not in recorded]
+            pending = [n.key for n in self._needs(posting, lottery_source.NAME) if n.key not in recorded]
             if not pending:
                 return messages
             day = pending[0]

@@ -18,13 +18,11 @@ A campaign keeps the rule it was created under, so an old log replays to the sam
 """
 from __future__ import annotations
 
-from collections.abc import Container
-
 ONE_ROLL_PER_WHEEL = 1  # rule 1: one roll's numbers on distinct wheels; separate rolls may share a wheel
 ONE_NUMBER_PER_WHEEL = 2  # rule 2: a wheel of a draw serves one number, its first, to the whole campaign
 NEWEST = ONE_NUMBER_PER_WHEEL
-CREATED_KEY = "lottery_slots"
-POSITIONS = range(1, 6)  # the field of ``campaign.created`` that names the rule
+CREATED_KEY = "lottery_slots"  # the field of ``campaign.created`` that names the rule
+POSITIONS = range(1, 6)  # the five numbers of a wheel
 
 
 def rule_of(setup: dict[str, object]) -> int:
@@ -32,8 +30,3 @@ def rule_of(setup: dict[str, object]) -> int:
     value = setup.get(CREATED_KEY, ONE_ROLL_PER_WHEEL)
     return value if isinstance(value, int) and value in (ONE_ROLL_PER_WHEEL, ONE_NUMBER_PER_WHEEL) else ONE_ROLL_PER_WHEEL
 
-
-def wheel_used(used: Container[str], date: str, wheel: str) -> bool:
-    """Whether any number of ``wheel`` on ``date`` is among ``used`` (slots ``date|wheel|position``): five lookups,
-    so a long campaign's thousands of used slots cost nothing more per roll."""
-    return any(f"{date}|{wheel}|{position}" in used for position in POSITIONS)

@@ -21,25 +21,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from engine import commit_reveal
-from engine.chance import derive, lottery_slots
-from engine.chance.book import offered_round
+from engine.chance import lottery_slots
+from engine.chance.sources import commit_reveal as commit_reveal_source
+from engine.chance.sources import drand as drand_source
+from engine.chance.sources import lottery as lottery_source
 from engine.events import Rejection
-from engine.lotto import WHEELS
 from engine.mare_nostrum.context import Ctx, ordinal
 from engine.mare_nostrum.state import COMMIT_REVEAL, DRAND, Roll, State
 
-DRAND_PREFIX = "drand:"
+# The slots, offered values and derivations are the sources' own (engine/chance/sources/): only the order of
+# Mare Nostrum's slots, which its rules fix, is this module's.
+DRAND_PREFIX = drand_source.PREFIX
+slot_key = lottery_source.slot_key
+NATION_POSITIONS = (4, 5)  # a nation's wheel: positions 1-3 are the turn's own (order of play, event, attack)
 
 
 def roll_slots(nation_wheels: list[str]) -> list[tuple[str, int]]:
-    free_wheels = [w for w in WHEELS if w not in nation_wheels and w != "RN"]
-    slots = [(w, p) for p in range(1, 6) for w in free_wheels]
-    slots += [(w, p) for p in (4, 5) for w in nation_wheels]
+    free_wheels = [w for w in lottery_source.ROLL_WHEELS if w not in nation_wheels]
+    slots = [(w, p) for p in lottery_source.POSITIONS for w in free_wheels]
+    slots += [(w, p) for p in NATION_POSITIONS for w in nation_wheels]
     return slots
-
-
-def slot_key(date: str, wheel: str, position: int) -> str:
-    return f"{date}|{wheel}|{position}"
 
 
 def bind(
@@ -54,7 +55,7 @@ def bind(
     if ctx.state.randomness == DRAND:
         return bind_round(ctx, purpose, nation, meaning, ref, target, announce=announce)
     floor = ctx.state.turn_draw or ""
-    candidates = sorted(d for d in ctx.event.draws if d > floor)
+    candidates = [d for d in lottery_source.offered_dates(ctx.event) if d > floor]
     if not candidates:
         raise Rejection(
             "no future lottery draw is known to bind this roll to; the GM must import the coming draws first"
@@ -103,11 +104,7 @@ def bind_label(
             "the commit-reveal seed has been revealed and is public now: a new roll bound to it could be "
             "computed in advance, so no roll can be made any more in this campaign"
         )
-    mixed = offered_round(ctx.event)
-    if mixed is None and state.commit_reveal_rule != 1:
-        # Rule 2 draws a number from its round alone: with no round the number could only come from the seed,
-        # uncheckable until the reveal, the very window rule 2 closes.
-        raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
+    mixed = commit_reveal_source.round_to_mix(ctx.event, state.commit_reveal_rule)
     roll_id = state.new_id()
     roll_turn = state.turn if turn is None else turn
     base = f"turn-{roll_turn}:roll-{roll_id}:{purpose}"
@@ -117,7 +114,7 @@ def bind_label(
         label = f"{base}:{again}"
     state.used_labels.append(label)
     if mixed is not None:
-        label = commit_reveal.with_round(label, mixed[len(DRAND_PREFIX):])
+        label = commit_reveal_source.mixed(label, mixed)
         state.used_labels.append(label)
     roll = Roll(
         id=roll_id, turn=roll_turn, purpose=purpose, nation=nation, draw=COMMIT_REVEAL, wheel="", position=0,
@@ -127,14 +124,14 @@ def bind_label(
     if announce and mixed is not None and state.commit_reveal_rule != 1:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to drand quicknet "
-            f"round {mixed[len(DRAND_PREFIX):]}, label '{label}' (its number is the round's, checkable by anyone as soon "
+            f"round {drand_source.round_of(mixed)}, label '{label}' (its number is the round's, checkable by anyone as soon "
             f"as it is recorded): {meaning}."
         )
     elif announce:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to the commit-reveal "
             f"seed (commitment {(state.commitment or '')[:12]}…), label '{label}'"
-            + (f", mixed with drand quicknet round {mixed[len(DRAND_PREFIX):]}" if mixed else "") + f": {meaning}."
+            + (f", mixed with drand quicknet round {drand_source.round_of(mixed)}" if mixed else "") + f": {meaning}."
         )
     return roll
 
@@ -146,9 +143,7 @@ def bind_round(
     """Bind a roll to the first drand round the shell offered (a round still in the future) and a fresh label: its
     number is ``derive.values(randomness of that round, label, 1, 1, 90)``."""
     state = ctx.state
-    first = offered_round(ctx.event)
-    if first is None:
-        raise Rejection("no future drand round was offered to bind this roll to; the shell offers one with every event")
+    first = drand_source.first_round(ctx.event)
     roll_id = state.new_id()
     roll_turn = state.turn if turn is None else turn
     base = f"turn-{roll_turn}:roll-{roll_id}:{purpose}"
@@ -163,7 +158,7 @@ def bind_round(
     if announce:
         ctx.say(
             f"Roll #{roll.id} ({purpose.replace('_', ' ')}{', ' + nation if nation else ''}) bound to drand quicknet "
-            f"round {first[len(DRAND_PREFIX):]}, label '{label}': {meaning}."
+            f"round {drand_source.round_of(first)}, label '{label}': {meaning}."
         )
     return roll
 
@@ -198,28 +193,17 @@ def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = 
     used = ctx.state.used_slots
     nation_wheels = [n.wheel for n in ctx.rules.nations.values()]
     if whole_wheels and ctx.state.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
-        yield from _whole_wheels(used, dates, nation_wheels)
+        # Rule 2, for the GM's dice: the first roll slot of each wheel of which no roll slot is used on that draw (a
+        # free wheel's 1st number, a nation's wheel's 4th: its first three are the turn's own). ``reserve_wheel`` then
+        # takes the wheel's other roll slots out of use, so no other roll is linked to the die.
+        wheels = [w for w in lottery_source.ROLL_WHEELS if w not in nation_wheels] + list(nation_wheels)
+        yield from lottery_source.unused_wheels(used, dates, [(w, _roll_positions(w, nation_wheels)) for w in wheels])
         return
-    slots = roll_slots(nation_wheels)
-    for date in dates:
-        for wheel, position in slots:
-            if slot_key(date, wheel, position) not in used and not (avoid and (date, wheel) in avoid):
-                yield date, wheel, position
-
-
-def _whole_wheels(used: dict[str, None], dates: list[str], nation_wheels: list[str]) -> Iterator[tuple[str, str, int]]:
-    """Rule 2 (engine/chance/lottery_slots.py), for the GM's dice: the first roll slot of each wheel of which no roll
-    slot is used on that draw (a free wheel's 1st number, a nation's wheel's 4th: its first three are the turn's
-    own). ``reserve_wheel`` then takes the wheel's other roll slots out of use, so no other roll is linked to the die."""
-    for date in dates:
-        for wheel in [w for w in WHEELS if w not in nation_wheels and w != "RN"] + list(nation_wheels):
-            positions = _roll_positions(wheel, nation_wheels)
-            if not any(slot_key(date, wheel, p) in used for p in positions):
-                yield date, wheel, positions[0]
+    yield from lottery_source.free_in_order(used, dates, roll_slots(nation_wheels), avoid or ())
 
 
 def _roll_positions(wheel: str, nation_wheels: list[str]) -> tuple[int, ...]:
-    return (4, 5) if wheel in nation_wheels else (1, 2, 3, 4, 5)
+    return NATION_POSITIONS if wheel in nation_wheels else tuple(lottery_source.POSITIONS)
 
 
 def reserve_wheel(ctx: Ctx, date: str, wheel: str) -> None:
@@ -230,13 +214,13 @@ def reserve_wheel(ctx: Ctx, date: str, wheel: str) -> None:
 
 def later_draws(ctx: Ctx, day: str) -> list[str]:
     """The lottery draws the event offers after ``day``, in order."""
-    return sorted(d for d in ctx.event.draws if not d.startswith(DRAND_PREFIX) and d > day)
+    return [d for d in lottery_source.offered_dates(ctx.event) if d > day]
 
 
 def pending_rounds(state: State) -> list[str]:
     """The drand rounds bound and still waiting for their beacon: a drand roll's, or the round a commit-reveal
     label is mixed with."""
-    wanted = {r.draw[len(DRAND_PREFIX):] for r in state.open_rolls()
+    wanted = {drand_source.round_of(r.draw) for r in state.open_rolls()
               if r.number is None and r.draw.startswith(DRAND_PREFIX)}
     wanted |= {mixing for label in _waiting_labels(state)
                if (mixing := commit_reveal.mixing_round(label)) is not None}
@@ -278,14 +262,14 @@ def settle(ctx: Ctx, resolvers: dict[str, Resolver]) -> None:
                     continue
                 roll.number = number
             elif roll.draw.startswith(DRAND_PREFIX):
-                randomness = ctx.state.beacons.get(roll.draw[len(DRAND_PREFIX):])
+                randomness = ctx.state.beacons.get(drand_source.round_of(roll.draw))
                 if randomness is None:
                     continue
-                roll.number = derive.values(bytes.fromhex(randomness), roll.label or "", 1, 1, 90)[0]
+                roll.number = drand_source.value_of(randomness, roll.label or "", 1, 1, 90)[0]
             else:
-                numbers = ctx.state.draws.get(roll.draw)
-                if numbers is None:
+                number = lottery_source.number_at(ctx.state.draws, roll.draw, roll.wheel, roll.position)
+                if number is None:
                     continue
-                roll.number = numbers[roll.wheel][roll.position - 1]
+                roll.number = number
             resolvers[roll.purpose](ctx, roll)
             progress = True

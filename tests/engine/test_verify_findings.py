@@ -141,16 +141,6 @@ def test_a_draw_recorded_before_20_00_in_rome_is_a_finding() -> None:
 # --- time ----------------------------------------------------------------------------------------------------------
 
 
-def test_the_moment_of_a_public_value() -> None:
-    assert V._moment("lottery", "2023-07-05") == dt.datetime(2023, 7, 5, 18, 0, tzinfo=UTC)  # summer: UTC+2
-    assert V._moment("drand", "1", (1000, 3)) == dt.datetime.fromtimestamp(1000, tz=UTC)
-    assert V._moment("drand", "2", (1000, 3)) == dt.datetime.fromtimestamp(1003, tz=UTC)
-    assert V._moment("drand", "1") == dt.datetime.fromtimestamp(V.DRAND_GENESIS, tz=UTC)
-    assert V._moment("lottery", "2023-13-01") is None
-    assert V._moment("drand", "x") is None
-    assert V._moment("commit-reveal", "label") is None
-
-
 def _entry(roll: int, source: str, key: str, turn: int | None = 2) -> dict[str, Any]:
     return {"id": roll, "turn": turn, "purpose": f"roll {roll}", "source": source, "key": key}
 

@@ -45,14 +45,16 @@ class Table:
     """A game played as the shell would: sealed orders keep their content and salt in a private store, the event
     carries the digest and (live) ``Event.secret``; due contents and beacons are served when ``needs`` asks."""
 
-    def __init__(self, randomness: str = "drand", beacons: dict[str, str] | None = None, live: bool = True) -> None:
+    def __init__(self, randomness: str = "drand", beacons: dict[str, str] | None = None, live: bool = True,
+                 fixed_values: list[int] | None = None) -> None:
         self.live = live  # False: a shell that lost its private store folds the sealed orders without their content
         self.store: dict[int, dict[str, Any]] = {}
         self.beacons = beacons or {}
         self.events: list[Event] = []
         self.messages: list[tuple[str, ...]] = []
         created = self._event("campaign.created", "gm", {"ruleset": RULES.id, "gm": "gm", "players": PLAYERS,
-                                                        "randomness": randomness})
+                                                        "randomness": randomness,
+                                                        **({"fixed_values": fixed_values} if fixed_values else {})})
         self.folded, _ = start(RULES, created)
         self.events.append(created)
 
@@ -272,6 +274,38 @@ def test_equal_tie_dice_roll_again_with_another_label() -> None:
     dice = table.state.rounds[0].dice
     assert dice[0][0] == dice[0][1] and dice[1] == values and len(dice) == 2
     assert table.state.rounds[0].winner == ("North" if values[0] > values[1] else "South")
+
+
+def test_a_scenario_says_its_tie_dice_outright_with_fixed_values() -> None:
+    """The same rule as above without searching beacons: equal dice (4, 4) roll again, then 2 against 6."""
+    table = Table(randomness="fixed", fixed_values=[4, 4, 2, 6])
+    table.order("ann", "hand 9 5 2")
+    table.order("bob", "hand 3 5 8")
+    table.order("ann", "bid 5")
+    table.order("bob", "bid 5")
+    table.reveal()
+    assert table.state.rounds[0].dice == [[4, 4], [2, 6]]
+    assert table.state.rounds[0].winner == "South"
+    assert [(b.label, b.where) for b in table.state.book.bindings] == [
+        ("round-1-tie", ["fixed:0", "fixed:1"]), ("round-1-tie-2", ["fixed:2", "fixed:3"])]
+    assert RULES.needs(table.state) == []
+
+
+def test_verify_never_passes_a_campaign_on_values_given_in_advance() -> None:
+    """Attacker: an operator who writes a log on fixed values (its dice chosen before any binding) and offers it as a
+    campaign: every check of the values passes, since they are the log's own, so the source itself is the finding."""
+    from engine.verify import verify
+
+    table = Table(randomness="fixed", fixed_values=[6, 1])
+    play_whole_game(table)
+    result = verify(RULES, table.events, {})
+    assert [str(f) for f in result.findings if f.purpose == "randomness"] == [
+        "event #1: randomness: the campaign draws from 'fixed', values known before they were bound (a source for "
+        "scenario tests): not verifiable"]
+    assert not result.verified
+    honest = Table()
+    play_whole_game(honest)
+    assert [f for f in verify(RULES, honest.events, {}).findings if f.purpose == "randomness"] == []
 
 
 def test_a_revealed_outcome_is_never_taken_back() -> None:

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.service.shell_commands.model import Command, CommandError, DiscordFace, Option, ShellCommand, done, quoted
+from engine.chance import registry as chance_sources
 from engine.events import Rejection
 from engine.ruleset import Argument, CommandSpec
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
@@ -14,7 +15,8 @@ if TYPE_CHECKING:
     from bot.service.replies import LineAnswer
 
 # The sources a new campaign's rolls may be bound to, as /campaign create offers them.
-RANDOMNESS = ("lottery", "commit-reveal", "drand")
+# The sources a campaign may choose, as the registry lists them (engine/chance/registry.py).
+RANDOMNESS = tuple(chance_sources.offered_names())
 SETTINGS = ("player_hours", "remind_hours_before", "on_timeout", "timezone")
 
 

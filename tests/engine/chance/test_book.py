@@ -509,3 +509,16 @@ def test_a_draw_nothing_waits_for_cannot_be_cancelled() -> None:
     with pytest.raises(Rejection) as refused:
         chance.record(book, _event("draw.cancelled", {"date": D1}, draws=(D2,)))
     assert str(refused.value) == f"nothing in this campaign waits for the draw of {D1}"
+
+
+def test_needs_asks_each_run_of_one_source_and_keeps_the_binding_order() -> None:
+    """A book built by hand may hold rolls of several sources: what they wait for comes in binding order, each once."""
+    book = chance.ChanceBook(source=chance.DRAND)
+    chance.ask(book, _event(draws=("drand:9",)), "one", 1, 6)
+    assert chance.needs(book) == [Need("drand", "9")]  # a run of one roll
+    book.source = chance.LOTTERY
+    chance.ask(book, _event(draws=(D2,)), "two", 1, 6)
+    book.source = chance.DRAND
+    chance.ask(book, _event(draws=("drand:8", "drand:9")), "three", 1, 6)
+    chance.ask(book, _event(draws=("drand:9",)), "four", 1, 6)
+    assert chance.needs(book) == [Need("drand", "9"), Need("lottery", D2), Need("drand", "8")]

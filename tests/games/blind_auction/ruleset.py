@@ -1,7 +1,8 @@
 """Blind Auction: a small two-player game of sealed bids, hosted through ``engine/ruleset.py`` alone.
 
 Rules. Seats North and South (``campaign.created`` data: ``ruleset``, ``gm``, ``players: {seat: user}``,
-``randomness``: "drand" (default), "lottery" or "commit-reveal", ``commitment`` for commit-reveal).
+``randomness``: "drand" (default), "lottery" or "commit-reveal", ``commitment`` for commit-reveal; or "fixed" with
+``fixed_values`` for a scenario, engine/chance/sources/fixed.py).
 1. Hands: each seat seals three different cards from 1 to 9 (order ``hand 2 5 9``; event ``hand.sealed``).
 2. Three rounds: each seat seals one card of its hand (``bid 5``; event ``bid.sealed``). There is no passing.
    Once both bids are in, the shell reveals them; the higher card scores 1 point. Equal cards: the tie dice
@@ -73,7 +74,7 @@ class BlindAuction:
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
         seats = {s: SeatState(s, players.get(s)) for s in SEATS}
-        state = State(self.id, str(setup.get("gm", "gm")), seats, chance.ChanceBook(source=source, rule=chance.rule_of(source, setup)))
+        state = State(self.id, str(setup.get("gm", "gm")), seats, chance.new_book(source, setup))
         state.commitment = setup.get("commitment") if source == chance.COMMIT_REVEAL else None
         state.rounds.append(Round(1))
         return state
