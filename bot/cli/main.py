@@ -178,9 +178,6 @@ def build_parser() -> argparse.ArgumentParser:
     from bot.cli.render import add_commands as add_render
 
     add_render(sub)
-    from bot.cli.site import add_commands as add_site
-
-    add_site(sub)
 
     from bot.cli.dev_discord import add_commands as add_dev_discord
 

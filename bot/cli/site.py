@@ -16,6 +16,12 @@ EXIT_USAGE, EXIT_FAILED = 2, 1
 
 
 def add_commands(sub: Any) -> None:
+    """Add `site`, and `--web` to `run` (which must be added already), to the `legatus` subparsers."""
+    run = sub.choices["run"]
+    run.add_argument("--web", default=None, metavar="HOST:PORT",
+                     help="also serve the campaigns' site live at HOST:PORT while the bot runs, e.g. 127.0.0.1:8080 "
+                          "(docs/site.md)")
+    run.set_defaults(func=cmd_run_with_web)
     sp = sub.add_parser("site", help="write a static site of the campaigns: maps, results, ledger, checked in the "
                                      "reader's browser",
                         description="Write a static site (plain files: open it from disk or put it on any static "
@@ -59,3 +65,25 @@ def cmd_site(args: argparse.Namespace) -> int:
 def _fail(message: str, code: int = EXIT_USAGE) -> int:
     print(f"legatus: {message}", file=sys.stderr)
     return code
+
+
+def cmd_run_with_web(args: argparse.Namespace) -> int:
+    """`legatus run [--web HOST:PORT]`: the bot (or the console), with the live site served beside it."""
+    from bot.cli.main import _service, cmd_run
+
+    if not getattr(args, "web", None):
+        return cmd_run(args)
+    from bot.site.server import parse_address, start_web
+
+    try:
+        parse_address(args.web)  # a mistyped address is refused before the store is opened
+        web = start_web(_service(args), args.web)
+    except ValueError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"--web {args.web}: cannot serve there ({exc.strerror or exc})", EXIT_FAILED)
+    print(f"Campaign site at http://{web.host}:{web.port}/ (written again as events land)", file=sys.stderr)
+    try:
+        return cmd_run(args)
+    finally:
+        web.stop()

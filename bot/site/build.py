@@ -25,22 +25,12 @@ from typing import Any
 from bot.render.charts import render_chart
 from bot.render.map_svg import render_svg
 from bot.site import pages
+from bot.site.links import folder_of
 from bot.site.record import CampaignRecord, build, ledger, standings
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAP_WIDTH = 1200
 CHART_WIDTH = 1000
-
-
-def slug(name: str, taken: set[str]) -> str:
-    """A folder name for the campaign: lowercase letters, digits and dashes, unique in the site."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "campaign"
-    found, n = base, 1
-    while found in taken or found == "assets":
-        n += 1
-        found = f"{base}-{n}"
-    taken.add(found)
-    return found
 
 
 def write_site(out: Path, campaigns: Iterable[tuple[str, str]], data_dir: Path) -> list[str]:
@@ -68,10 +58,9 @@ def write_site(out: Path, campaigns: Iterable[tuple[str, str]], data_dir: Path) 
 
 def _write(root: Path, campaigns: Iterable[tuple[str, str]], data_dir: Path) -> list[str]:
     shutil.copytree(STATIC, root / "assets")
-    taken: set[str] = set()
     summaries = []
     for name, log_text in campaigns:
-        folder = slug(name, taken)
+        folder = folder_of(name)
         record = build(name, log_text, data_dir)
         facts = _facts(record, folder)
         _write_campaign(root / folder, record, facts, log_text)
@@ -90,7 +79,7 @@ def _facts(record: CampaignRecord, folder: str) -> dict[str, Any]:
         label = t.label if t is not record.turns[-1] else f"{t.label} (now)"
         turns.append({
             "number": t.number, "label": label, "first_seq": t.first_seq, "last_seq": t.last_seq, "head": t.head,
-            "messages": t.messages, "map": f"maps/turn-{len(turns) + 1}.svg" if t.picture is not None else "",
+            "messages": t.messages, "map": f"maps/{len(turns)}-turn-{t.number}.svg" if t.picture is not None else "",
             "alt": _alt(t.picture, label),
         })
     charts = [{"kind": ch.kind, "title": ch.title, "file": f"charts/{re.sub(r'[^a-z0-9]+', '-', ch.kind.lower())}.png",
@@ -127,9 +116,9 @@ def _write_campaign(folder: Path, record: CampaignRecord, facts: dict[str, Any],
     (folder / "campaign.log").write_text(log_text, encoding="utf-8")
     # The log as a JS string: a page opened from disk (file://) may not fetch its neighbour, but may run it.
     (folder / "log.js").write_text("window.LEGATUS_LOG = " + _js(log_text) + ";\n", encoding="utf-8")
-    for i, turn in enumerate(record.turns, 1):
+    for turn, shown in zip(record.turns, facts["turns"]):
         if turn.picture is not None:
-            (folder / "maps" / f"turn-{i}.svg").write_text(render_svg(turn.picture, MAP_WIDTH), encoding="utf-8")
+            (folder / shown["map"]).write_text(render_svg(turn.picture, MAP_WIDTH), encoding="utf-8")
     final = record.turns[-1].picture if record.turns else None
     for chart in facts["charts"]:
         (folder / chart["file"]).write_bytes(render_chart(final, chart["kind"], CHART_WIDTH))

@@ -27,3 +27,15 @@ def public_exports(service: Exporting, only: str | None = None) -> Iterable[tupl
 
 def exports_of(service: Any, only: str | None = None) -> list[tuple[str, str]]:
     return list(public_exports(service, only))
+
+
+def revision(service: Any) -> tuple[tuple[str, int], ...]:
+    """Each campaign's name and last event number, in one query: the live site is written again when it changes."""
+    from sqlmodel import Session
+
+    from bot.store.campaigns import last_seqs, list_campaigns
+
+    with Session(service.engine) as session:
+        rows = list_campaigns(session)
+        seqs = last_seqs(session, [r.id for r in rows if r.id is not None])
+    return tuple(sorted((r.name, seqs.get(r.id or 0, 0)) for r in rows))
