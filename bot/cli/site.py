@@ -73,11 +73,12 @@ def cmd_run_with_web(args: argparse.Namespace) -> int:
 
     if not getattr(args, "web", None):
         return cmd_run(args)
+    from bot.service.data_dir import DATA_DIR
     from bot.site.server import parse_address, start_web
 
     try:
         parse_address(args.web)  # a mistyped address is refused before the store is opened
-        web = start_web(_service(args), args.web)
+        web = start_web(_service(args), args.web, DATA_DIR)
     except ValueError as exc:
         return _fail(str(exc))
     except OSError as exc:

@@ -94,7 +94,7 @@ def _verify_section(c: dict[str, Any]) -> str:
         "<ol id=\"verify-checks\" class=\"checks\"></ol>"
         "<form id=\"anchor-form\" class=\"anchor\"><label for=\"anchor-input\">A head the bot posted on Discord "
         "(SEQ:HASH)</label> <input id=\"anchor-input\" name=\"anchor\" autocomplete=\"off\" spellcheck=\"false\" "
-        "placeholder=\"396:85979d5c…\"> <button type=\"submit\">Check it</button>"
+        "placeholder=\"SEQ:HASH\"> <button type=\"submit\">Check it</button>"
         "<output id=\"anchor-result\" for=\"anchor-input\"></output></form>"
         "<details><summary>What this page cannot check</summary><p>That the rules were applied (each order, each "
         "roll asked with the label and range the game's rules give it, each outcome read from its dice) needs the "

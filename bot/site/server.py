@@ -100,7 +100,7 @@ def make_app(root: Callable[[], Path | None]) -> web.Application:
         except Refused as exc:
             return _refusal(exc.status, exc.reason)
         if path.name == "index.html" and not raw.split("?", 1)[0].endswith(("/", "index.html")):
-            return web.HTTPFound(raw.split("?", 1)[0] + "/", headers=HEADERS)  # relative links need the slash
+            raise web.HTTPFound(raw.split("?", 1)[0] + "/", headers=HEADERS)  # relative links need the slash
         kind = TYPES.get(path.suffix.lower(), "text/plain; charset=utf-8")
         return web.FileResponse(path, headers={**HEADERS, "Content-Type": kind})
 
@@ -203,13 +203,11 @@ class WebThread:
         self.site.close()
 
 
-def start_web(service: Any, address: str) -> WebThread:
+def start_web(service: Any, address: str, data_dir: Path) -> WebThread:
     """Serve the live site of ``service``'s store at ``address`` (HOST:PORT); ValueError for a bad address,
     OSError when the address cannot be served (taken, not this machine's)."""
-    from bot.service.data_dir import DATA_DIR
-
     host, port = parse_address(address)
-    web_thread = WebThread(LiveSite(service, DATA_DIR), host, port)
+    web_thread = WebThread(LiveSite(service, data_dir), host, port)
     try:
         web_thread.start()
     except BaseException:
