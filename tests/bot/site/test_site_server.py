@@ -120,3 +120,13 @@ def test_the_live_site_follows_the_log(live) -> None:  # type: ignore[no-untyped
     assert site_data(web.site.current / folder_of(NAME))["last_seq"] == 8
     assert [p.name for p in web.site.base.iterdir()] == [web.site.current.name]  # the old version is gone
     assert web.site.refresh() is False  # nothing changed since: nothing written
+
+
+def test_run_refuses_a_bad_web_address_before_opening_the_store(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli.main import main
+
+    assert main(["run", "--db", str(tmp_path / "new.db"), "--web", "localhost"]) == 2
+    assert capsys.readouterr().err == ("legatus: --web 'localhost': give HOST:PORT with a port from 1 to 65535, "
+                                       "e.g. 127.0.0.1:8080\n")
+    assert not (tmp_path / "new.db").exists()
