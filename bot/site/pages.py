@@ -131,7 +131,7 @@ def _ledger_section(entries: list[dict[str, Any]]) -> str:
             f"<td>{'#' + str(e['bound_seq']) if e.get('bound_seq') is not None else ''}</td>"
             f"<td>{escape(str(e.get('where') or ''))}</td><td class=\"num\">{escape(values)}</td>"
             f"<td>{escape(str(e.get('outcome') or ''))}</td>"
-            f"<td class=\"check\" data-roll=\"{escape(str(e['id']))}\">…</td></tr>")
+            f"<td class=\"rollcheck\" data-roll=\"{escape(str(e['id']))}\">…</td></tr>")
     return ("<section id=\"ledger\" aria-labelledby=\"l-h\"><h2 id=\"l-h\">Ledger: every roll</h2>"
             "<div class=\"scroll\"><table class=\"ledger\"><thead><tr><th scope=\"col\">Roll</th>"
             "<th scope=\"col\">Turn</th><th scope=\"col\">What it decides</th><th scope=\"col\">Bound by</th>"

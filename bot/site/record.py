@@ -79,6 +79,7 @@ def build(name: str, log_text: str, data_dir: Path) -> CampaignRecord:
         raise NotAPublicLog(f"campaign '{name}': {exc.reason}") from None
     turns: list[TurnRecord] = []
     current = _turn(ruleset, folded.state, 1)
+    current.head = folded.head
     current.messages.extend((1, m) for m in messages)
     for event in events[1:]:
         try:

@@ -66,7 +66,7 @@
     status.textContent = failed
       ? "✗ " + failed + " check" + (failed > 1 ? "s" : "") + " failed: see below where."
       : "✓ Every check passed in this browser.";
-    document.querySelectorAll("td.check[data-roll]").forEach(function (cell) {
+    document.querySelectorAll("td.rollcheck[data-roll]").forEach(function (cell) {
       var r = result.perRoll[cell.getAttribute("data-roll")];
       var state = r ? r.state : "skip";
       cell.textContent = SYMBOL[state] + " ";
@@ -105,7 +105,8 @@
     }
     status.textContent = "Checking the log in this browser…";
     setTimeout(function () {
-      window.legatusVerify(log, site, function (result) { showChecks(result); setupAnchor(result); });
+      window.legatusVerify(log, site, function (result) { showChecks(result); setupAnchor(result); },
+        function (text) { status.textContent = text; });
     }, 0);
   }
 

@@ -323,6 +323,7 @@
       }
     });
     var chain = pv.created.drand_chain;
+    pv.otherChain = Boolean(pv.created.drand_test_chain) || Boolean(chain && chain.hash !== QUICKNET.hash);
     if (pv.created.drand_test_chain) beacons.fail("event #1", "test chain: not verifiable (the campaign drew from a chain whose key its operator holds)");
     else if (chain && (chain.hash !== QUICKNET.hash || String(chain.public_key).toLowerCase() !== QUICKNET.publicKey ||
       chain.genesis !== QUICKNET.genesis || chain.period !== QUICKNET.period)) {
@@ -381,13 +382,13 @@
         c.fail(where, detail); perRoll(e.id, "fail", detail);
       } else perRoll(e.id, "pass", "derived again: " + got.join(", "));
     });
-    c.summary = c.count + " rolls derived again" + (c.notes.length ? ", " + c.notes.length + " left to legatus verify" : "");
+    c.summary = c.count + (c.count === 1 ? " roll" : " rolls") + " derived again" + (c.notes.length ? ", " + c.notes.length + " left to legatus verify" : "");
     return c;
   }
 
   function timeCheck(site, pv, perRoll) {
     var c = new Check("time", "Bindings: every roll bound before its draw or round was known");
-    var live = pv.created.clock === "live", historical = 0;
+    var live = pv.created.clock === "live", historical = 0, otherChain = 0;
     (site.ledger || []).forEach(function (e) {
       var where = "roll #" + e.id + (e.turn ? ", turn " + e.turn : "") + " (" + (e.purpose || "") + ")";
       if (e.bound_seq === null || e.bound_seq === undefined) return;
@@ -401,6 +402,7 @@
       }
       var at = Date.parse(ev.at || "");
       var moment, margin, what, offered;
+      if (source === "drand" && pv.otherChain) { otherChain++; return; }
       if (source === "drand") {
         moment = roundTime(Number(key)); margin = DRAND_MARGIN_S; what = "drand round " + key;
         offered = (ev.draws || []).indexOf("drand:" + key) >= 0;
@@ -420,14 +422,19 @@
         c.fail(where, detail); perRoll(e.id, "fail", detail);
       }
     });
+    if (otherChain) {
+      c.fail("event #1", otherChain + " drand bindings are on a chain that is not quicknet: their round times " +
+        "cannot be checked against quicknet's clock");
+    }
     if (historical) c.note(historical + " lottery bindings of a historical campaign: made on draws already held, by design (not bound in advance)");
-    c.summary = c.count + " bindings held to their draw or round time";
+    c.summary = c.count + (c.count === 1 ? " binding" : " bindings") + " held to their draw or round time";
     return c;
   }
 
-  function finishBeacons(beacons, done) {
+  function finishBeacons(beacons, done, progress) {
     var queue = beacons.pending.slice(), k = 0;
     function next() {
+      if (progress && queue.length) progress("Checking the drand beacons in this browser: " + k + " of " + queue.length + "…");
       var stop = Date.now() + 40; // keep the page responsive: a signature costs tens of milliseconds
       while (k < queue.length && Date.now() < stop) {
         var b = queue[k++], problem = checkBeacon(b.round, b.signature);
@@ -444,7 +451,7 @@
     next();
   }
 
-  function legatusVerify(logText, site, done) {
+  function legatusVerify(logText, site, done, progress) {
     var read = readLog(logText);
     var chain = chainCheck(read, site);
     var beacons = new Check("beacons", "drand beacons: every signature checked against quicknet's pinned key");
@@ -459,7 +466,7 @@
     named.summary = named.notes.length ? named.notes.length + " item" + (named.notes.length > 1 ? "s" : "") :
       "no typed, single-source or cancelled draw, no undo, no void";
     var checks = [chain, beacons, dice, time, named];
-    finishBeacons(beacons, function () { done({ checks: checks, perRoll: perRoll, events: read.events }); });
+    finishBeacons(beacons, function () { done({ checks: checks, perRoll: perRoll, events: read.events }); }, progress);
   }
 
   window.legatusVerify = legatusVerify;

@@ -56,7 +56,7 @@ def test_the_golden_campaign_passes_every_check(browser: Any, sites: dict[str, A
     assert page.text_content("#check-chain .verdict") == f" — passed: 396 events, head {GOLDEN_HEAD[:20]}…"
     assert page.text_content("#check-dice .verdict") == " — passed: 71 rolls derived again"
     assert "71 lottery bindings of a historical campaign" in page.text_content("#check-time")
-    cells = page.eval_on_selector_all("td.check", "cells => cells.map(c => c.dataset.state)")
+    cells = page.eval_on_selector_all("td.rollcheck", "cells => cells.map(c => c.dataset.state)")
     assert cells.count("pass") == 71 and set(cells) == {"pass"}
     assert page.errors == []
     page.screenshot(path=str(tmp_path / "golden-light.png"), full_page=True)
@@ -159,7 +159,7 @@ def test_a_changed_die_breaks_the_chain_at_its_event(browser: Any, sites: dict[s
     assert checks["chain"][1][0].startswith("event #44 (draw.recorded): does not match the hash chain: this event (or "
                                             "the one before it) was changed or inserted; its content hashes to ")
     assert checks["dice"] == ["fail", ["roll #11, turn 2 (siege): the ledger shows 58, but its public value gives 61"]]
-    assert page.get_attribute("#roll-11 td.check", "data-state") == "fail"
+    assert page.get_attribute("#roll-11 td.rollcheck", "data-state") == "fail"
     page.screenshot(path=str(tmp_path / "tampered-die.png"), full_page=True)
 
 
@@ -205,3 +205,23 @@ def test_the_page_writes_canonical_json_as_the_engine_does(browser: Any, sites: 
     page = open_page(browser, _url(sites["out"], ME_NAME))
     text = json.dumps(value, ensure_ascii=False)
     assert page.evaluate("line => window.legatusCanonical(line)", text) == canonical.dumps(value)
+
+
+def test_a_campaign_drawn_from_another_chain_is_not_passed(browser: Any, tmp_path: Path) -> None:
+    """Operator with the environment: beacons of a chain whose key it holds (the recorded commit-reveal campaign was
+    played on the tests' own chain) verify under that key, never under quicknet's, which the page pins."""
+    log = (Path(__file__).resolve().parents[2] / "data" / "golden" / "mare-nostrum-commit-reveal-v1.log").read_text(
+        encoding="utf-8")
+    write_site(tmp_path / "site", [("cr", log)], DATA)
+    page = open_page(browser, _url(tmp_path / "site", "cr"))
+    checks = _checks(page)
+    assert checks["beacons"][0] == "fail"
+    assert checks["beacons"][1][0] == ("event #1: the log names the drand chain 'legatus test chain', not quicknet: "
+                                       "its beacons are checked against quicknet's pinned key")
+    assert checks["beacons"][1][1:] == [f"event #{seq} (round {r}): the signature of round {r} does not verify under "
+                                        "quicknet's public key" for seq, r in ((8, 31782938), (16, 31782948), (19, 31782958))]
+    assert checks["time"][1] == ["event #1: 4 drand bindings are on a chain that is not quicknet: their round times "
+                                 "cannot be checked against quicknet's clock"]
+    # Its numbers came from the seed (commit_reveal_rule 1): left to legatus verify, in words, not passed.
+    assert page.text_content("#check-dice .verdict") == " — passed: 1 roll derived again, 4 left to legatus verify"
+    page.screenshot(path=str(tmp_path / "test-chain.png"), full_page=True)
