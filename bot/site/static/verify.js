@@ -471,4 +471,5 @@
 
   window.legatusVerify = legatusVerify;
   window.legatusCanonical = function (line) { return canonical(parseJSON(line)); };
+  window.legatusDrawHeldAt = function (day) { return iso(drawHeldAt(day)); };
 }());

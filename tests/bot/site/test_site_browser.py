@@ -225,3 +225,34 @@ def test_a_campaign_drawn_from_another_chain_is_not_passed(browser: Any, tmp_pat
     # Its numbers came from the seed (commit_reveal_rule 1): left to legatus verify, in words, not passed.
     assert page.text_content("#check-dice .verdict") == " — passed: 1 roll derived again, 4 left to legatus verify"
     page.screenshot(path=str(tmp_path / "test-chain.png"), full_page=True)
+
+
+@pytest.mark.parametrize("day", ["2023-01-05", "2023-03-25", "2023-03-26", "2023-07-01", "2023-10-28", "2023-10-29"])
+def test_the_page_holds_a_draw_at_20_00_in_rome_as_the_engine_does(browser: Any, sites: dict[str, Any], day: str) -> None:
+    """Summer and winter time, and the days the clocks change: the binding check's moment of a lottery draw."""
+    import datetime as dt
+
+    from engine.lotto import held_at
+
+    page = open_page(browser, _url(sites["out"], ME_NAME))
+    expected = held_at(dt.date.fromisoformat(day)).astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert page.evaluate("day => window.legatusDrawHeldAt(day)", day) == expected
+
+
+def test_a_roll_bound_after_its_round_is_named(browser: Any, sites: dict[str, Any], tmp_path: Path) -> None:
+    """Operator who writes the binding of roll #1 once round 657413 was out (its time moved after the round's, the
+    round it knew moved with it), every hash made to match."""
+    events = _events(sites["me_log"])
+    binding = events[1]
+    assert binding["draws"] == ["drand:657413"]
+    binding["at"], binding["known_round"] = "2023-09-15T11:00:05+00:00", 657413
+    out = _tampered(sites, ME_NAME, _lines(events, rehash=True), tmp_path)
+    page = open_page(browser, _url(out, ME_NAME))
+    checks = _checks(page)
+    assert checks["time"] == ["fail", ["roll #1, turn 1 (t1.draw.A1.pick): event #2 was made when round 657413 was "
+                                       "already known, not before drand round 657413"]]
+    del binding["known_round"]
+    out = _tampered(sites, ME_NAME, _lines(events, rehash=True), tmp_path / "again")
+    checks = _checks(open_page(browser, _url(out, ME_NAME)))
+    assert checks["time"] == ["fail", ["roll #1, turn 1 (t1.draw.A1.pick): bound by event #2 at 2023-09-15T11:00:05Z, "
+                                       "not 6 s before drand round 657413 (2023-09-15T11:00:03Z)"]]
