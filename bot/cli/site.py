@@ -16,12 +16,13 @@ EXIT_USAGE, EXIT_FAILED = 2, 1
 
 
 def add_commands(sub: Any) -> None:
-    """Add `site`, and `--web` to `run` (which must be added already), to the `legatus` subparsers."""
-    run = sub.choices["run"]
-    run.add_argument("--web", default=None, metavar="HOST:PORT",
-                     help="also serve the campaigns' site live at HOST:PORT while the bot runs, e.g. 127.0.0.1:8080 "
-                          "(docs/site.md)")
-    run.set_defaults(func=cmd_run_with_web)
+    """Add `site` to the `legatus` subparsers, and `--web` to their `run` (a parser built without `run` has none)."""
+    run = sub.choices.get("run")
+    if run is not None:
+        run.add_argument("--web", default=None, metavar="HOST:PORT",
+                         help="also serve the campaigns' site live at HOST:PORT while the bot runs, e.g. "
+                              "127.0.0.1:8080 (docs/site.md)")
+        run.set_defaults(func=cmd_run_with_web)
     sp = sub.add_parser("site", help="write a static site of the campaigns: maps, results, ledger, checked in the "
                                      "reader's browser",
                         description="Write a static site (plain files: open it from disk or put it on any static "

@@ -156,7 +156,8 @@ class WebThread:
 
     def start(self) -> None:
         self.thread.start()
-        self.ready.wait(30)
+        if not self.ready.wait(60):
+            raise OSError(f"the site's server on {self.host}:{self.port} did not start within 60 s")
         if self.failure is not None:
             raise self.failure
 
