@@ -179,6 +179,12 @@ def _trace(ruleset: Ruleset, events: list[Event]) -> _Trace:
     return trace
 
 
+def binding_events(ruleset: Ruleset, events: list[Event]) -> dict[str, int]:
+    """The event that bound each roll still in effect: roll id -> seq (the campaign site shows it, and the reader's
+    browser checks that event's time and offered draws against the roll's draw or round)."""
+    return {roll: seq for roll, (seq, _, _) in _trace(ruleset, events).bound_at.items()}
+
+
 def slot_uses(ruleset: Ruleset, events: list[Event], view: dict[str, Any] | None = None) -> dict[tuple[str, str, int], tuple[int | None, str]]:
     """What each lottery number served: (date, wheel, position) -> (turn, purpose)."""
     return _trace(ruleset, events).slots

@@ -48,6 +48,10 @@ def add_commands(sub: Any) -> None:
     sp.add_argument("--out", type=Path, required=True, help="the PNG file to write")
     sp.add_argument("--width", type=int, default=1200, help="the image's width in pixels (default 1200)")
     sp.set_defaults(func=cmd_chart)
+    # The campaign site draws these same maps and charts: `legatus site`, and `legatus run --web` (bot/cli/site.py).
+    from bot.cli.site import add_commands as add_site
+
+    add_site(sub)
 
 
 def _picture(ruleset: Any, state: Any) -> Any:

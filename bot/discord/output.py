@@ -39,6 +39,8 @@ def user_ids(identities: list[str]) -> list[int]:
     return ids
 
 
-def turn_announcement(summary: Any) -> str:
-    """The opening post of a turn: its label, then what the game says of it (order of play, events, ...)."""
-    return "\n".join([f"**{summary.turn_label}**", "", *summary.headline]).rstrip()
+def turn_announcement(summary: Any, page: str | None = None) -> str:
+    """The opening post of a turn: its label, then what the game says of it (order of play, events, ...), and the
+    campaign's page when the site has a public address (LEGATUS_PUBLIC_URL, bot/site/links.py)."""
+    link = ["", f"The campaign's page, dice checked in your browser: {page}"] if page else []
+    return "\n".join([f"**{summary.turn_label}**", "", *summary.headline, *link]).rstrip()

@@ -18,6 +18,7 @@ import discord
 from sqlmodel import Session
 
 from bot.discord.output import split_message, turn_announcement
+from bot.site.links import page_url
 from bot.schedule.scheduler import NotPosted, resume_unsent, schedule_turn_thread
 from bot.store.campaigns import CampaignRow
 from bot.store.discord_places import latest_turn_thread, save_turn_thread, turn_thread
@@ -148,7 +149,7 @@ class TurnThreads:
     async def _create(self, row: CampaignRow, summary: Any) -> Any:
         channel = await self.channel(row)
         name = summary.turn_label[:100]
-        text = split_message(turn_announcement(summary))
+        text = split_message(turn_announcement(summary, page_url(row.name)))
         try:
             if isinstance(channel, discord.ForumChannel):
                 created = await channel.create_thread(name=name, content=text[0])

@@ -186,6 +186,8 @@ def ledger_entry(binding: Binding, turn: int | None = None, outcome: str | None 
         "slots": source.slots(binding),
         "values": None if binding.values is None else list(binding.values),
         "outcome": (outcome or "drawn") if binding.values is not None else "pending", "meaning": binding.meaning,
+        # How the values follow from the public value, for anyone re-deriving them (the campaign site's browser check).
+        "derive": {"label": binding.label, "lo": binding.lo, "hi": binding.hi, "count": binding.count},
     }
 
 

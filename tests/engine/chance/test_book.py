@@ -432,6 +432,7 @@ def test_each_binding_is_described_in_words_anyone_can_check() -> None:
         "where": f"lottery {D1} BA #1, {D1} CA #1",
         "slots": [[D1, "BA", 1, "siege of Numantia (roll #1)"], [D1, "CA", 1, "siege of Numantia (roll #1)"]],
         "values": None, "outcome": "pending", "meaning": "7 wins",
+        "derive": {"label": "d7", "lo": 1, "hi": 7, "count": 1},
     }
     d7.values = [4]
     assert chance.ledger_entry(d7)["outcome"] == "drawn"
