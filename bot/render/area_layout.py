@@ -15,10 +15,10 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from bot.render.layout import (
-    MIN_WIDTH, Area, BadgeItem, Box, Icon, Label, MapLayout, Point, Shape, _cut, _label, _place_badges, _splits,
-    badge_items, badges_placed, header, legend_and_key, line_height, note_of, picture_styles, printable, text_width,
-)
+from bot.render.badges import BadgeItem, badge_items, badges_placed, place_badges
+from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Point, Shape, label_at, note_of
+from bot.render.legend import header, legend_and_key, picture_styles
+from bot.render.text import cut, line_height, printable, splits, text_width
 from bot.render.palette import INK, SEA_INK, WHITE, NationStyle, mix, style_of
 from engine.ruleset import Picture, Space
 
@@ -91,7 +91,7 @@ def _name_block(space: Space, style: NationStyle | None, cx: int, edge: int, abo
     note = note_of(space)
     for size in range(largest, smallest - 1, -1):
         for k in range(1, min(3, len(words)) + 1):
-            lines = _splits(words, k, size, False)
+            lines = splits(words, k, size, False)
             labels = _stack(space, style, cx, edge, above, lines, size, note)
             if all(box_inside(lb.box, polygon) for lb in labels):
                 return labels
@@ -110,12 +110,12 @@ def _stack(space: Space, style: NationStyle | None, cx: int, edge: int, above: b
     note_h = line_height(note_size) + 1 if note else 0
     top = edge - name_h - note_h if above else edge
     name_w = max(text_width(line, size) for line in lines) + 2 * pad_x
-    out = [_label("sea" if sea else "province", space.name, lines, size, cx - name_w // 2, top, colour,
+    out = [label_at("sea" if sea else "province", space.name, lines, size, cx - name_w // 2, top, colour,
                   pad_x=pad_x, pad_y=pad_y, plate=plate, plate_outline=outline)]
     if note:
         note_text = printable(note)
         w = text_width(note_text, note_size) + 2 * pad_x
-        out.append(_label("held", space.name, (note_text,), note_size, cx - w // 2, top + name_h + 1, colour,
+        out.append(label_at("held", space.name, (note_text,), note_size, cx - w // 2, top + name_h + 1, colour,
                           pad_x=pad_x, plate=plate, plate_outline=outline))
     return out
 
@@ -128,7 +128,7 @@ def _fallback_name(space: Space, style: NationStyle | None, centre: Point, polyg
     h = line_height(smallest)
     half_h = min(r - 1, h / 2)
     room = max(4, int(2 * math.sqrt(max(0.0, r * r - half_h * half_h))) - 6)
-    text = _cut(printable(space.name), room, smallest, False)
+    text = cut(printable(space.name), room, smallest, False)
     return _stack(space, style, round(cx), round(cy - h / 2), False, (text,), smallest, "")
 
 
@@ -156,7 +156,7 @@ def _badges(space: Space, styles: dict[str, NationStyle], cx: int, edge: int, be
             zone_h = rows * h + (rows - 1) * gap
             for w in (half * 2, half * 3 // 2, half):
                 zone = (cx - w // 2, edge if below else edge - zone_h, cx + w // 2, edge + zone_h if below else edge)
-                placed = _place_badges(chosen, zone, h, gap, compact) if w > h else None
+                placed = place_badges(chosen, zone, h, gap, compact) if w > h else None
                 if placed and all(box_inside(b, polygon) for _i, b, _t, _s in placed):
                     return badges_placed(space.name, placed, styles)
     return [], []
