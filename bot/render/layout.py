@@ -11,6 +11,7 @@ Coordinates are pixels of the final image: (x0, y0, x1, y1) with x1 and y1 exclu
 from __future__ import annotations
 
 from bot.render.area_layout import build_area_layout
+from bot.render.coast_layout import build_coast_layout
 from bot.render.badges import BadgeItem, badge_items, badges_placed, place_badges
 from bot.render.grid_layout import grid_layout
 from bot.render.icons import BADGE, GOLD, PIRATE, icon_shapes, pattern_lines
@@ -34,5 +35,7 @@ __all__ = [
 def build_layout(picture: Picture, width: int = 1600) -> MapLayout:
     """The layout of ``picture``, ``width`` pixels wide (at least 480): a grid map's tiles, or an area map's."""
     if picture.grid is None:
+        if picture.drawing is not None and picture.drawing.rings:
+            return build_coast_layout(picture, width)
         return build_area_layout(picture, width)
     return grid_layout(picture, width)

@@ -58,6 +58,12 @@ class Area:
     owner: str | None = None
     attacked: bool = False
     sample: Box | None = None  # plain fill around the centre, clear of labels and icons
+    # Over a coastline: "land" or "sea", the part of the polygon (its cell) that is the area; and a sea's tint.
+    clip: str = ""
+    tint: RGB | None = None
+    label_outside: bool = False  # too small for its name: the name stands beside it, with a leader line
+    extent: Box | None = None  # the box of the area itself (its cell's land or sea)
+    edges: tuple[Shape, ...] = ()  # its cell's borders, each in its kind's colour and width
 
     @property
     def box(self) -> Box:
@@ -121,6 +127,12 @@ class MapLayout:
     info: dict[str, Any] = field(default_factory=dict)  # the subtitle and the info lines: what the header says
     areas: tuple["Area", ...] = ()  # an area map's spaces (a grid map has ``cells``)
     links: tuple[Shape, ...] = ()  # an area map's adjacencies, drawn under the names
+    # An area map over a coastline: the land's rings (pixels), the borders drawn on land and on sea (each cut to
+    # its own), and what is drawn over the areas (crossings, straits, leader lines), all under the names.
+    land: tuple[tuple[Point, ...], ...] = ()
+    land_borders: tuple[Shape, ...] = ()
+    sea_borders: tuple[Shape, ...] = ()
+    overlays: tuple[Shape, ...] = ()
 
     def labels_of(self, kind: str) -> list[Label]:
         return [label for label in self.labels if label.kind == kind]
