@@ -135,16 +135,6 @@ class Clearance:
         return all(0 <= x - ox < width and pixels[x - ox, y] == 255 for x in xs)
 
 
-def _anchors(cx: float, cy: float, step: int, rings: int) -> list[tuple[int, int]]:
-    """The centre, then points around it ring by ring: a name stays as near its centre as the shape allows."""
-    out = [(round(cx), round(cy))]
-    for r in range(1, rings + 1):
-        n = 8 * r
-        out += [(round(cx + r * step * math.cos(2 * math.pi * k / n)), round(cy + r * step * math.sin(2 * math.pi * k / n)))
-                for k in range(n)]
-    return out
-
-
 def _name_inside(space: Space, style: NationStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
                  largest: int, smallest: int, clearance: Clearance) -> list[Label] | None:
     words = printable(space.name).split() or [""]
@@ -257,13 +247,14 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     frame = (margin, top, width - margin, top + round(view_h))
     land = tuple(tuple(project(p) for p in ring) for ring in drawing.rings)
     mask = land_mask(land, (width, frame[3] + 1))
-    areas, shapes = _areas(picture, drawing, project, mask, frame, styles, u)
+    areas, shapes, crossings = _areas(picture, drawing, project, mask, frame, styles, u)
     placed = _place_names(picture, areas, mask, frame, styles, u)
     for name_labels, badge_icons in placed.values():
         labels.extend(name_labels)
         icons.extend(badge_icons)
     overlays = list(shapes["overlays"])
     final_areas = []
+    attack = max(3, round(5 * u))
     for area in areas:
         name_labels, badge_icons = placed[area.name]
         outside = bool(name_labels) and not area.polygon_fits(name_labels[0].box)
@@ -273,7 +264,11 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
             overlays.append(Shape("line", (near, area.centre), outline=INK, width=max(1.0, 1.2 * u)))
             overlays.append(Shape("ellipse", ((area.centre[0] - 2 * u - 1, area.centre[1] - 2 * u - 1),
                                               (area.centre[0] + 2 * u + 1, area.centre[1] + 2 * u + 1)), fill=INK))
-        final_areas.append(area.finish(outside, [lb.box for lb in labels] + [i.box for i in icons], round(6 * u)))
+        dots = [box for s in overlays if s.kind == "ellipse"
+                for box in [(math.floor(s.points[0][0]) - 1, math.floor(s.points[0][1]) - 1,
+                             math.ceil(s.points[1][0]) + 2, math.ceil(s.points[1][1]) + 2)]]
+        final_areas.append(area.finish(outside, [lb.box for lb in labels] + [i.box for i in icons] + dots,
+                                       round(6 * u), attack + 1 if area.space.highlight else 0))
     legend_top = frame[3] + round(margin * 1.2)
     legend_labels, legend_icons, entries, legend_box = legend_and_key(picture, styles, legend_top, width, margin, u)
     labels.extend(legend_labels)
@@ -281,11 +276,11 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     return MapLayout(
         width=width, height=legend_box[3] + margin, styles=styles, title=picture.title, header=header_box, grid=frame,
         legend_box=legend_box, cells=(), labels=tuple(labels), icons=tuple(icons), legend=tuple(entries),
-        border=max(1, round(1.5 * u)), attack_border=max(3, round(5 * u)), radius=max(2, round(6 * u)),
+        border=max(1, round(1.5 * u)), attack_border=attack, radius=max(2, round(6 * u)),
         pattern_step=max(5, round(12 * u)),
         info={"turn_text": picture.subtitle, "lines": tuple(t for _n, t in picture.info)},
         areas=tuple(a.area for a in final_areas), land=land, land_borders=tuple(shapes["land"]),
-        sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays),
+        sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
     )
 
 
@@ -299,26 +294,40 @@ class _Placing:
         self.edges: tuple[Shape, ...] = ()
         self.clearance = Clearance(region_mask, region)
 
+    def places(self, k: int, cx: float | None = None, cy: float | None = None) -> list[tuple[int, int]]:
+        """Points of a grid over the area, inside it, nearest (cx, cy) (its centre) first: a few hundred at most."""
+        if self.region is None:
+            return []
+        cx, cy = self.centre if cx is None or cy is None else (cx, cy)
+        x0, y0, x1, y1 = self.region
+        step = max(k, int(math.sqrt(self.room) / 12))
+        grid = [(round(cx), round(cy))] + [(x, y) for x in range(x0 + step // 2, x1, step)
+                                           for y in range(y0 + step // 2, y1, step)]
+        return sorted((a for a in grid if self.clearance.inside(*a)), key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
+
     def polygon_fits(self, box: Box) -> bool:
         return self.fits(box)
 
-    def finish(self, outside: bool, occupied: list[Box], k: int) -> "_Placing":
+    def finish(self, outside: bool, occupied: list[Box], k: int, frame: int) -> "_Placing":
         sample = None
         near = self.region or (0, 0, 0, 0)
         occupied = [b for b in occupied if intersects(b, near)]
-        for ax, ay in _anchors(self.centre[0], self.centre[1], k, 3):
+        for ax, ay in self.places(k):
             patch = (ax - k // 2, ay - k // 2, ax + k // 2 + 1, ay + k // 2 + 1)
-            if self.fits(patch) and not any(intersects(patch, box) for box in occupied):
+            # Clear of an attacked area's frame too, which runs inside its outline.
+            room = (patch[0] - frame, patch[1] - frame, patch[2] + frame, patch[3] + frame)
+            if self.fits(room) and not any(intersects(patch, box) for box in occupied):
                 sample = patch
                 break
         a = self.area
         self.area = Area(a.kind, a.name, a.polygon, a.centre, a.style, a.owner, a.attacked, sample, a.clip, a.tint,
-                         outside, self.region, self.edges)
+                         outside, self.region, self.edges, self.cell.sides)
         return self
 
 
 def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point], mask: Image.Image, frame: Box,
-           styles: dict[str, NationStyle], u: float) -> tuple[list[_Placing], dict[str, list[Shape]]]:
+           styles: dict[str, NationStyle], u: float
+           ) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
     spaces = [s for s in picture.spaces if s.at is not None]
     links = {frozenset(pair) for pair in picture.links}
     lines = {(b.a, b.b): (project(b.line[0]), project(b.line[1])) for b in drawing.borders}
@@ -362,6 +371,7 @@ def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point]
                     shapes["sea" if sea else "land"].append(edge)
             by_name[name].edges = tuple(edges)
     # Crossings and straits: linked areas of one kind whose shapes do not meet over their own ground.
+    crossings: list[tuple[str, str]] = []
     for a_name, b_name in picture.links:
         a, b = by_name.get(a_name), by_name.get(b_name)
         if a is None or b is None or (a.space.kind == "sea") != (b.space.kind == "sea"):
@@ -369,10 +379,11 @@ def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point]
         land = a.space.kind != "sea"
         if _touches(a.cell, b_name, mask, land) or _touches(b.cell, a_name, mask, land):
             continue
+        crossings.append((a_name, b_name))
         start, end = _across(a.centre, b.centre, _inside(a, mask, land), _inside(b, mask, land))
         colour = CROSSING if land else STRAIT
         shapes["overlays"] += _dashes(start, end, 7 * u, 4 * u, colour, max(1.5, 2.4 * u))
-    return out, shapes
+    return out, shapes, crossings
 
 
 def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], bool]:
@@ -398,13 +409,8 @@ def _place_names(picture: Picture, areas: list[_Placing], mask: Image.Image, fra
             cx, cy = p.centre
             if not p.fits((round(cx) - 1, round(cy) - 1, round(cx) + 1, round(cy) + 1)):
                 cx, cy = (p.region[0] + p.region[2]) / 2, (p.region[1] + p.region[3]) / 2
-            # Every point of a grid over the area, nearest the centre first: a name stays as near it as it can.
-            x0, y0, x1, y1 = p.region
-            step = max(k, int(math.sqrt(p.room) / 12))  # a few hundred places at most, in a sea as in an islet
-            grid = [(round(cx), round(cy))] + [(x, y) for x in range(x0 + step // 2, x1, step)
-                                               for y in range(y0 + step // 2, y1, step)]
-            anchors = sorted((a for a in grid if p.clearance.inside(*a)),
-                             key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
+            # A name stays as near its centre as the shape allows.
+            anchors = p.places(k, cx, cy)
             block = _name_inside(p.space, p.style, anchors, p.fits, p.room, largest, smallest, p.clearance)
         if block is None:
             beside.append(p)

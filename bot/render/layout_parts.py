@@ -64,6 +64,7 @@ class Area:
     label_outside: bool = False  # too small for its name: the name stands beside it, with a leader line
     extent: Box | None = None  # the box of the area itself (its cell's land or sea)
     edges: tuple[Shape, ...] = ()  # its cell's borders, each in its kind's colour and width
+    neighbours: tuple[str | None, ...] = ()  # who is across each of ``edges`` (None: the frame, or the area's reach)
 
     @property
     def box(self) -> Box:
@@ -133,6 +134,7 @@ class MapLayout:
     land_borders: tuple[Shape, ...] = ()
     sea_borders: tuple[Shape, ...] = ()
     overlays: tuple[Shape, ...] = ()
+    crossings: tuple[tuple[str, str], ...] = ()  # neighbours by the rules whose shapes do not meet: joined by dashes
 
     def labels_of(self, kind: str) -> list[Label]:
         return [label for label in self.labels if label.kind == kind]
