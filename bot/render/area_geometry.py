@@ -134,3 +134,15 @@ def edges_between(cell: Cell, other: str) -> list[tuple[Point, Point]]:
     """The cell's edges along its border with ``other``."""
     n = len(cell.points)
     return [(cell.points[i], cell.points[(i + 1) % n]) for i in range(n) if cell.sides[i] == other]
+
+
+def clip_ring(points: Sequence[Point], box: tuple[float, float, float, float]) -> list[Point]:
+    """A ring (not always convex: a coastline) cut to a box, side by side; where the land runs out of the box its
+    ring runs along the box's edge."""
+    ring = list(points)
+    x0, y0, x1, y1 = box
+    for a, b, c in ((-1.0, 0.0, -x0), (1.0, 0.0, x1), (0.0, -1.0, -y0), (0.0, 1.0, y1)):
+        if not ring:
+            break
+        ring, _sides = _clip(ring, [None] * len(ring), a, b, c, "")
+    return ring

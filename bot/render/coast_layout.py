@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from bot.render.area_geometry import Cell, Point, cells, edges_between, inside_convex, projection
+from bot.render.area_geometry import Cell, Point, cells, clip_ring, edges_between, inside_convex, projection
 from bot.render.area_layout import badges_in, stack
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Shape, intersects, note_of
 from bot.render.legend import header, legend_and_key, picture_styles
@@ -123,7 +123,7 @@ class Clearance:
             return False
         x0, y0, x1, y1 = box
         r = (y1 - y0) // 2
-        pixels = self.worn(r)
+        pixels = self.worn(r - r % 3)  # a third of the averages, each a little less strict: the crop has the last word
         if pixels is None:
             return False
         ox, oy = self.at[0] - 1, self.at[1] - 1
@@ -131,6 +131,7 @@ class Clearance:
         width, height = self.padded.size
         if not (0 <= y < height):
             return False
+        r -= r % 3
         xs = list(range(x0 + r, x1 - r, 2 * r + 1)) + [x1 - r - 1]
         return all(0 <= x - ox < width and pixels[x - ox, y] == 255 for x in xs)
 
@@ -139,21 +140,35 @@ def _name_inside(space: Space, style: NationStyle | None, anchors: list[tuple[in
                  largest: int, smallest: int, clearance: Clearance) -> list[Label] | None:
     words = printable(space.name).split() or [""]
     note = note_of(space)
-    for size in range(largest, smallest - 1, -1):
-        for k in range(1, min(3, len(words)) + 1):
-            lines = splits(words, k, size, False)
-            probe = stack(space, style, 0, 0, False, lines, size, note)
-            x0, y0 = min(lb.box[0] for lb in probe), min(lb.box[1] for lb in probe)
-            x1, y1 = max(lb.box[2] for lb in probe), max(lb.box[3] for lb in probe)
-            if (x1 - x0) * (y1 - y0) > room:
-                continue
-            half = (y1 - y0) // 2
-            if clearance.worn((y1 - y0 + 2) // 2) is None:
-                continue  # no room anywhere for a block this tall
-            for ax, ay in anchors:
-                box = (ax + x0 - 1, ay - half + y0 - 1, ax + x1 + 1, ay - half + y1 + 1)
-                if clearance.may_fit(box) and fits(box):
-                    return stack(space, style, ax, ay - half, False, lines, size, note)
+    # The largest size that fits, found by halving: a name that fits at one size fits at every smaller one.
+    low, high, found = smallest, largest, None
+    while low <= high:
+        size = (low + high) // 2
+        block = _name_at(space, style, anchors, fits, room, size, words, note, clearance)
+        if block is None:
+            high = size - 1
+        else:
+            found, low = block, size + 1
+    return found
+
+
+def _name_at(space: Space, style: NationStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
+             size: int, words: list[str], note: str, clearance: Clearance) -> list[Label] | None:
+    """The name at ``size`` on one, two or three lines, at the first place that holds it; None if none does."""
+    for k in range(1, min(3, len(words)) + 1):
+        lines = splits(words, k, size, False)
+        probe = stack(space, style, 0, 0, False, lines, size, note)
+        x0, y0 = min(lb.box[0] for lb in probe), min(lb.box[1] for lb in probe)
+        x1, y1 = max(lb.box[2] for lb in probe), max(lb.box[3] for lb in probe)
+        if (x1 - x0) * (y1 - y0) > room:
+            continue
+        half = (y1 - y0) // 2
+        if clearance.worn((y1 - y0 + 2) // 2) is None:
+            continue  # no room anywhere for a block this tall
+        for ax, ay in anchors:
+            box = (ax + x0 - 1, ay - half + y0 - 1, ax + x1 + 1, ay - half + y1 + 1)
+            if clearance.may_fit(box) and fits(box):
+                return stack(space, style, ax, ay - half, False, lines, size, note)
     return None
 
 
@@ -245,7 +260,8 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     top = header_box[3] + margin // 2
     project, view_h = projection(drawing, margin, top, width - 2 * margin)
     frame = (margin, top, width - margin, top + round(view_h))
-    land = tuple(tuple(project(p) for p in ring) for ring in drawing.rings)
+    # Cut to the frame: nothing of the coast is painted outside it.
+    land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
     mask = land_mask(land, (width, frame[3] + 1))
     areas, shapes, crossings = _areas(picture, drawing, project, mask, frame, styles, u)
     placed = _place_names(picture, areas, mask, frame, styles, u)
@@ -293,17 +309,20 @@ class _Placing:
         self.fits, self.style, self.area, self.name = fits, style, area, space.name
         self.edges: tuple[Shape, ...] = ()
         self.clearance = Clearance(region_mask, region)
+        self.grids: dict[int, list[tuple[int, int]]] = {}
 
     def places(self, k: int, cx: float | None = None, cy: float | None = None) -> list[tuple[int, int]]:
         """Points of a grid over the area, inside it, nearest (cx, cy) (its centre) first: a few hundred at most."""
         if self.region is None:
             return []
         cx, cy = self.centre if cx is None or cy is None else (cx, cy)
-        x0, y0, x1, y1 = self.region
-        step = max(k, int(math.sqrt(self.room) / 12))
-        grid = [(round(cx), round(cy))] + [(x, y) for x in range(x0 + step // 2, x1, step)
-                                           for y in range(y0 + step // 2, y1, step)]
-        return sorted((a for a in grid if self.clearance.inside(*a)), key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
+        if k not in self.grids:
+            x0, y0, x1, y1 = self.region
+            step = max(k, int(math.sqrt(self.room) / 9))
+            self.grids[k] = [(x, y) for x in range(x0 + step // 2, x1, step) for y in range(y0 + step // 2, y1, step)
+                             if self.clearance.inside(x, y)]
+        first = [(round(cx), round(cy))] if self.clearance.inside(round(cx), round(cy)) else []
+        return first + sorted(self.grids[k], key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
 
     def polygon_fits(self, box: Box) -> bool:
         return self.fits(box)

@@ -124,7 +124,8 @@ def paint(layout: MapLayout) -> Image.Image:
                            width=SS)
     styles = layout.styles
     if layout.land:
-        paint_coast(image, layout, SS, _tile, draw_shapes)
+        # Each area's tile has a size of its own: the cache would only hold them all in memory.
+        paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
     elif layout.areas:
         _paint_areas(image, draw, layout)
     for cell in layout.cells:
