@@ -13,6 +13,7 @@ on a plate, with a leader line to the area's centre, where it covers no other la
 """
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Sequence
 
@@ -88,6 +89,14 @@ def _fits(region: Image.Image | None, at: Box | None) -> Fits:
     return fits
 
 
+RADII = (0, 2, 4, 6, 9, 13, 18, 24, 32, 42, 56)
+
+
+def _rounded(r: int) -> int:
+    """The largest of ``RADII`` up to ``r``: each average is computed once and serves many sizes of text."""
+    return RADII[max(0, bisect.bisect_right(RADII, r) - 1)]
+
+
 class Clearance:
     """The area's mask averaged over squares of side 2r + 1: where the average is still full, the whole square
     around the point is inside the area. A block of text fits where the points along its middle, a square apart,
@@ -123,7 +132,8 @@ class Clearance:
             return False
         x0, y0, x1, y1 = box
         r = (y1 - y0) // 2
-        pixels = self.worn(r - r % 3)  # a third of the averages, each a little less strict: the crop has the last word
+        r = _rounded(r)  # a few radii only, each a little less strict than asked: the crop has the last word
+        pixels = self.worn(r)
         if pixels is None:
             return False
         ox, oy = self.at[0] - 1, self.at[1] - 1
@@ -131,7 +141,6 @@ class Clearance:
         width, height = self.padded.size
         if not (0 <= y < height):
             return False
-        r -= r % 3
         xs = list(range(x0 + r, x1 - r, 2 * r + 1)) + [x1 - r - 1]
         return all(0 <= x - ox < width and pixels[x - ox, y] == 255 for x in xs)
 
@@ -335,7 +344,7 @@ class _Placing:
             patch = (ax - k // 2, ay - k // 2, ax + k // 2 + 1, ay + k // 2 + 1)
             # Clear of an attacked area's frame too, which runs inside its outline.
             room = (patch[0] - frame, patch[1] - frame, patch[2] + frame, patch[3] + frame)
-            if self.fits(room) and not any(intersects(patch, box) for box in occupied):
+            if not any(intersects(patch, box) for box in occupied) and self.clearance.may_fit(room) and self.fits(room):
                 sample = patch
                 break
         a = self.area
