@@ -73,7 +73,7 @@ def _fits(region: Image.Image | None, at: Box | None) -> Fits:
     away), then one crop of the area's mask, whose darkest pixel must be the area's."""
     if region is None or at is None:
         return lambda box: False
-    pixels = region.load()
+    pixels: Any = region.load()
     ax, ay, ax1, ay1 = at
 
     def fits(box: Box) -> bool:
@@ -443,7 +443,8 @@ def _place_names(picture: Picture, areas: list[_Placing], mask: Image.Image, fra
         if block is None:
             beside.append(p)
             continue
-        icons, badge_labels = [], []
+        icons: list[Icon] = []
+        badge_labels: list[Label] = []
         if p.space.glyphs:
             half = (p.region[2] - p.region[0]) // 2 if p.region else 0
             mid = (block[0].box[0] + block[0].box[2]) // 2
