@@ -146,3 +146,36 @@ def clip_ring(points: Sequence[Point], box: tuple[float, float, float, float]) -
             break
         ring, _sides = _clip(ring, [None] * len(ring), a, b, c, "")
     return ring
+
+
+def coast_lines(rings: Sequence[Sequence[Point]], box: tuple[float, float, float, float]) -> list[tuple[Point, ...]]:
+    """The rings as lines to stroke, without the stretches that run along the box's edges: where the land was cut
+    at the frame there is no coast to draw."""
+    x0, y0, x1, y1 = box
+
+    def on_edge(p: Point, q: Point) -> bool:
+        return any(math.isclose(p[i], v, abs_tol=1e-6) and math.isclose(q[i], v, abs_tol=1e-6)
+                   for i, v in ((0, x0), (0, x1), (1, y0), (1, y1)))
+
+    out: list[tuple[Point, ...]] = []
+    for ring in rings:
+        n = len(ring)
+        cut = [i for i in range(n) if on_edge(ring[i], ring[(i + 1) % n])]
+        if not cut:
+            out.append((*ring, ring[0]))
+            continue
+        # Start after a cut edge and walk the ring once, breaking the line at every cut edge.
+        start = (cut[0] + 1) % n
+        line: list[Point] = [ring[start]]
+        for k in range(n):
+            i = (start + k) % n
+            j = (i + 1) % n
+            if on_edge(ring[i], ring[j]):
+                if len(line) > 1:
+                    out.append(tuple(line))
+                line = [ring[j]]
+            else:
+                line.append(ring[j])
+        if len(line) > 1:
+            out.append(tuple(line))
+    return out

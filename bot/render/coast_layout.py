@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from bot.render.area_geometry import Cell, Point, cells, clip_ring, edges_between, inside_convex, projection
+from bot.render.area_geometry import Cell, Point, cells, clip_ring, coast_lines, edges_between, inside_convex, projection
 from bot.render.area_layout import badges_in, stack
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Shape, intersects, note_of
 from bot.render.legend import header, legend_and_key, picture_styles
@@ -304,7 +304,8 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
         border=max(1, round(1.5 * u)), attack_border=attack, radius=max(2, round(6 * u)),
         pattern_step=max(5, round(12 * u)),
         info={"turn_text": picture.subtitle, "lines": tuple(t for _n, t in picture.info)},
-        areas=tuple(a.area for a in final_areas), land=land, land_borders=tuple(shapes["land"]),
+        areas=tuple(a.area for a in final_areas), land=land, coast=tuple(coast_lines(land, frame)),
+        land_borders=tuple(shapes["land"]),
         sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
     )
 

@@ -43,15 +43,14 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
     draw_shapes(draw, list(layout.sea_borders))
     # A band of paler water along the coast, as old sea charts have it; the land covers its inner half.
     shore = max(1, round(5 * ss * layout.width / 1600))
-    for ring in layout.land:
-        draw.line([(x * ss, y * ss) for x, y in (*ring, ring[0])], fill=SHORE, width=shore)
+    for line in layout.coast:
+        draw.line([(x * ss, y * ss) for x, y in line], fill=SHORE, width=shore)
     for ring in layout.land:
         draw.polygon([(x * ss, y * ss) for x, y in ring], fill=OFF_LAND)
     _land_areas(image, layout, land, ss, tile, draw_shapes)
-    for ring in layout.land:
-        draw.line([(x * ss, y * ss) for x, y in (*ring, ring[0])], fill=COAST, width=max(1, round(1.1 * ss)))
-    # The shore's band and the coast's line also ran along the frame's edges where the land is cut: the frame's own
-    # background takes those edges back.
+    for line in layout.coast:
+        draw.line([(x * ss, y * ss) for x, y in line], fill=COAST, width=max(1, round(1.1 * ss)))
+    # The shore's band spills over the frame's edge where a coast meets it: the frame's own ground takes it back.
     pad = 3 * ss  # the frame's rounded ground reaches this far
     for box in ((gx * ss - pad, gy * ss - pad, gx1 * ss + pad, gy * ss - 1), (gx * ss - pad, gy1 * ss, gx1 * ss + pad, gy1 * ss + pad),
                 (gx * ss - pad, gy * ss, gx * ss - 1, gy1 * ss), (gx1 * ss, gy * ss, gx1 * ss + pad, gy1 * ss)):

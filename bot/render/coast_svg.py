@@ -62,7 +62,8 @@ def coast_svg(layout: MapLayout, pattern_id: Callable[[str], str], shape: Callab
     out.append('<g class="sea-borders">')
     out.extend(shape(s) for s in layout.sea_borders)
     out.append("</g>")
-    out.append(f'<path class="shore" d="{land}" fill="none" stroke="{_c(SHORE)}" stroke-width="{_n(5 * u)}"/>')
+    coast = "".join("M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in line) for line in layout.coast)
+    out.append(f'<path class="shore" d="{coast}" fill="none" stroke="{_c(SHORE)}" stroke-width="{_n(5 * u)}"/>')
     out.append(f'<path class="land" d="{land}" fill="{_c(OFF_LAND)}"/>')
     out.append('<g class="areas" clip-path="url(#land)">')
     for area in layout.areas:
@@ -77,7 +78,7 @@ def coast_svg(layout: MapLayout, pattern_id: Callable[[str], str], shape: Callab
     out.append('<g class="land-borders" clip-path="url(#land)">')
     out.extend(shape(s) for s in layout.land_borders)
     out.append("</g>")
-    out.append(f'<path class="coast" d="{land}" fill="none" stroke="{_c(COAST)}" stroke-width="1.1"/>')
+    out.append(f'<path class="coast" d="{coast}" fill="none" stroke="{_c(COAST)}" stroke-width="1.1"/>')
     a = layout.attack_border
     for i, area in enumerate(attacked):
         ground = 'clip-path="url(#land)"' if area.clip == "land" else 'clip-path="url(#sea)"'

@@ -131,6 +131,7 @@ class MapLayout:
     # An area map over a coastline: the land's rings (pixels), the borders drawn on land and on sea (each cut to
     # its own), and what is drawn over the areas (crossings, straits, leader lines), all under the names.
     land: tuple[tuple[Point, ...], ...] = ()
+    coast: tuple[tuple[Point, ...], ...] = ()  # the land's rings as lines, without where the frame cut them
     land_borders: tuple[Shape, ...] = ()
     sea_borders: tuple[Shape, ...] = ()
     overlays: tuple[Shape, ...] = ()
