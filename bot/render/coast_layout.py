@@ -14,6 +14,7 @@ on a plate, with a leader line to the area's centre, where it covers no other la
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 
@@ -23,6 +24,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from bot.render.area_geometry import Cell, Point, cells, clip_ring, coast_lines, edges_between, inside_convex, projection
 from bot.render.area_layout import badges_in, stack
+from bot.render.icons import LINE_KEYS
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Shape, intersects, note_of
 from bot.render.legend import header, legend_and_key, picture_styles
 from bot.render.palette import INK, SEA_FILL, SEA_INK, WHITE, NationStyle, RGB, mix, style_of
@@ -31,13 +33,14 @@ from engine.area_drawing import Drawing
 from engine.ruleset import Picture, Space
 
 BORDER: RGB = mix(INK, WHITE, 0.25)
-CLOSED: RGB = (0x6B, 0x4A, 0x2E)  # a land border the rules close: brown, and thick
+CLOSED: RGB = LINE_KEYS["closed"][0]  # a land border the rules close: brown, and thick
 SEA_BORDER: RGB = mix(SEA_FILL, SEA_INK, 0.45)
 SEA_CLOSED: RGB = mix(SEA_FILL, SEA_INK, 0.85)
 CROSSING: RGB = INK
 STRAIT: RGB = SEA_INK
 SEA_TINTS: tuple[RGB, ...] = (SEA_FILL, mix(SEA_FILL, WHITE, 0.4), mix(SEA_FILL, SEA_INK, 0.14))
 Fits = Callable[[Box], bool]
+KEY_TEXT = {"closed": "no border here: no land move across", "crossing": "neighbours whose shapes do not meet"}
 
 
 def land_mask(rings: Sequence[Sequence[Point]], size: tuple[int, int], scale: int = 1) -> Image.Image:
@@ -295,7 +298,11 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
         final_areas.append(area.finish(outside, [lb.box for lb in labels] + [i.box for i in icons] + dots,
                                        round(6 * u), attack + 1 if area.space.highlight else 0))
     legend_top = frame[3] + round(margin * 1.2)
-    legend_labels, legend_icons, entries, legend_box = legend_and_key(picture, styles, legend_top, width, margin, u)
+    # What the lines mean, after the game's own key: only those the map shows.
+    drawn = {"closed": any(e.outline == CLOSED for e in shapes["land"]), "crossing": bool(crossings)}
+    extra = tuple((kind, KEY_TEXT[kind]) for kind, shown in drawn.items() if shown and kind not in dict(picture.key))
+    keyed = dataclasses.replace(picture, key=picture.key + extra)
+    legend_labels, legend_icons, entries, legend_box = legend_and_key(keyed, styles, legend_top, width, margin, u)
     labels.extend(legend_labels)
     icons.extend(legend_icons)
     return MapLayout(

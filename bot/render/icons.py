@@ -11,6 +11,11 @@ from bot.render.palette import ATTACK_RED, INK, WHITE, NationStyle, RGB, mix, st
 GOLD: RGB = (0xF2, 0xC1, 0x2E)
 BADGE: RGB = (0xFD, 0xFC, 0xF8)
 PIRATE: RGB = (0x1A, 0x1A, 0x1A)
+# The lines of a coast map's key (bot/render/coast_layout.py): colour, width as a share of the icon, dashed.
+LINE_KEYS: dict[str, tuple[RGB, float, bool]] = {
+    "closed": ((0x6B, 0x4A, 0x2E), 0.16, False),
+    "crossing": (INK, 0.1, True),
+}
 
 
 def _star(cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45) -> tuple[Point, ...]:
@@ -72,6 +77,16 @@ def icon_shapes(icon: Icon, styles: Mapping[str, NationStyle], attack_border: in
     if kind == "attacked":
         return [Shape("rect", ((x0, y0), (x1 - 1, y1 - 1)), mix(INK, WHITE, 0.8), INK, line),
                 Shape("rect", ((x0 + line, y0 + line), (x1 - 1 - line, y1 - 1 - line)), None, ATTACK_RED, max(2.0, s / 6))]
+    if kind in LINE_KEYS:
+        # The legend's sample of a coast map's line: on a patch of land, the line as the map draws it.
+        colour, width, dashed = LINE_KEYS[kind]
+        shapes = [Shape("rect", ((x0, y0), (x1 - 1, y1 - 1)), mix(INK, WHITE, 0.85), mix(INK, WHITE, 0.5), line)]
+        steps = 3 if dashed else 1
+        for i in range(steps):
+            a, b = x0 + 2 + (w - 4) * i / steps, x0 + 2 + (w - 4) * (i + (0.6 if dashed else 1)) / steps
+            shapes.append(Shape("line", ((a, y1 - 3 - (a - x0) * (h - 6) / w), (b, y1 - 3 - (b - x0) * (h - 6) / w)),
+                                outline=colour, width=max(1.5, s * width)))
+        return shapes
     if kind == "more":
         return [_badge(icon.box, BADGE, INK, line)]
     if kind in ("fleet", "pirates"):

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.render.area_geometry import box_in_convex, projection
-from bot.render.coast_layout import BORDER, CLOSED, SEA_BORDER, SEA_CLOSED, SEA_TINTS, land_mask
+from bot.render.coast_layout import BORDER, CLOSED, KEY_TEXT, SEA_BORDER, SEA_CLOSED, SEA_TINTS, land_mask
 from bot.render.layout import MapLayout, build_layout, intersects, overlapping_labels
 from bot.render.map_png import render_png
 from bot.render.map_svg import render_svg
@@ -116,6 +116,9 @@ def test_borders_are_open_or_closed_as_the_rules_say_and_linked_areas_apart_are_
     assert {frozenset(("Calabria", "Val Demone")), frozenset(("Duchy of Guyenne", "Upper Aragon"))} <= closed
     assert not (closed & links)
     assert set(layout.crossings) == CROSSINGS
+    # The key says what both lines mean (the game's own key has no such rows).
+    assert [lb.text for lb in layout.labels_of("key")] == [KEY_TEXT["closed"], KEY_TEXT["crossing"]]
+    assert [i.kind for i in layout.icons if i.place == "legend" and i.kind != "swatch"] == ["closed", "crossing"]
     assert all(frozenset(pair) in links for pair in layout.crossings)
     assert sum(1 for s in layout.overlays if s.kind == "line") > 2 * len(CROSSINGS)  # dashed, and the leaders
 
