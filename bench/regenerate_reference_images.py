@@ -4,7 +4,8 @@
     .venv/bin/python bench/regenerate_reference_images.py --images   # keep the stored states, only draw
 
 The states are the public state of the scripted campaign of tests/bot/campaign_play.py (real 2023 and 2026
-draws, a fixed clock) after turn 2 and after turn 15, without the roll ledger the drawing never reads.
+draws, a fixed clock) after turn 2 and after turn 15, without the roll ledger the drawing never reads; and
+Mediterranean Empires' pictures of its set-up and of the end of its scripted game (tests/bot/render/area_pictures.py).
 Regenerate them when the rules change what that campaign does; regenerate the images alone when the
 drawing changes on purpose. Look at every image before committing it.
 """
@@ -22,6 +23,7 @@ sys.path.insert(0, str(REPO / "tests" / "bot" / "render"))
 from bot.render.history import state_at_turn  # noqa: E402
 from engine import canonical  # noqa: E402
 from tests.bot.campaign_play import play_full_campaign  # noqa: E402
+from tests.bot.render.area_pictures import write_pictures  # noqa: E402
 from test_reference_images import REFERENCE, regenerate  # type: ignore[import-not-found]  # noqa: E402
 
 
@@ -46,7 +48,7 @@ def main() -> int:
     parser.add_argument("--images", action="store_true", help="keep the stored states; only draw the images")
     args = parser.parse_args()
     REFERENCE.mkdir(parents=True, exist_ok=True)
-    written = [] if args.images else write_states()
+    written = [] if args.images else write_states() + write_pictures()
     written += regenerate()
     for path in written:
         print(f"wrote {path.relative_to(REPO)}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from engine.area_drawing import Drawing
 from engine.events import Event
 
 # How a seat is asked to act (``Prompt.mode``).
@@ -226,6 +227,8 @@ class Picture:
     standings: tuple[Standing, ...] = ()  # the legend with players and counts; ``legend`` when empty
     key: tuple[tuple[str, str], ...] = ()  # (glyph kind or HIGHLIGHT, meaning): what the marks mean
     charts: tuple[ChartSeries, ...] = ()  # the history, one per kind of chart
+    # An area map drawn over a real coastline (engine/area_drawing.py); None: areas drawn around their centres alone.
+    drawing: Drawing | None = None
 
 
 class Ruleset(Protocol):

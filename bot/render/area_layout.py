@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from bot.render.layout import (
-    MIN_WIDTH, Area, BadgeItem, Box, Icon, Label, MapLayout, Point, Shape, _cut, _label, _place_badges, _splits,
-    badge_items, badges_placed, header, legend_and_key, line_height, note_of, picture_styles, printable, text_width,
-)
+from bot.render.badges import BadgeItem, badge_items, badges_placed, place_badges
+from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Point, Shape, label_at, note_of
+from bot.render.legend import header, legend_and_key, picture_styles
+from bot.render.text import cut, line_height, printable, splits, text_width
 from bot.render.palette import INK, SEA_INK, WHITE, NationStyle, mix, style_of
 from engine.ruleset import Picture, Space
 
 LINK: tuple[int, int, int] = mix(INK, WHITE, 0.55)
+Fits = Callable[[Box], bool]
 CIRCLE_SIDES = 48
 
 
@@ -83,22 +84,22 @@ def box_inside(box: Box, polygon: Sequence[Point]) -> bool:
     return all(inside_polygon(p, polygon) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
 
 
-def _name_block(space: Space, style: NationStyle | None, cx: int, edge: int, above: bool, polygon: Sequence[Point],
-                largest: int, smallest: int) -> list[Label] | None:
+def name_block(space: Space, style: NationStyle | None, cx: int, edge: int, above: bool, fits: Fits,
+               largest: int, smallest: int) -> list[Label] | None:
     """The name (with its note below) as a block whose bottom (``above``) or top is at ``edge``; None if no
-    size fits inside the area."""
+    size fits inside the area (``fits``: whether a box is inside it)."""
     words = printable(space.name).split() or [""]
     note = note_of(space)
     for size in range(largest, smallest - 1, -1):
         for k in range(1, min(3, len(words)) + 1):
-            lines = _splits(words, k, size, False)
-            labels = _stack(space, style, cx, edge, above, lines, size, note)
-            if all(box_inside(lb.box, polygon) for lb in labels):
+            lines = splits(words, k, size, False)
+            labels = stack(space, style, cx, edge, above, lines, size, note)
+            if all(fits(lb.box) for lb in labels):
                 return labels
     return None
 
 
-def _stack(space: Space, style: NationStyle | None, cx: int, edge: int, above: bool, lines: tuple[str, ...], size: int,
+def stack(space: Space, style: NationStyle | None, cx: int, edge: int, above: bool, lines: tuple[str, ...], size: int,
            note: str) -> list[Label]:
     sea = space.kind == "sea"
     pad_x, pad_y = (0, 0) if sea else (max(2, size // 5), max(1, size // 10))
@@ -110,12 +111,12 @@ def _stack(space: Space, style: NationStyle | None, cx: int, edge: int, above: b
     note_h = line_height(note_size) + 1 if note else 0
     top = edge - name_h - note_h if above else edge
     name_w = max(text_width(line, size) for line in lines) + 2 * pad_x
-    out = [_label("sea" if sea else "province", space.name, lines, size, cx - name_w // 2, top, colour,
+    out = [label_at("sea" if sea else "province", space.name, lines, size, cx - name_w // 2, top, colour,
                   pad_x=pad_x, pad_y=pad_y, plate=plate, plate_outline=outline)]
     if note:
         note_text = printable(note)
         w = text_width(note_text, note_size) + 2 * pad_x
-        out.append(_label("held", space.name, (note_text,), note_size, cx - w // 2, top + name_h + 1, colour,
+        out.append(label_at("held", space.name, (note_text,), note_size, cx - w // 2, top + name_h + 1, colour,
                           pad_x=pad_x, plate=plate, plate_outline=outline))
     return out
 
@@ -128,8 +129,8 @@ def _fallback_name(space: Space, style: NationStyle | None, centre: Point, polyg
     h = line_height(smallest)
     half_h = min(r - 1, h / 2)
     room = max(4, int(2 * math.sqrt(max(0.0, r * r - half_h * half_h))) - 6)
-    text = _cut(printable(space.name), room, smallest, False)
-    return _stack(space, style, round(cx), round(cy - h / 2), False, (text,), smallest, "")
+    text = cut(printable(space.name), room, smallest, False)
+    return stack(space, style, round(cx), round(cy - h / 2), False, (text,), smallest, "")
 
 
 def _distance_to_edge(p: Point, a: Point, b: Point) -> float:
@@ -138,15 +139,14 @@ def _distance_to_edge(p: Point, a: Point, b: Point) -> float:
     return abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
 
 
-def _badges(space: Space, styles: dict[str, NationStyle], cx: int, edge: int, below: bool, polygon: Sequence[Point],
-            preferred: int, smallest: int, gap: int) -> tuple[list[Icon], list[Label]]:
-    """The space's glyphs as badges in rows starting at ``edge`` (downwards when ``below``), inside the area."""
+def badges_in(space: Space, styles: dict[str, NationStyle], cx: int, edge: int, below: bool, half: int, fits: Fits,
+              preferred: int, smallest: int, gap: int) -> tuple[list[Icon], list[Label]]:
+    """The space's glyphs as badges in rows starting at ``edge`` (downwards when ``below``), inside the area, whose
+    room either side of ``cx`` is at most ``half``."""
     fleets, specials = badge_items(space.glyphs, styles)
     items: list[BadgeItem] = fleets + specials
     if not items:
         return [], []
-    xs = [p[0] for p in polygon]
-    half = int(min(cx - min(xs), max(xs) - cx))
     tries: list[tuple[list[BadgeItem], int, bool]] = [(items, h, c) for h in range(preferred, smallest - 1, -1)
                                                       for c in (False, True)]
     for k in range(len(fleets) - 1, -1, -1):  # then the first fleets and a "+N" for the rest
@@ -156,8 +156,8 @@ def _badges(space: Space, styles: dict[str, NationStyle], cx: int, edge: int, be
             zone_h = rows * h + (rows - 1) * gap
             for w in (half * 2, half * 3 // 2, half):
                 zone = (cx - w // 2, edge if below else edge - zone_h, cx + w // 2, edge + zone_h if below else edge)
-                placed = _place_badges(chosen, zone, h, gap, compact) if w > h else None
-                if placed and all(box_inside(b, polygon) for _i, b, _t, _s in placed):
+                placed = place_badges(chosen, zone, h, gap, compact) if w > h else None
+                if placed and all(fits(b) for _i, b, _t, _s in placed):
                     return badges_placed(space.name, placed, styles)
     return [], []
 
@@ -201,15 +201,20 @@ def build_area_layout(picture: Picture, width: int = 1600) -> MapLayout:
         cx, cy = round(centre[0]), round(centre[1])
         sea = space.kind == "sea"
         style = None if sea else style_of(styles, space.fill)
-        block = (_name_block(space, style, cx, cy - k0, True, polygon, name_largest, name_smallest)
-                 or _name_block(space, style, cx, cy + k0, False, polygon, name_largest, name_smallest))
+        def fits(box: Box, polygon: Sequence[Point] = polygon) -> bool:
+            return box_inside(box, polygon)
+
+        block = (name_block(space, style, cx, cy - k0, True, fits, name_largest, name_smallest)
+                 or name_block(space, style, cx, cy + k0, False, fits, name_largest, name_smallest))
         below = block is None or block[0].box[3] <= cy  # the icons go on the other side of the centre
         if block is None:
             block = _fallback_name(space, style, centre, polygon, name_smallest)
             below = True
         edge = max(cy + k0, max(lb.box[3] for lb in block) + 2) if below else min(cy - k0, min(lb.box[1] for lb in block) - 2)
-        badge_icons, badge_labels = _badges(space, styles, cx, edge, below, polygon, badge_h, badge_small,
-                                            max(2, round(4 * u)))
+        xs = [p[0] for p in polygon]
+        half = int(min(cx - min(xs), max(xs) - cx))
+        badge_icons, badge_labels = badges_in(space, styles, cx, edge, below, half, fits, badge_h, badge_small,
+                                              max(2, round(4 * u)))
         labels.extend(block + badge_labels)
         icons.extend(badge_icons)
         occupied = [lb.box for lb in block + badge_labels] + [i.box for i in badge_icons]

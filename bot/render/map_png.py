@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.render.coast_png import paint_coast
 from bot.render.layout import (
     Box, Label, MapLayout, Shape, build_layout, font, icon_shapes, pattern_lines, stroke,
 )
@@ -122,7 +123,10 @@ def paint(layout: MapLayout) -> Image.Image:
     draw.rounded_rectangle((lx0, ly0, lx1, ly1), radius=SS * 8, fill=LEGEND_FILL, outline=mix(LEGEND_FILL, INK, 0.2),
                            width=SS)
     styles = layout.styles
-    if layout.areas:
+    if layout.land:
+        # Each area's tile has a size of its own: the cache would only hold them all in memory.
+        paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
+    elif layout.areas:
         _paint_areas(image, draw, layout)
     for cell in layout.cells:
         if cell.kind == "sea":

@@ -10,6 +10,7 @@ import base64
 from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
+from bot.render.coast_svg import coast_svg
 from bot.render.layout import Box, Label, MapLayout, Shape, ascent, build_layout, font, icon_shapes, stroke
 from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
@@ -193,7 +194,9 @@ def paint_svg(layout: MapLayout, embed_font: bool = True) -> str:
     lx0, ly0, lx1, ly1 = layout.legend_box
     out.append(f'<rect x="{lx0}" y="{ly0}" width="{lx1 - lx0}" height="{ly1 - ly0}" rx="8" fill="{_c(LEGEND_FILL)}" '
                f'stroke="{_c(mix(LEGEND_FILL, INK, 0.2))}"/>')
-    if layout.areas:
+    if layout.land:
+        out.extend(coast_svg(layout, _id, _shape))
+    elif layout.areas:
         out.extend(_areas(layout))
     out.append('<g class="tiles">')
     for cell in layout.cells:

@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.area_drawing import Drawing, DrawingError, read_drawing
 from engine.names import NameIndex, normalise
 
 
@@ -43,6 +44,7 @@ class AreaMap:
     title: str
     lands: dict[str, Land]
     seas: dict[str, Sea]
+    drawing: Drawing | None = None  # how it is drawn over the coastline: the file's [drawing] table
     index: NameIndex = field(init=False, repr=False, compare=False)  # every area's name and aliases
 
     def __post_init__(self) -> None:
@@ -103,7 +105,7 @@ def load_map(path: Path) -> AreaMap:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"{path.name}: not valid TOML: {exc}") from exc
-    return build_map(raw, path.name)
+    return build_map(raw, path.name, path.resolve().parents[1] / "geo")
 
 
 def _strings(value: object, where: str) -> tuple[str, ...]:
@@ -118,7 +120,7 @@ def _at(value: object, where: str) -> tuple[float, float]:
     return float(value[0]), float(value[1])
 
 
-def build_map(raw: dict, source: str = "map") -> AreaMap:
+def build_map(raw: dict, source: str = "map", geo: Path | None = None) -> AreaMap:
     lands_raw = raw.get("land") or {}
     seas_raw = raw.get("sea") or {}
     if not lands_raw or not seas_raw:
@@ -194,4 +196,9 @@ def build_map(raw: dict, source: str = "map") -> AreaMap:
         if len(coasts[name]) < 2:
             raise MapError(f"{where} touches {len(coasts[name])} land area(s): every sea touches at least two")
         seas[name] = Sea(name=name, at=_at(body.get("at"), where), links=links, coast=tuple(coasts[name]), aliases=sea_aliases)
-    return AreaMap(title=str(raw.get("title", "")), lands=lands, seas=seas)
+    centres = {n: ("land", a.at) for n, a in lands.items()} | {n: ("sea", a.at) for n, a in seas.items()}
+    try:
+        drawing = read_drawing(raw.get("drawing"), centres, source, geo)
+    except DrawingError as exc:
+        raise MapError(str(exc)) from exc
+    return AreaMap(title=str(raw.get("title", "")), lands=lands, seas=seas, drawing=drawing)

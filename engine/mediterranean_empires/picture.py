@@ -34,7 +34,7 @@ def picture(rules: RulesData, title: str, state: State) -> Picture:
     standings = _standings(rules, state, spaces)
     return Picture(title, f"Game turn {state.turn} ({options.years(rules, state)})", None, tuple(spaces),
                    tuple(m.links()), tuple((s.power or "Independent", s.text) for s in standings),
-                   tuple(rules.powers), info=_info(rules, state), standings=standings)
+                   tuple(rules.powers), info=_info(rules, state), standings=standings, drawing=m.drawing)
 
 
 def _standings(rules: RulesData, state: State, spaces: list[Space]) -> tuple[Standing, ...]:

@@ -2,7 +2,9 @@
 
 The states are kept beside the images (``reference/state-turn*.json``, the public state of the scripted
 campaign of tests/bot/campaign_play.py after 2 and after 15 turns), so a change of the rules does not show
-up here: only a change of the drawing does.
+up here: only a change of the drawing does. Mediterranean Empires' area map keeps its pictures instead
+(``reference/me-*.json``, tests/bot/render/area_pictures.py): the set-up and the end of the scripted game, drawn
+over the coastline of the map file's drawing as it is now.
 
 When the drawing changes on purpose, look at the ``*.actual.png`` a failure leaves next to the reference,
 then regenerate:
@@ -26,6 +28,7 @@ from bot.render.charts import render_chart
 from bot.render.map_png import render_png
 from engine.mare_nostrum.picture import picture_of_view
 from engine.rulesets import load_ruleset
+from tests.bot.render import area_pictures
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference"
@@ -57,11 +60,19 @@ def _chart(state: str, kind: str, width: int) -> Callable[[], bytes]:
     return render
 
 
+def _area_map(picture: str, width: int) -> Callable[[], bytes]:
+    def render() -> bytes:
+        return render_png(area_pictures.load(picture), width)
+    return render
+
+
 REFERENCES: dict[str, Callable[[], bytes]] = {
     "map-turn2.png": _map("state-turn2.json", 1200),
     "map-turn15.png": _map("state-turn15.json", 1200),
     "chart-provinces.png": _chart("state-turn15.json", "provinces", 900),
     "chart-stability.png": _chart("state-turn15.json", "stability", 900),
+    "me-setup.png": _area_map("me-setup.json", 1200),
+    "me-late.png": _area_map("me-late.json", 1200),
 }
 
 

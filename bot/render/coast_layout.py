@@ -1,0 +1,474 @@
+"""The layout of an area map drawn over a real coastline (a ``Picture`` with a ``drawing``, engine/area_drawing.py).
+
+The view is projected into the frame (``area_geometry.projection``); each land area is the land of its cell, each
+sea area the sea of its cell (``area_geometry.cells``), so the coast, the islands and the straits are the real
+ones. The land is rasterised once at the layout's size: a box is inside an area when it is inside the area's cell
+and all of its pixels are land (or all sea), which is how every name and badge is checked before it is placed.
+
+What is drawn besides the areas: each border between two areas of one kind, thin where the rules let units cross it
+and thick where they do not (the cells touch, the map's graph says no); a dashed line across the water for each
+land border that crosses it (a "crossing") and for each pair of linked seas whose shapes do not meet (a strait
+too narrow to show). A name too long for its area at the smallest size (an island like Malta) stands beside it,
+on a plate, with a leader line to the area's centre, where it covers no other label.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+
+from typing import Any
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from bot.render.area_geometry import Cell, Point, cells, clip_ring, coast_lines, edges_between, inside_convex, projection
+from bot.render.area_layout import badges_in, stack
+from bot.render.icons import LINE_KEYS
+from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Shape, intersects, note_of
+from bot.render.legend import header, legend_and_key, picture_styles
+from bot.render.palette import INK, SEA_FILL, SEA_INK, WHITE, NationStyle, RGB, mix, style_of
+from bot.render.text import printable, splits
+from engine.area_drawing import Drawing
+from engine.ruleset import Picture, Space
+
+BORDER: RGB = mix(INK, WHITE, 0.25)
+CLOSED: RGB = LINE_KEYS["closed"][0]  # a land border the rules close: brown, and thick
+SEA_BORDER: RGB = mix(SEA_FILL, SEA_INK, 0.45)
+SEA_CLOSED: RGB = mix(SEA_FILL, SEA_INK, 0.85)
+CROSSING: RGB = INK
+STRAIT: RGB = SEA_INK
+SEA_TINTS: tuple[RGB, ...] = (SEA_FILL, mix(SEA_FILL, WHITE, 0.4), mix(SEA_FILL, SEA_INK, 0.14))
+Fits = Callable[[Box], bool]
+KEY_TEXT = {"closed": "no border here: no land move across", "crossing": "neighbours whose shapes do not meet"}
+
+
+def land_mask(rings: Sequence[Sequence[Point]], size: tuple[int, int], scale: int = 1) -> Image.Image:
+    """The land as a mask (255 land, 0 sea) of ``size`` times ``scale``."""
+    mask = Image.new("L", (size[0] * scale, size[1] * scale), 0)
+    draw = ImageDraw.Draw(mask)
+    for ring in rings:
+        draw.polygon([(x * scale, y * scale) for x, y in ring], fill=255)
+    return mask
+
+
+def _region(cell: Cell, mask: Image.Image, land: bool) -> tuple[Image.Image | None, Box | None, int]:
+    """The cell's land (or sea) as a mask of its own, where it lies in the picture, and its number of pixels."""
+    xs, ys = [p[0] for p in cell.points], [p[1] for p in cell.points]
+    box = (max(0, math.floor(min(xs))), max(0, math.floor(min(ys))), min(mask.width, math.ceil(max(xs)) + 1),
+           min(mask.height, math.ceil(max(ys)) + 1))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        return None, None, 0
+    shape = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+    ImageDraw.Draw(shape).polygon([(x - box[0], y - box[1]) for x, y in cell.points], fill=255)
+    ground = mask.crop(box)
+    region = ImageChops.multiply(shape, ground if land else ImageChops.invert(ground))
+    inner = region.getbbox()
+    if inner is None:
+        return None, None, 0
+    region = region.crop(inner)
+    return region, (inner[0] + box[0], inner[1] + box[1], inner[2] + box[0], inner[3] + box[1]), \
+        region.histogram()[255]
+
+
+def _fits(region: Image.Image | None, at: Box | None) -> Fits:
+    """Whether a box lies wholly in the area: its corners and middle first (a pixel each, which turns most boxes
+    away), then one crop of the area's mask, whose darkest pixel must be the area's."""
+    if region is None or at is None:
+        return lambda box: False
+    pixels: Any = region.load()
+    ax, ay, ax1, ay1 = at
+
+    def fits(box: Box) -> bool:
+        x0, y0, x1, y1 = box
+        if not (ax <= x0 and ay <= y0 and x1 <= ax1 and y1 <= ay1):
+            return False
+        x0, y0, x1, y1 = x0 - ax, y0 - ay, x1 - ax - 1, y1 - ay - 1
+        xm, ym = (x0 + x1) // 2, (y0 + y1) // 2
+        if not (pixels[x0, y0] == pixels[x1, y0] == pixels[x0, y1] == pixels[x1, y1] == pixels[xm, ym]
+                == pixels[xm, y0] == pixels[xm, y1] == 255):
+            return False
+        return region.crop((x0, y0, x1 + 1, y1 + 1)).getextrema()[0] == 255
+    return fits
+
+
+RADII = (0, 2, 4, 6, 9, 13, 18, 24, 32, 42, 56)
+
+
+def _rounded(r: int) -> int:
+    """The largest of ``RADII`` up to ``r``: each average is computed once and serves many sizes of text."""
+    return RADII[max(0, bisect.bisect_right(RADII, r) - 1)]
+
+
+class Clearance:
+    """The area's mask averaged over squares of side 2r + 1: where the average is still full, the whole square
+    around the point is inside the area. A block of text fits where the points along its middle, a square apart,
+    are all full at half its height: a few pixel reads instead of a crop for each place tried (the crop still
+    checks the place found)."""
+
+    def __init__(self, region: Image.Image | None, at: Box | None) -> None:
+        self.at = at
+        self.padded: Image.Image | None = None
+        self.levels: dict[int, Any] = {}
+        if region is not None and at is not None:
+            # A border of sea (or land) around it, so that the averages near the edge count the outside.
+            self.padded = Image.new("L", (region.width + 2, region.height + 2), 0)
+            self.padded.paste(region, (1, 1))
+            self.levels[0] = self.padded.load()
+
+    def worn(self, r: int) -> Any:
+        """The pixels averaged over squares of side 2r + 1; None when no square of that size fits anywhere."""
+        if r not in self.levels:
+            assert self.padded is not None
+            average = self.padded.filter(ImageFilter.BoxBlur(r))
+            self.levels[r] = average.load() if average.getextrema()[1] == 255 else None
+        return self.levels[r]
+
+    def inside(self, x: int, y: int) -> bool:
+        if self.padded is None or self.at is None:
+            return False
+        x, y = x - self.at[0] + 1, y - self.at[1] + 1
+        return 0 <= x < self.padded.width and 0 <= y < self.padded.height and self.levels[0][x, y] == 255
+
+    def may_fit(self, box: Box) -> bool:
+        if self.padded is None or self.at is None:
+            return False
+        x0, y0, x1, y1 = box
+        r = (y1 - y0) // 2
+        r = _rounded(r)  # a few radii only, each a little less strict than asked: the crop has the last word
+        pixels = self.worn(r)
+        if pixels is None:
+            return False
+        ox, oy = self.at[0] - 1, self.at[1] - 1
+        y = (y0 + y1) // 2 - oy
+        width, height = self.padded.size
+        if not (0 <= y < height):
+            return False
+        xs = list(range(x0 + r, x1 - r, 2 * r + 1)) + [x1 - r - 1]
+        return all(0 <= x - ox < width and pixels[x - ox, y] == 255 for x in xs)
+
+
+def _name_inside(space: Space, style: NationStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
+                 largest: int, smallest: int, clearance: Clearance) -> list[Label] | None:
+    words = printable(space.name).split() or [""]
+    note = note_of(space)
+    # The largest size that fits, found by halving: a name that fits at one size fits at every smaller one.
+    low, high, found = smallest, largest, None
+    while low <= high:
+        size = (low + high) // 2
+        block = _name_at(space, style, anchors, fits, room, size, words, note, clearance)
+        if block is None:
+            high = size - 1
+        else:
+            found, low = block, size + 1
+    return found
+
+
+def _name_at(space: Space, style: NationStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
+             size: int, words: list[str], note: str, clearance: Clearance) -> list[Label] | None:
+    """The name at ``size`` on one, two or three lines, at the first place that holds it; None if none does."""
+    for k in range(1, min(3, len(words)) + 1):
+        lines = splits(words, k, size, False)
+        probe = stack(space, style, 0, 0, False, lines, size, note)
+        x0, y0 = min(lb.box[0] for lb in probe), min(lb.box[1] for lb in probe)
+        x1, y1 = max(lb.box[2] for lb in probe), max(lb.box[3] for lb in probe)
+        if (x1 - x0) * (y1 - y0) > room:
+            continue
+        half = (y1 - y0) // 2
+        if clearance.worn((y1 - y0 + 2) // 2) is None:
+            continue  # no room anywhere for a block this tall
+        for ax, ay in anchors:
+            box = (ax + x0 - 1, ay - half + y0 - 1, ax + x1 + 1, ay - half + y1 + 1)
+            if clearance.may_fit(box) and fits(box):
+                return stack(space, style, ax, ay - half, False, lines, size, note)
+    return None
+
+
+def _name_beside(space: Space, style: NationStyle | None, region: Box, taken: list[Box], frame: Box, size: int
+                 ) -> list[Label]:
+    """The name on a plate next to an area too small for it, clear of every other label; at worst over its centre."""
+    words = printable(space.name).split() or [""]
+    note = note_of(space)
+    sea = space.kind == "sea"
+    plate_style = style
+    for k in range(1, min(2, len(words)) + 1):
+        lines = splits(words, k, size, False)
+        probe = stack(space, plate_style, 0, 0, False, lines, size, note)
+        x0, y0 = min(lb.box[0] for lb in probe), min(lb.box[1] for lb in probe)
+        x1, y1 = max(lb.box[2] for lb in probe), max(lb.box[3] for lb in probe)
+        w, h = x1 - x0, y1 - y0
+        rx0, ry0, rx1, ry1 = region
+        mx, my = (rx0 + rx1) // 2, (ry0 + ry1) // 2
+        for d in (3, 8, 14, 22, 32, 44):
+            for cx, top in ((rx1 + d + w // 2, my - h // 2), (rx0 - d - w // 2 - 1, my - h // 2), (mx, ry1 + d),
+                            (mx, ry0 - d - h), (rx1 + d + w // 2, ry1 + d), (rx0 - d - w // 2, ry1 + d),
+                            (rx1 + d + w // 2, ry0 - d - h), (rx0 - d - w // 2, ry0 - d - h)):
+                box = (cx + x0 - 2, top + y0 - 2, cx + x1 + 2, top + y1 + 2)
+                if not (frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]):
+                    continue
+                if any(intersects(box, other) for other in taken):
+                    continue
+                return stack(space, plate_style, cx, top, False, lines, size, note)
+    lines = (printable(space.name),)
+    return stack(space, plate_style, (region[0] + region[2]) // 2, region[3] + 2, False, lines, size, "") if not sea \
+        else stack(space, None, (region[0] + region[2]) // 2, region[3] + 2, False, lines, size, "")
+
+
+def _dashes(a: Point, b: Point, dash: float, gap: float, colour: RGB, width: float) -> list[Shape]:
+    length = math.dist(a, b)
+    if length == 0:
+        return []
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    out = []
+    t = 0.0
+    while t < length:
+        e = min(length, t + dash)
+        out.append(Shape("line", ((a[0] + ux * t, a[1] + uy * t), (a[0] + ux * e, a[1] + uy * e)), outline=colour,
+                         width=width))
+        t = e + gap
+    return out
+
+
+def _touches(cell: Cell, other: str, mask: Image.Image, land: bool) -> bool:
+    """Whether the cell's border with ``other`` runs somewhere over its own ground (land, or sea)."""
+    want = 255 if land else 0
+    for (ax, ay), (bx, by) in edges_between(cell, other):
+        n = max(2, int(math.dist((ax, ay), (bx, by)) // 3))
+        for i in range(1, n):
+            x, y = round(ax + (bx - ax) * i / n), round(ay + (by - ay) * i / n)
+            if 0 <= x < mask.width and 0 <= y < mask.height and mask.getpixel((x, y)) == want:
+                return True
+    return False
+
+
+def _across(a: Point, b: Point, inside_a: Callable[[Point], bool], inside_b: Callable[[Point], bool]
+            ) -> tuple[Point, Point]:
+    """Where the straight way from centre ``a`` to centre ``b`` leaves a's area and enters b's."""
+    n = max(2, int(math.dist(a, b) // 2))
+    points = [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(n + 1)]
+    leave = next((i for i in range(n + 1) if not inside_a(points[i])), 0)
+    enter = next((i for i in range(n, -1, -1) if not inside_b(points[i])), n)
+    return points[max(0, leave - 1)], points[min(n, enter + 1)]
+
+
+def _tints(names: list[str], sea_cells: list[Cell]) -> dict[str, RGB]:
+    """A tint per sea, none the same as a sea whose shape it touches (greedy colouring in map order)."""
+    out: dict[str, RGB] = {}
+    for name, cell in zip(names, sea_cells):
+        near = {out[s] for s in cell.sides if s in out}
+        out[name] = next((t for t in SEA_TINTS if t not in near), SEA_TINTS[0])
+    return out
+
+
+def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
+    drawing = picture.drawing
+    assert drawing is not None
+    width = max(MIN_WIDTH, int(width))
+    styles = picture_styles(picture)
+    u = width / 1600
+    margin = max(8, round(24 * u))
+    labels, header_box = header(picture, width, u, margin)
+    icons: list[Icon] = []
+    top = header_box[3] + margin // 2
+    project, view_h = projection(drawing, margin, top, width - 2 * margin)
+    frame = (margin, top, width - margin, top + round(view_h))
+    # Cut to the frame: nothing of the coast is painted outside it.
+    land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
+    mask = land_mask(land, (width, frame[3] + 1))
+    areas, shapes, crossings = _areas(picture, drawing, project, mask, frame, styles, u)
+    placed = _place_names(picture, areas, mask, frame, styles, u)
+    for name_labels, badge_icons in placed.values():
+        labels.extend(name_labels)
+        icons.extend(badge_icons)
+    overlays = list(shapes["overlays"])
+    final_areas = []
+    attack = max(3, round(5 * u))
+    for area in areas:
+        name_labels, badge_icons = placed[area.name]
+        outside = bool(name_labels) and not area.polygon_fits(name_labels[0].box)
+        if outside:
+            box = name_labels[0].box
+            near = (min(max(area.centre[0], box[0]), box[2]), min(max(area.centre[1], box[1]), box[3]))
+            overlays.append(Shape("line", (near, area.centre), outline=INK, width=max(1.0, 1.2 * u)))
+            overlays.append(Shape("ellipse", ((area.centre[0] - 2 * u - 1, area.centre[1] - 2 * u - 1),
+                                              (area.centre[0] + 2 * u + 1, area.centre[1] + 2 * u + 1)), fill=INK))
+        dots = [box for s in overlays if s.kind == "ellipse"
+                for box in [(math.floor(s.points[0][0]) - 1, math.floor(s.points[0][1]) - 1,
+                             math.ceil(s.points[1][0]) + 2, math.ceil(s.points[1][1]) + 2)]]
+        final_areas.append(area.finish(outside, [lb.box for lb in labels] + [i.box for i in icons] + dots,
+                                       round(6 * u), attack + 1 if area.space.highlight else 0))
+    legend_top = frame[3] + round(margin * 1.2)
+    # What the lines mean, after the game's own key: only those the map shows.
+    drawn = {"closed": any(e.outline == CLOSED for e in shapes["land"]), "crossing": bool(crossings)}
+    extra = tuple((kind, KEY_TEXT[kind]) for kind, shown in drawn.items() if shown and kind not in dict(picture.key))
+    keyed = dataclasses.replace(picture, key=picture.key + extra)
+    legend_labels, legend_icons, entries, legend_box = legend_and_key(keyed, styles, legend_top, width, margin, u)
+    labels.extend(legend_labels)
+    icons.extend(legend_icons)
+    return MapLayout(
+        width=width, height=legend_box[3] + margin, styles=styles, title=picture.title, header=header_box, grid=frame,
+        legend_box=legend_box, cells=(), labels=tuple(labels), icons=tuple(icons), legend=tuple(entries),
+        border=max(1, round(1.5 * u)), attack_border=attack, radius=max(2, round(6 * u)),
+        pattern_step=max(5, round(12 * u)),
+        info={"turn_text": picture.subtitle, "lines": tuple(t for _n, t in picture.info)},
+        areas=tuple(a.area for a in final_areas), land=land, coast=tuple(coast_lines(land, frame)),
+        land_borders=tuple(shapes["land"]),
+        sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
+    )
+
+
+class _Placing:
+    """An area while the layout is built: its cell, its region and the test of a box against it."""
+
+    def __init__(self, space: Space, cell: Cell, centre: Point, region_mask: Image.Image | None, region: Box | None,
+                 room: int, fits: Fits, style: NationStyle | None, area: Area) -> None:
+        self.space, self.cell, self.centre, self.region, self.room = space, cell, centre, region, room
+        self.fits, self.style, self.area, self.name = fits, style, area, space.name
+        self.edges: tuple[Shape, ...] = ()
+        self.clearance = Clearance(region_mask, region)
+        self.grids: dict[int, list[tuple[int, int]]] = {}
+
+    def places(self, k: int, cx: float | None = None, cy: float | None = None) -> list[tuple[int, int]]:
+        """Points of a grid over the area, inside it, nearest (cx, cy) (its centre) first: a few hundred at most."""
+        if self.region is None:
+            return []
+        cx, cy = self.centre if cx is None or cy is None else (cx, cy)
+        if k not in self.grids:
+            x0, y0, x1, y1 = self.region
+            step = max(k, int(math.sqrt(self.room) / 9))
+            self.grids[k] = [(x, y) for x in range(x0 + step // 2, x1, step) for y in range(y0 + step // 2, y1, step)
+                             if self.clearance.inside(x, y)]
+        first = [(round(cx), round(cy))] if self.clearance.inside(round(cx), round(cy)) else []
+        return first + sorted(self.grids[k], key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
+
+    def polygon_fits(self, box: Box) -> bool:
+        return self.fits(box)
+
+    def finish(self, outside: bool, occupied: list[Box], k: int, frame: int) -> "_Placing":
+        sample = None
+        near = self.region or (0, 0, 0, 0)
+        occupied = [b for b in occupied if intersects(b, near)]
+        for ax, ay in self.places(k):
+            patch = (ax - k // 2, ay - k // 2, ax + k // 2 + 1, ay + k // 2 + 1)
+            # Clear of an attacked area's frame too, which runs inside its outline.
+            room = (patch[0] - frame, patch[1] - frame, patch[2] + frame, patch[3] + frame)
+            if not any(intersects(patch, box) for box in occupied) and self.clearance.may_fit(room) and self.fits(room):
+                sample = patch
+                break
+        a = self.area
+        self.area = Area(a.kind, a.name, a.polygon, a.centre, a.style, a.owner, a.attacked, sample, a.clip, a.tint,
+                         outside, self.region, self.edges, self.cell.sides)
+        return self
+
+
+def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point], mask: Image.Image, frame: Box,
+           styles: dict[str, NationStyle], u: float
+           ) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
+    spaces = [s for s in picture.spaces if s.at is not None]
+    links = {frozenset(pair) for pair in picture.links}
+    lines = {(b.a, b.b): (project(b.line[0]), project(b.line[1])) for b in drawing.borders}
+    scale = project((drawing.view[0], drawing.view[3] - 1))[1] - project((drawing.view[0], drawing.view[3]))[1]
+    out: list[_Placing] = []
+    shapes: dict[str, list[Shape]] = {"land": [], "sea": [], "overlays": []}
+    by_name: dict[str, _Placing] = {}
+    for sea in (False, True):
+        group = [s for s in spaces if (s.kind == "sea") == sea]
+        names = [s.name for s in group]
+        centres = [project(s.at) for s in group]  # type: ignore[arg-type]
+        reaches = [drawing.reach_of(s.name, sea) * scale for s in group]
+        group_cells = cells(names, centres, reaches, frame, lines)
+        tints = _tints(names, group_cells) if sea else {}
+        for space, centre, cell in zip(group, centres, group_cells):
+            if len(cell.points) < 3:
+                continue
+            region_mask, region, room = _region(cell, mask, not sea)
+            style = None if sea else style_of(styles, space.fill)
+            area = Area("sea" if sea else "province", space.name, cell.points, centre,
+                        "sea" if sea else style_of(styles, space.fill).name, space.fill, space.highlight, None,
+                        "sea" if sea else "land", tints.get(space.name))
+            placing = _Placing(space, cell, centre, region_mask, region, room, _fits(region_mask, region), style, area)
+            out.append(placing)
+            by_name[space.name] = placing
+        for name, cell in zip(names, group_cells):
+            if name not in by_name:
+                continue
+            edges = []
+            n = len(cell.points)
+            for i in range(n):
+                other = cell.sides[i]
+                open_ = other is None or frozenset((name, other)) in links
+                if sea:
+                    colour, w = (SEA_BORDER, 1.2 * u) if open_ else (SEA_CLOSED, 2.6 * u)
+                else:
+                    colour, w = (BORDER, 1.4 * u) if open_ else (CLOSED, 3.4 * u)
+                edge = Shape("line", (cell.points[i], cell.points[(i + 1) % n]), outline=colour, width=max(1.0, w))
+                edges.append(edge)
+                if other is None or other > name or other not in by_name:  # drawn once for the whole map
+                    shapes["sea" if sea else "land"].append(edge)
+            by_name[name].edges = tuple(edges)
+    # Crossings and straits: linked areas of one kind whose shapes do not meet over their own ground.
+    crossings: list[tuple[str, str]] = []
+    for a_name, b_name in picture.links:
+        a, b = by_name.get(a_name), by_name.get(b_name)
+        if a is None or b is None or (a.space.kind == "sea") != (b.space.kind == "sea"):
+            continue
+        land = a.space.kind != "sea"
+        if _touches(a.cell, b_name, mask, land) or _touches(b.cell, a_name, mask, land):
+            continue
+        crossings.append((a_name, b_name))
+        start, end = _across(a.centre, b.centre, _inside(a, mask, land), _inside(b, mask, land))
+        colour = CROSSING if land else STRAIT
+        shapes["overlays"] += _dashes(start, end, 7 * u, 4 * u, colour, max(1.5, 2.4 * u))
+    return out, shapes, crossings
+
+
+def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], bool]:
+    want = 255 if land else 0
+
+    def inside(point: Point) -> bool:
+        x, y = round(point[0]), round(point[1])
+        return (0 <= x < mask.width and 0 <= y < mask.height and mask.getpixel((x, y)) == want
+                and inside_convex(point, p.cell.points))
+    return inside
+
+
+def _place_names(picture: Picture, areas: list[_Placing], mask: Image.Image, frame: Box,
+                 styles: dict[str, NationStyle], u: float) -> dict[str, tuple[list[Label], list[Icon]]]:
+    largest, smallest = max(8, round(19 * u)), max(7, round(10 * u))
+    badge_h, badge_small = max(10, round(22 * u)), max(8, round(14 * u))
+    k = max(4, round(7 * u))
+    placed: dict[str, tuple[list[Label], list[Icon]]] = {}
+    beside: list[_Placing] = []
+    for p in areas:
+        block = None
+        if p.region is not None:
+            cx, cy = p.centre
+            if not p.fits((round(cx) - 1, round(cy) - 1, round(cx) + 1, round(cy) + 1)):
+                cx, cy = (p.region[0] + p.region[2]) / 2, (p.region[1] + p.region[3]) / 2
+            # A name stays as near its centre as the shape allows.
+            anchors = p.places(k, cx, cy)
+            block = _name_inside(p.space, p.style, anchors, p.fits, p.room, largest, smallest, p.clearance)
+        if block is None:
+            beside.append(p)
+            continue
+        icons: list[Icon] = []
+        badge_labels: list[Label] = []
+        if p.space.glyphs:
+            half = (p.region[2] - p.region[0]) // 2 if p.region else 0
+            mid = (block[0].box[0] + block[0].box[2]) // 2
+            bottom, top = max(lb.box[3] for lb in block), min(lb.box[1] for lb in block)
+            gap = max(2, round(4 * u))
+            icons, badge_labels = badges_in(p.space, styles, mid, bottom + gap, True, half, p.fits, badge_h,
+                                            badge_small, gap)
+            if not icons:
+                icons, badge_labels = badges_in(p.space, styles, mid, top - gap, False, half, p.fits, badge_h,
+                                                badge_small, gap)
+        placed[p.name] = (block + badge_labels, icons)
+    taken = [lb.box for labels, _i in placed.values() for lb in labels] + \
+            [i.box for _l, icons in placed.values() for i in icons]
+    for p in beside:
+        region = p.region or (round(p.centre[0]) - 2, round(p.centre[1]) - 2, round(p.centre[0]) + 2, round(p.centre[1]) + 2)
+        block = _name_beside(p.space, p.style, region, taken, frame, smallest)
+        taken += [lb.box for lb in block]
+        placed[p.name] = (block, [])
+    return {p.name: placed[p.name] for p in areas}
