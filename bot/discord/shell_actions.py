@@ -35,9 +35,7 @@ async def send_picture(bot: LegatusBot, interaction: discord.Interaction, turn: 
     if campaign is None:
         return
     try:
-        # bot.render.history.CampaignService still declares the service's old _fold and lacks folded: fixed with
-        # the bot/render/ split; the ignore goes when the protocol is fixed (mypy then reports it unused).
-        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)  # type: ignore[arg-type]  # see above
+        ruleset, state = await asyncio.to_thread(folded_at_turn, bot.service, campaign.name, turn)
     except (LookupError, ValueError) as exc:
         await say(interaction, str(exc.args[0] if exc.args else exc), private=True)
         return

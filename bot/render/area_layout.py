@@ -218,9 +218,8 @@ def build_area_layout(picture: Picture, width: int = 1600) -> MapLayout:
         labels.extend(block + badge_labels)
         icons.extend(badge_icons)
         occupied = [lb.box for lb in block + badge_labels] + [i.box for i in badge_icons]
-        sample: Box | None = (cx - k0 + 1, cy - k0 + 1, cx + k0 - 1, cy + k0 - 1)
-        if any(_overlaps(sample, box) for box in occupied):
-            sample = None
+        inner: Box = (cx - k0 + 1, cy - k0 + 1, cx + k0 - 1, cy + k0 - 1)
+        sample = None if any(_overlaps(inner, box) for box in occupied) else inner
         areas.append(Area("sea" if sea else "province", space.name, tuple(polygon), centre,
                           "sea" if sea else style_of(styles, space.fill).name, space.fill, space.highlight, sample))
 

@@ -29,7 +29,7 @@ class CampaignService(Protocol):
 
     def _campaign(self, session: Session, name: str | None) -> Any: ...
 
-    def _fold(self, session: Session, campaign: Any) -> tuple[Ruleset, Any]: ...
+    def folded(self, campaign: str | None = None) -> tuple[Ruleset, Any]: ...
 
 CLOSED = "turn.closed"
 
@@ -66,7 +66,7 @@ def folded_at_turn(service: CampaignService, campaign: str | None, turn: int | N
     from bot.store.campaigns import load_events
 
     if turn is None:
-        return service.folded(campaign)  # type: ignore[no-any-return]
+        return service.folded(campaign)
     with Session(service.engine) as session:
         # The service's own lookup, so that an unknown or ambiguous campaign reads exactly as everywhere else.
         row = service._campaign(session, campaign)
