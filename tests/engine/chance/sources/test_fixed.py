@@ -35,6 +35,7 @@ def test_rolls_take_the_given_values_in_order_and_know_them_at_once() -> None:
         "id": 1, "turn": 1, "purpose": "tie", "seat": "North", "source": "fixed", "key": "fixed:0",
         "where": "fixed value(s) #1 to #2 given in campaign.created, label 'tie' (known in advance: not verifiable)",
         "slots": [], "values": [3, 3], "outcome": "drawn", "meaning": "",
+        "derive": {"count": 2, "hi": 6, "label": "tie", "lo": 1},
     }
 
 
