@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.schedule.clock import draw_moment, scheduled_draws_after
 from bot.service.commands import Command, CommandError, help_text, parse_command, shell_refusals, usage
@@ -30,6 +30,9 @@ from engine.log import Folded, replay, seen_after, step, undo_target
 from engine.ruleset import Proposal, Ruleset
 from engine.rulesets import load_ruleset
 from engine.secrets import digest as seal_digest
+
+if TYPE_CHECKING:  # SQLAlchemy's table module, which this module does not load (see above)
+    from bot.store.read_marks import Seen
 
 # A draw is ruled not held only a day after its time: a late publication is not a cancellation.
 CANCEL_MARGIN = timedelta(hours=24)
@@ -58,6 +61,8 @@ class PostRequest:
     # What the lottery sources said, asked before the transaction, of each day the post rules on
     # (bot/service/draw_rulings.py); None: not asked yet.
     asked: dict[date, Any] | None = None
+    # The message it came as (a Discord post): marked read in the post's own transaction (bot/store/read_marks.py).
+    seen: Seen | None = None
 
 
 @dataclass

@@ -76,8 +76,8 @@ def _wal(cursor: Any, patience: float = 30.0) -> None:
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
     from bot.store import (  # noqa: F401
-        campaign_secret, campaigns, discord_places, draws, fetched_draws, player_settings, posted, schedule_tables, sealed,
-        snapshots,
+        campaign_secret, campaigns, discord_places, draws, fetched_draws, player_settings, posted, read_marks,
+        schedule_tables, sealed, snapshots,
     )
 
 
