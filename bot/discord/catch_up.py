@@ -74,7 +74,7 @@ class CatchUp:
         self._gates: dict[int, asyncio.Event] = {}
         self._begun: asyncio.Event | None = None
         self._running: asyncio.Task[None] | None = None
-        self._again = False
+        self._again: str | None = None  # why another catch-up was asked for while one ran
         self.read_late = 0  # posts taken late by this process (tests, the log)
 
     def _begun_event(self) -> asyncio.Event:
@@ -104,21 +104,21 @@ class CatchUp:
         if self.bot.stopping:
             return
         if self._running is not None and not self._running.done():
-            self._again = True
+            self._again = why
             return
         self._running = asyncio.get_running_loop().create_task(self._run(why), name="legatus-catch-up")
         self.bot.track(self._running)
 
     async def _run(self, why: str) -> None:
         while True:
-            self._again = False
+            self._again = None
             try:
                 await self.catch_up(why)
             except Exception:  # a live post must never wait for good on a failed catch-up: its gates are open again
                 log.exception("catch-up after %s failed; posts made while away may stay unread until the next one", why)
-            if not self._again or self.bot.stopping:
+            if self._again is None or self.bot.stopping:
                 return
-            why = "a resume during the catch-up"
+            why = self._again  # asked again meanwhile (a resume): what came since is read now
 
     async def catch_up(self, why: str) -> None:
         gates: dict[int, asyncio.Event] = {}
