@@ -2,6 +2,7 @@
 at a time run it (bot/schedule/scheduler.py says which jobs go where and why)."""
 from __future__ import annotations
 
+import logging
 import threading
 from datetime import timezone
 from typing import Any
@@ -14,6 +15,8 @@ from sqlalchemy.engine import Engine
 from bot.schedule.signed_job_store import SignedJobStore
 from bot.store.db import open_engine_unmigrated, writer
 from bot.store.shards import ALL, Shard
+
+log = logging.getLogger("legatus.scheduler")
 
 UTC = timezone.utc
 MEMORY = "memory"  # the job store of the deadlines' jobs (see bot/schedule/scheduler.py); the others: "default"
@@ -57,7 +60,16 @@ class _Scheduler(AsyncIOScheduler):
         with self._wake_lock:
             self._wake_pending = False  # a job added from here on wakes it again: nothing is missed
         self._stop_timer()
-        self._start_timer(self._process_jobs())
+        try:
+            wait = self._process_jobs()
+        except Exception as exc:
+            # apscheduler catches a job store's failure to list the due jobs, not one to update or remove a job it
+            # ran, nor to say when the next is due ("database is locked" under a long write): the timer was then
+            # never set again, and no job ran until the next job added woke it. It is set again, always.
+            wait = self.jobstore_retry_interval
+            log.warning("the scheduler could not go through its jobs (%s: %s); trying again in %g s",
+                        type(exc).__name__, exc, wait)
+        self._start_timer(wait)
 
 
 def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:
