@@ -427,10 +427,14 @@ async def sweep() -> None:
     if scheduler is None:
         return
     now = as_utc(app.clock.now())
-    ids = app.own_campaign_ids()
-    with Session(app.engine) as session:
-        claims = [r for r in unsent(session) if ids is None or r.campaign_id in ids]
-        deadlines = [d for d in active_deadlines(session) if ids is None or d.campaign_id in ids]
+
+    def waiting() -> tuple[list[Any], list[DeadlineRow]]:
+        ids = app.own_campaign_ids()
+        with Session(app.engine) as session:
+            return ([r for r in unsent(session) if ids is None or r.campaign_id in ids],
+                    [d for d in active_deadlines(session) if ids is None or d.campaign_id in ids])
+
+    claims, deadlines = await asyncio.to_thread(waiting)
     scheduled = {job.id for job in scheduler.get_jobs()}
     busy = app.locks.held()  # work this process is doing right now
     for row in claims:
@@ -531,8 +535,7 @@ async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: li
         except NotPosted as exc:
             # Left claimed and unsent: tried again later, or as soon as the turn's thread opens.
             log.info("campaign %s: %s not posted yet (%s); tried again later", campaign_id, key, exc)
-            with Session(app.engine) as session:
-                row = find(session, key)
+            row = await asyncio.to_thread(_find, app, key)
             if row is not None:
                 job = _resume_job(row)
                 if job is not None:
@@ -541,10 +544,24 @@ async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: li
         _checkpoint("sent")
         # Which process sent what: with shards, the log of each says it acted for its own campaigns only.
         log.info("campaign %s: %s posted by %s", campaign_id, key, app.shard.describe())
+    await asyncio.to_thread(_record_sent, app, key, campaign_id, message_id or NOTHING_SENT)
+    _checkpoint("recorded")
+
+
+# Every database touch of a job is off the event loop (``asyncio.to_thread``): a write waits for SQLite's lock (up to
+# its busy timeout) while another connection holds it, and on the loop that wait held every slash command past
+# Discord's 3 s. The functions below are those touches, each one transaction.
+
+
+def _find(app: App, key: str) -> Any:
+    with Session(app.engine) as session:
+        return find(session, key)
+
+
+def _record_sent(app: App, key: str, campaign_id: int, message_id: str) -> None:
     with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
-        mark_sent(session, key, message_id or NOTHING_SENT, campaign.channel_id if campaign else None)
-    _checkpoint("recorded")
+        mark_sent(session, key, message_id, campaign.channel_id if campaign else None)
 
 
 def _sent(session: Session, key: str) -> bool | None:
@@ -585,16 +602,18 @@ async def post_results(campaign_id: int, turn: int) -> None:
 
 async def _post_results(app: App, campaign_id: int, turn: int, key: str) -> None:
     now = as_utc(app.clock.now())
-    # Claims are written under the write lock taken at BEGIN (``writer``): on SQLite a read transaction that turns
-    # into a write fails at once when another process wrote in between.
-    with Session(writer(app.engine)) as session:
-        sent = _sent(session, key)
-        if sent:
-            return
-        if sent is None and not claim(session, key, campaign_id, "results", at=now):
-            return
-        campaign = session.get(CampaignRow, campaign_id)
-        name = campaign.name if campaign else None
+
+    def claimed() -> str | None:
+        # Claims are written under the write lock taken at BEGIN (``writer``): on SQLite a read transaction that
+        # turns into a write fails at once when another process wrote in between.
+        with Session(writer(app.engine)) as session:
+            sent = _sent(session, key)
+            if sent or (sent is None and not claim(session, key, campaign_id, "results", at=now)):
+                return None
+            campaign = session.get(CampaignRow, campaign_id)
+            return campaign.name if campaign else None
+
+    name = await asyncio.to_thread(claimed)
     if name is None:
         return
     text, files = await asyncio.to_thread(results_files, app.service, name, turn)
@@ -618,12 +637,17 @@ async def tell_gm(campaign_id: int, text: str) -> None:
 
 
 async def _tell_gm(app: App, campaign_id: int, text: str, key: str) -> None:
-    with Session(writer(app.engine)) as session:
-        campaign = session.get(CampaignRow, campaign_id)
-        if campaign is None or _sent(session, key) or not claim(session, key, campaign_id, "notice", at=as_utc(app.clock.now())):
-            return
-        gm = campaign.gm
-    await _send(app, key, campaign_id, text, [gm])
+    def claimed() -> str | None:
+        with Session(writer(app.engine)) as session:
+            campaign = session.get(CampaignRow, campaign_id)
+            if campaign is None or _sent(session, key) or not claim(session, key, campaign_id, "notice",
+                                                                    at=as_utc(app.clock.now())):
+                return None
+            return campaign.gm
+
+    gm = await asyncio.to_thread(claimed)
+    if gm is not None:
+        await _send(app, key, campaign_id, text, [gm])
 
 
 async def remind(campaign_id: int, deadline_id: int) -> None:
@@ -651,39 +675,49 @@ def _add_step(app: App, step: Step | None) -> None:
 
 async def _remind(app: App, campaign_id: int, deadline_id: int) -> None:
     now = as_utc(app.clock.now())
-    later: Step | None = None
+    later, what = await asyncio.to_thread(_claim_reminder, app, campaign_id, deadline_id, now)
+    if later is not None:
+        _add_step(app, later)
+        return
+    if what is None:
+        return
+    key, nation, due, still, turn, name = what
+    player = (await asyncio.to_thread(acting_of, app.service, name)).players.get(nation) or nation
+    text = f"{player} your turn ends {discord_when(due)}" if still else None
+    await _send(app, key, campaign_id, text, [player], turn=turn)
+    d = await asyncio.to_thread(_deadline, app, deadline_id)
+    if d is not None and d.state in ACTIVE:
+        _schedule_deadline(app.scheduler, d, now)
+
+
+def _claim_reminder(app: App, campaign_id: int, deadline_id: int,
+                    now: datetime) -> tuple[Step | None, tuple[str, str, datetime, bool, int | None, str] | None]:
+    """(the deadline's next job instead, None), or (None, what to remind: key, seat, due, still on, turn, campaign)
+    once claimed; (None, None): nothing to do."""
     with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
-            return
+            return None, None
         key = _key(d, "remind")
         sent = _sent(session, key)
         if sent:
-            return
+            return None, None
         if sent is None and (d.state != PENDING or d.remind_at is None or now >= d.due_at):
-            if d.state not in ACTIVE:
-                return
-            later = _step_of(d, now)  # nothing to remind (any more): the deadline still needs its act job
-        elif sent is None:
+            # Nothing to remind (any more): the deadline still needs its act job.
+            return (_step_of(d, now) if d.state in ACTIVE else None), None
+        if sent is None:
             d.state = REMINDED
             session.add(d)
             # The claim commits the deadline's new state with it: one transaction.
             if not claim(session, key, campaign_id, "reminder", at=now):
-                return
-        if later is None:
-            campaign, _ = _campaign_and_settings(session, campaign_id)
-            nation, due, still, turn = d.nation or "", d.due_at, d.state in ACTIVE, d.turn
-            name = campaign.name
-    if later is not None:
-        _add_step(app, later)
-        return
-    player = acting_of(app.service, name).players.get(nation) or nation
-    text = f"{player} your turn ends {discord_when(due)}" if still else None
-    await _send(app, key, campaign_id, text, [player], turn=turn)
+                return None, None
+        campaign, _ = _campaign_and_settings(session, campaign_id)
+        return None, (key, d.nation or "", d.due_at, d.state in ACTIVE, d.turn, campaign.name)
+
+
+def _deadline(app: App, deadline_id: int) -> DeadlineRow | None:
     with Session(app.engine) as session:
-        d = session.get(DeadlineRow, deadline_id)
-        if d is not None and d.state in ACTIVE:
-            _schedule_deadline(app.scheduler, d, now)
+        return session.get(DeadlineRow, deadline_id)
 
 
 async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
@@ -696,32 +730,13 @@ async def act_on_deadline(campaign_id: int, deadline_id: int) -> None:
 
 async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None:
     now = as_utc(app.clock.now())
-    later: Step | None = None
-    with Session(writer(app.engine)) as session:
-        d = session.get(DeadlineRow, deadline_id)
-        if d is None:
-            return
-        key = _key(d, "timeout")
-        sent = _sent(session, key)
-        if sent:
-            return
-        if sent is None:
-            if d.state not in ACTIVE:
-                return
-            if now < d.due_at:  # extended since this job was scheduled
-                later = _step_of(d, now)
-            else:
-                d.state = DONE
-                session.add(d)
-                if not claim(session, key, campaign_id, "deadline", at=now):
-                    return
-        if later is None:
-            campaign, settings = _campaign_and_settings(session, campaign_id)
-            nation, turn, due = d.nation or "", d.turn, d.due_at
-            name, gm, on_timeout = campaign.name, campaign.gm, settings.on_timeout
+    later, what = await asyncio.to_thread(_claim_timeout, app, campaign_id, deadline_id, now)
     if later is not None:
         _add_step(app, later)
         return
+    if what is None:
+        return
+    key, nation, turn, due, name, gm, on_timeout = what
     text: str | None
     ping: list[str] = []
     if on_timeout == "wait":
@@ -729,7 +744,7 @@ async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None
         ping = [gm]
     else:
         async with _campaign_locked(app, name):
-            acting = acting_of(app.service, name)
+            acting = await asyncio.to_thread(acting_of, app.service, name)
             line = await asyncio.to_thread(timeout_line, app.service, name, nation)
             if nation in acting.nations and acting.turn == turn and line is None:
                 text = f"{gm} {possessive(nation)} time is up, and the game leaves it to the GM: /order {nation} ... or extend"
@@ -738,14 +753,39 @@ async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None
                 reply = await asyncio.to_thread(app.service.post, gm, line, name, is_gm=True)
                 text = f"Time is up for the {nation}.\n{reply.render(for_author=False)}"
                 ping = list(reply.ping)
-            elif _passed_for_timeout(app, campaign_id, nation, due):
+            elif await asyncio.to_thread(_passed_for_timeout, app, campaign_id, nation, due):
                 # An earlier run passed them and died before posting: say so, without the original reply.
-                after = acting_of(app.service, name)
+                after = await asyncio.to_thread(acting_of, app.service, name)
                 text = f"Time is up for the {nation}: the GM passed them (timeout)."
                 ping = [p for n in after.nations if (p := after.players.get(n))]
             else:
                 text = None  # they played in time after all
     await _send(app, key, campaign_id, text, ping, turn=turn)
+
+
+def _claim_timeout(app: App, campaign_id: int, deadline_id: int, now: datetime) -> tuple[
+        Step | None, tuple[str, str, int | None, datetime, str, str, str] | None]:
+    """(the deadline's next job instead: it was extended, None), or (None, what to act on: key, seat, turn, due,
+    campaign, GM, the timeout rule) once claimed; (None, None): nothing to do."""
+    with Session(writer(app.engine)) as session:
+        d = session.get(DeadlineRow, deadline_id)
+        if d is None:
+            return None, None
+        key = _key(d, "timeout")
+        sent = _sent(session, key)
+        if sent:
+            return None, None
+        if sent is None:
+            if d.state not in ACTIVE:
+                return None, None
+            if now < d.due_at:  # extended since this job was scheduled
+                return _step_of(d, now), None
+            d.state = DONE
+            session.add(d)
+            if not claim(session, key, campaign_id, "deadline", at=now):
+                return None, None
+        campaign, settings = _campaign_and_settings(session, campaign_id)
+        return None, (key, d.nation or "", d.turn, d.due_at, campaign.name, campaign.gm, settings.on_timeout)
 
 
 def timeout_line(service: Any, name: str, seat: str) -> str | None:
@@ -806,9 +846,12 @@ async def fetch_lotto(day_iso: str, attempt: int = 0) -> None:
         _add(app.scheduler, f"lotto-retry-{day_iso}", fetch_lotto, now + timedelta(minutes=LOTTO_RETRIES[attempt]),
              [day_iso, attempt + 1])
         return
-    with Session(app.engine) as session:
-        # Each shard tells its own campaigns (their channels are in its guilds).
-        campaigns = [(c.id, c.name, c.gm) for c in list_campaigns(session) if app.owns(c)]
+    def own() -> list[tuple[int | None, str, str]]:
+        with Session(app.engine) as session:
+            # Each shard tells its own campaigns (their channels are in its guilds).
+            return [(c.id, c.name, c.gm) for c in list_campaigns(session) if app.owns(c)]
+
+    campaigns = await asyncio.to_thread(own)
     busy = False
     for campaign_id, name, gm in campaigns:
         assert campaign_id is not None
@@ -833,14 +876,20 @@ async def _fetch_once(app: App, day: date) -> Outcome:
     name = f"lotto-fetch:{day.isoformat()}"
     while not await asyncio.to_thread(app.locks.try_acquire, name):
         await asyncio.sleep(1)  # another process is fetching it: a few seconds of HTTP at most
+    def stored_whole() -> Outcome | None:
+        with Session(app.engine) as session:
+            stored = get_draw(session, day)
+            if stored is not None and not missing_wheels(stored):
+                known = reconcile_draw(session, day)
+                if known.stored:
+                    return known
+        return None
+
     try:
         if not app.shard.whole:
-            with Session(app.engine) as session:
-                stored = get_draw(session, day)
-                if stored is not None and not missing_wheels(stored):
-                    known = reconcile_draw(session, day)
-                    if known.stored:
-                        return known
+            known = await asyncio.to_thread(stored_whole)
+            if known is not None:
+                return known
         return await app.fetch(app.engine, day)
     finally:
         await asyncio.to_thread(app.locks.release, name)
@@ -849,25 +898,29 @@ async def _fetch_once(app: App, day: date) -> Outcome:
 async def _tell_draw(app: App, key: str, campaign_id: int, name: str, gm: str, outcome: Outcome,
                      now: datetime) -> None:
     """Record the fetched draw in one campaign (``pump``) and post what it decided, under the claim ``key``."""
-    with Session(writer(app.engine)) as session:
-        sent = _sent(session, key)
-        if sent:
-            return
-        if sent is None:
-            if not claim(session, key, campaign_id, "lotto", at=now):
-                return  # another process claimed it first: it tells this campaign
-            since = now
-        else:
+
+    def claimed() -> tuple[bool, datetime] | None:
+        """(resumed, since when) once claimed; None: done, or another process claimed it first and tells it."""
+        with Session(writer(app.engine)) as session:
+            sent = _sent(session, key)
+            if sent:
+                return None
+            if sent is None:
+                return (False, now) if claim(session, key, campaign_id, "lotto", at=now) else None
             row = find(session, key)
             assert row is not None
-            since = row.posted_at
+            return True, row.posted_at
+
+    resumed = await asyncio.to_thread(claimed)
+    if resumed is None:
+        return
     async with _campaign_locked(app, name):
-        before = acting_of(app.service, name)
+        before = await asyncio.to_thread(acting_of, app.service, name)
         messages = await asyncio.to_thread(app.service.pump, name)
-        after = acting_of(app.service, name)
-        if sent is False:
+        after = await asyncio.to_thread(acting_of, app.service, name)
+        if resumed[0]:
             # Resumed: an earlier run may have pumped and died before posting; its messages are in the log.
-            messages = _draw_messages_since(app, campaign_id, since)
+            messages = await asyncio.to_thread(_draw_messages_since, app, campaign_id, resumed[1])
             before = Acting(None, (), {}) if messages else after
     alert = outcome.alert or outcome.status is Status.WAITING
     lines = (outcome.lines() if alert else []) + list(messages)
