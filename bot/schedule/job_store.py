@@ -1,5 +1,5 @@
 """The scheduler apscheduler runs for a shard: its two job stores, its table, and the lease that makes one process
-at a time run it (bot/schedule/scheduler.py says which jobs go where and why)."""
+at a time run it (bot/schedule/scheduler/ says which jobs go where and why)."""
 from __future__ import annotations
 
 import logging
@@ -19,7 +19,7 @@ from bot.store.shards import ALL, Shard
 log = logging.getLogger("legatus.scheduler")
 
 UTC = timezone.utc
-MEMORY = "memory"  # the job store of the deadlines' jobs (see bot/schedule/scheduler.py); the others: "default"
+MEMORY = "memory"  # the job store of the deadlines' jobs (see bot/schedule/scheduler/); the others: "default"
 JOB_DEFAULTS: dict[str, Any] = {
     # None: a job overdue by any amount (the bot was down) still runs, once; never skipped silently.
     "misfire_grace_time": None,

@@ -26,7 +26,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
 _PG_MIGRATION_LOCK = 0x4C454741
 # Tables in the same database that the migrations do not own: apscheduler's SQLAlchemyJobStore creates and
-# manages its own (bot/schedule/scheduler.py), so autogenerate must never propose dropping or altering it.
+# manages its own (bot/schedule/scheduler/), so autogenerate must never propose dropping or altering it.
 FOREIGN_TABLES = frozenset({"apscheduler_jobs"})
 
 

@@ -2,7 +2,7 @@
 
 A real `legatus run` process against the fake Discord (which refuses an interaction acknowledged after 3 s, as
 Discord does). A seat's deadline falls due while this test holds SQLite's write lock for 4 s from a connection of
-its own: the timeout job waits for the lock off the event loop (bot/schedule/scheduler.py), so a slash command sent
+its own: the timeout job waits for the lock off the event loop (bot/schedule/scheduler/), so a slash command sent
 meanwhile is acknowledged in time, and the timeout is applied once the lock is free. On the loop, the job's wait for
 the lock held the command past Discord's 3 s (10062).
 """
