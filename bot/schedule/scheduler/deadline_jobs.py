@@ -193,16 +193,16 @@ def _claim_timeout(app: App, campaign_id: int, deadline_id: int, now: datetime) 
 
 
 def timeout_line(service: Any, name: str, seat: str) -> str | None:
-    """What is posted for a seat whose time ran out: the game's own "/gm pass <seat> timeout" if it has that command
-    (the reason stays on record), else the order its prompt applies on timeout (``Prompt.on_timeout``), given by the
-    GM for the seat. None: the prompt has no default, the GM decides."""
+    """What is posted for a seat whose time ran out, as its prompt says: the game's own line if it has one
+    (``Prompt.timeout_line``, e.g. a pass that keeps the reason on record), else the order its prompt applies on
+    timeout (``Prompt.on_timeout``), given by the GM for the seat. None: no default, the GM decides."""
     ruleset, state = service.folded(name)
-    if any(c.name == "gm pass" for c in ruleset.commands()):
-        return f"/gm pass {seat} timeout"
     prompt = next((p for p in ruleset.prompts(state) if p.seat == seat), None)
-    if prompt is None or not prompt.on_timeout:
+    if prompt is None:
         return None
-    return f'/order "{seat}" {prompt.on_timeout}'
+    if prompt.timeout_line:
+        return prompt.timeout_line
+    return f'/order "{seat}" {prompt.on_timeout}' if prompt.on_timeout else None
 
 
 def _passed_for_timeout(app: App, campaign_id: int, nation: str, due: datetime) -> bool:
