@@ -153,6 +153,9 @@ class LegatusBot(discord.Client):
 
         # The posts made while the bot was away, read at start-up and after every gateway resume.
         self.catch_up = CatchUp(self)
+        from bot.discord.edits import EditNotes
+
+        self.edit_notes = EditNotes()  # an answered post edited afterwards: its author is told edits are not read
         from bot.discord.outbox import Outbox
 
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
@@ -287,6 +290,9 @@ class LegatusBot(discord.Client):
         log.info("logged in as %s%s, %d guilds, %d campaigns", self.user, where, len(self.guilds), campaigns)
         self.catch_up.start("start-up")
 
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        await self.edit_notes.edited(self, payload)
+
     async def on_resumed(self) -> None:
         # Discord replays the missed events of a resumed session, but not those of a session it dropped meanwhile.
         self.catch_up.start("a gateway resume")
@@ -331,6 +337,7 @@ class LegatusBot(discord.Client):
                                     sealed_refused=None if deletable else NOT_DELETABLE, seen=seen)
         if not reply.answers:
             return  # table talk is left alone
+        self.edit_notes.answered(message.id)
         gone = reply.carried_sealed_order and deletable and await take_down(message)
         view = await self.undo_button(campaign, message.author) if reply.changed else None
         await self.send_reply(message.channel, reply, reference=message, view=view, post_gone=gone, late=late)
