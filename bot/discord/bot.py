@@ -28,6 +28,7 @@ from bot.discord.game_commands import GM_ONLY, add_game_commands, game_specs, na
 from bot.service.asks import is_question, question_text
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 from bot.discord.output import split_message, user_ids
+from bot.discord.views import unkept_view
 from bot.discord.typed_secrets import (
     DELETED, NOT_DELETABLE, STILL_THERE, may_delete, take_down, tell_owners,
 )
@@ -463,7 +464,7 @@ class LegatusBot(discord.Client):
         labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100][:5]
         if not labels:
             return None
-        buttons = discord.ui.View(timeout=None)
+        buttons = unkept_view()
         for label in labels:
             buttons.add_item(discord.ui.Button(label=label[:80], custom_id=CHOICE_PREFIX + label,
                                                style=discord.ButtonStyle.secondary))
@@ -478,7 +479,7 @@ class LegatusBot(discord.Client):
         offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(user))
         if offer is None:
             return None
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         view.add_item(discord.ui.Button(label="Undo my last order", custom_id=UNDO_ASK, style=discord.ButtonStyle.secondary))
         return view
 
@@ -494,7 +495,7 @@ class LegatusBot(discord.Client):
             await say(interaction, reply.render(), private=True, deferred_private=True)
             return
         seq, what = offer
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         view.add_item(discord.ui.Button(label=f"Undo #{seq}", custom_id=f"{UNDO_CONFIRM}{seq}",
                                         style=discord.ButtonStyle.danger))
         view.add_item(discord.ui.Button(label="Keep it", custom_id=UNDO_KEEP, style=discord.ButtonStyle.secondary))
