@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from bot.devdiscord import mentions, model, payloads
+from bot.devdiscord.components import check_components
 from bot.devdiscord.core import ServerCore
 from bot.devdiscord.model import Attachment, Channel, Message
 from bot.devdiscord.protocol import MAX_UPLOAD_BYTES, ApiError, RecordedFile, RecordedRequest, Reply, form_error
@@ -40,6 +41,7 @@ class MessagesRest(ServerCore):
             fields["embeds"] = [{"type": "rich", **e} for e in embeds]
         if "components" in body:
             fields["components"] = list(body["components"] or [])
+            check_components(fields["components"], prefix, int(body.get("flags") or 0))
         if body.get("flags") is not None:
             fields["flags"] = int(body["flags"])
         if "tts" in body:
