@@ -67,3 +67,23 @@ def test_the_most_discord_accepts_goes_through() -> None:
             assert len(fake.world.channel_messages(channel)) == 1
 
     run(scenario)
+
+
+@pytest.mark.parametrize("name, status", [("n" * 100, 204), ("n" * 101, 400), ("", 400)], ids=["100", "101", "empty"])
+def test_autocomplete_choice_names_are_1_to_100_characters(name: str, status: int) -> None:
+    from bot.devdiscord.protocol import INTERACTION_AUTOCOMPLETE
+
+    async def scenario() -> None:
+        async with fake_and_bot(host="127.0.0.1", port=0) as (fake, dev, bot):
+            record = await fake.server.create_interaction(
+                INTERACTION_AUTOCOMPLETE, guild_id=dev.guild.id, channel_id=dev.channels["mare-nostrum"].id,
+                user_id=dev.users["alice"].id, data={"name": "ping", "options": []}, command_name="ping")
+            answer = {"type": 8, "data": {"choices": [{"name": name, "value": "v"}]}}
+            got, body, _ = await bot.call("POST", f"/interactions/{record.id}/{record.token}/callback", answer)
+            assert got == status, body
+            if status == 400:
+                assert (body["code"], _code(body["errors"], ["data", "choices", "0", "name"])) == (
+                    50035, "BASE_TYPE_BAD_LENGTH")
+                assert record.choices is None
+
+    run(scenario)
