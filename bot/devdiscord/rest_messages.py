@@ -85,7 +85,7 @@ class MessagesRest(ServerCore):
     def check_post_permissions(self, channel: Channel, body: dict[str, Any], files: list[RecordedFile]) -> None:
         """What Discord checks before the bot posts (REST, not interaction responses, which need no permission):
         Send Messages (Send Messages in Threads in a thread), Embed Links for embeds, Attach Files for uploads;
-        an archived thread that is locked takes a post only from Manage Threads."""
+        a locked thread (archived or not) takes a post only from Manage Threads."""
         if channel.guild_id is None:
             if any(self.world.users[r].dms_closed for r in channel.recipients if r != self.bot_id):
                 raise ApiError(403, 50007, "Cannot send messages to this user")
@@ -98,6 +98,8 @@ class MessagesRest(ServerCore):
         self.require(channel, needed)
         if channel.is_thread and channel.archived and channel.locked and not self.bot_can(channel, model.MANAGE_THREADS):
             raise ApiError(400, 50083, "Thread is archived")
+        if channel.is_thread and channel.locked and not self.bot_can(channel, model.MANAGE_THREADS):
+            raise ApiError(403, 160005, "Thread is locked")  # open but locked: only moderators post there
 
     def _reference(self, channel: Channel, body: dict[str, Any]) -> tuple[dict[str, Any] | None, Message | None]:
         ref = body.get("message_reference")
@@ -186,6 +188,9 @@ class MessagesRest(ServerCore):
         if message.author_id != self.bot_id and set(body) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         channel = self.world.channels[message.channel_id]
+        if channel.is_thread and channel.archived:
+            # Unlike a new message, an edit does not reopen an archived thread (locked or not): Discord refuses it.
+            raise ApiError(400, 50083, "Thread is archived")
         if channel.guild_id is not None:
             self.require(channel, (model.EMBED_LINKS if body.get("embeds") else 0)
                          | (model.ATTACH_FILES if call.files else 0))
