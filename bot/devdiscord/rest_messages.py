@@ -176,8 +176,20 @@ class MessagesRest(ServerCore):
 
     async def _create_message(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
         channel = self._channel(params["channel_id"])
-        self.check_post_permissions(channel, call.json or {}, call.files)
-        message = self.new_message(channel, self.bot_id, call.json or {}, call.files)
+        body = call.json or {}
+        self.check_post_permissions(channel, body, call.files)
+        nonce = str(body["nonce"]) if body.get("enforce_nonce") and body.get("nonce") is not None else None
+        if nonce is not None:
+            # Discord: the same nonce from the same author within a few minutes returns the first message, and
+            # creates none (a send retried after a crash or a lost answer is not a duplicate).
+            first = self.nonces.get((channel.id, self.bot_id, nonce))
+            if first is not None and self.now() - first[1] < NONCE_SECONDS:
+                original = self.world.messages.get(first[0])
+                if original is not None and not original.deleted:
+                    return Reply(body=payloads.message_payload(self.world, original))
+        message = self.new_message(channel, self.bot_id, body, call.files)
+        if nonce is not None:
+            self.nonces[(channel.id, self.bot_id, nonce)] = (message.id, self.now())
         await self.publish_new_message(message)
         return Reply(body=payloads.message_payload(self.world, message))
 
@@ -306,6 +318,8 @@ class MessagesRest(ServerCore):
 
 
 _EMBED_LIMITS = (("title", 256), ("description", 4096))
+# How long Discord keeps a nonce sent with ``enforce_nonce`` ("a few minutes").
+NONCE_SECONDS = 300.0
 
 
 def _check_embeds(embeds: list[dict[str, Any]], prefix: tuple[str, ...]) -> None:
