@@ -66,7 +66,12 @@ def _answers(fake: FakeDiscord, channel_id: str, post_id: str) -> list[str]:
 
 async def _start(fake: FakeDiscord, db: Path, tmp: Path, label: str) -> BotProcess:
     bot = await start_bot(fake, f"sqlite:///{db}", tmp, label, None, None)
-    await _poll(lambda: "caught up after start-up" in bot.text(), f"{label} to catch up")
+    try:
+        await _poll(lambda: "caught up after start-up" in bot.text(), f"{label} to catch up")
+    except BaseException:
+        await bot.stop(signal.SIGKILL)  # not yet the caller's to stop: never left running after the test
+        print(f"--- {label} ---\n{bot.text()[-4000:]}")
+        raise
     return bot
 
 
