@@ -69,6 +69,9 @@ class Prompt:
     # The order line applied for the seat when its time runs out ("pass", "do not intercept"); None: wait for the GM.
     on_timeout: str | None = "pass"
     hours: float | None = None  # the time the game suggests; the campaign's settings may override it
+    # The whole line the GM's timeout posts for the seat, when the game has a command of its own for it (Mare
+    # Nostrum: "/gm pass <seat> timeout", which keeps the reason in the log); None: ``on_timeout`` as the seat's order.
+    timeout_line: str | None = None
 
 
 @dataclass(frozen=True)

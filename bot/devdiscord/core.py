@@ -59,6 +59,8 @@ class ServerCore:
         self.dispatched: list[tuple[str, dict[str, Any]]] = []
         self.commands: dict[str | None, dict[str, dict[str, Any]]] = {}
         self.interactions: dict[str, InteractionRecord] = {}
+        # (channel, author, nonce) -> (message id, when): the messages sent with ``enforce_nonce`` (NONCE_SECONDS).
+        self.nonces: dict[tuple[str, str, str], tuple[str, float]] = {}
         # Every attachment made, by id: a slash command's file option belongs to no message but is downloadable.
         self.attachments: dict[str, Any] = {}
         self.faults: list[Fault] = []

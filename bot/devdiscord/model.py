@@ -27,6 +27,8 @@ THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
 # Discord refuses POST /channels/{id}/messages on anything else (forums take posts, categories take nothing).
 MESSAGEABLE_TYPES = frozenset({GUILD_TEXT, DM, GUILD_ANNOUNCEMENT, *THREAD_TYPES})
 
+# A channel flag: the forum refuses a post without a tag (40067).
+REQUIRE_TAG = 1 << 4
 # Message types and flags the fake produces.
 MESSAGE_DEFAULT = 0
 MESSAGE_REPLY = 19
@@ -130,6 +132,7 @@ class Channel:
     last_message_id: str | None = None
     # Forum channels
     available_tags: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0  # REQUIRE_TAG: a forum whose posts must carry a tag
     # Threads
     owner_id: str | None = None
     archived: bool = False

@@ -83,7 +83,7 @@ def channel_payload(world: World, channel: Channel) -> dict[str, Any]:
         "parent_id": channel.parent_id,
         "permission_overwrites": list(channel.permission_overwrites),
         "nsfw": channel.nsfw,
-        "flags": 0,
+        "flags": channel.flags,
     }
     if channel.type != model.GUILD_CATEGORY:
         payload.update(topic=channel.topic, last_message_id=channel.last_message_id,

@@ -18,7 +18,7 @@ class ChannelsRest(MessagesRest):
         channel = self._channel(params["channel_id"])
         body = call.json or {}
         for key in ("name", "topic", "nsfw", "rate_limit_per_user", "archived", "locked", "auto_archive_duration",
-                    "invitable", "position", "parent_id"):
+                    "invitable", "position", "parent_id", "flags"):
             if key in body:
                 setattr(channel, key, body[key])
         if "applied_tags" in body:
@@ -60,6 +60,8 @@ class ChannelsRest(MessagesRest):
             known = {t["id"] for t in parent.available_tags}
             if any(t not in known for t in tags):
                 raise form_error(["applied_tags"], "INVALID_FORUM_TAG", "Unknown forum tag")
+            if parent.flags & model.REQUIRE_TAG and not tags:
+                raise ApiError(400, 40067, "A tag is required to create a forum post in this channel")
             thread_id = self.world.next_id()
             # The starter message is validated before the thread exists, so a refused post leaves nothing behind.
             probe = Channel(id=thread_id, type=model.PUBLIC_THREAD, name=name, guild_id=parent.guild_id)

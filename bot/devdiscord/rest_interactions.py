@@ -79,6 +79,12 @@ class InteractionsRest(MessagesRest):
             choices = list(data.get("choices") or [])
             if len(choices) > 25:
                 raise form_error(["data", "choices"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+            for i, choice in enumerate(choices):  # Discord: a choice's name and a string value, 1 to 100 characters
+                for key in ("name", "value"):
+                    value = choice.get(key)
+                    if isinstance(value, str) and not 1 <= len(value) <= 100:
+                        raise form_error(["data", "choices", str(i), key], "BASE_TYPE_BAD_LENGTH",
+                                         "Must be between 1 and 100 in length.")
             record.choices = choices
         elif ctype == CALLBACK_MODAL:
             record.modal = data

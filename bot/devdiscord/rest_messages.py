@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from bot.devdiscord import mentions, model, payloads
+from bot.devdiscord.components import check_components
 from bot.devdiscord.core import ServerCore
 from bot.devdiscord.model import Attachment, Channel, Message
 from bot.devdiscord.protocol import MAX_UPLOAD_BYTES, ApiError, RecordedFile, RecordedRequest, Reply, form_error
@@ -40,6 +41,7 @@ class MessagesRest(ServerCore):
             fields["embeds"] = [{"type": "rich", **e} for e in embeds]
         if "components" in body:
             fields["components"] = list(body["components"] or [])
+            check_components(fields["components"], prefix, int(body.get("flags") or 0))
         if body.get("flags") is not None:
             fields["flags"] = int(body["flags"])
         if "tts" in body:
@@ -83,7 +85,7 @@ class MessagesRest(ServerCore):
     def check_post_permissions(self, channel: Channel, body: dict[str, Any], files: list[RecordedFile]) -> None:
         """What Discord checks before the bot posts (REST, not interaction responses, which need no permission):
         Send Messages (Send Messages in Threads in a thread), Embed Links for embeds, Attach Files for uploads;
-        an archived thread that is locked takes a post only from Manage Threads."""
+        a locked thread (archived or not) takes a post only from Manage Threads."""
         if channel.guild_id is None:
             if any(self.world.users[r].dms_closed for r in channel.recipients if r != self.bot_id):
                 raise ApiError(403, 50007, "Cannot send messages to this user")
@@ -96,6 +98,8 @@ class MessagesRest(ServerCore):
         self.require(channel, needed)
         if channel.is_thread and channel.archived and channel.locked and not self.bot_can(channel, model.MANAGE_THREADS):
             raise ApiError(400, 50083, "Thread is archived")
+        if channel.is_thread and channel.locked and not self.bot_can(channel, model.MANAGE_THREADS):
+            raise ApiError(403, 160005, "Thread is locked")  # open but locked: only moderators post there
 
     def _reference(self, channel: Channel, body: dict[str, Any]) -> tuple[dict[str, Any] | None, Message | None]:
         ref = body.get("message_reference")
@@ -172,8 +176,20 @@ class MessagesRest(ServerCore):
 
     async def _create_message(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
         channel = self._channel(params["channel_id"])
-        self.check_post_permissions(channel, call.json or {}, call.files)
-        message = self.new_message(channel, self.bot_id, call.json or {}, call.files)
+        body = call.json or {}
+        self.check_post_permissions(channel, body, call.files)
+        nonce = str(body["nonce"]) if body.get("enforce_nonce") and body.get("nonce") is not None else None
+        if nonce is not None:
+            # Discord: the same nonce from the same author within a few minutes returns the first message, and
+            # creates none (a send retried after a crash or a lost answer is not a duplicate).
+            first = self.nonces.get((channel.id, self.bot_id, nonce))
+            if first is not None and self.now() - first[1] < NONCE_SECONDS:
+                original = self.world.messages.get(first[0])
+                if original is not None and not original.deleted:
+                    return Reply(body=payloads.message_payload(self.world, original))
+        message = self.new_message(channel, self.bot_id, body, call.files)
+        if nonce is not None:
+            self.nonces[(channel.id, self.bot_id, nonce)] = (message.id, self.now())
         await self.publish_new_message(message)
         return Reply(body=payloads.message_payload(self.world, message))
 
@@ -184,6 +200,9 @@ class MessagesRest(ServerCore):
         if message.author_id != self.bot_id and set(body) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         channel = self.world.channels[message.channel_id]
+        if channel.is_thread and channel.archived:
+            # Unlike a new message, an edit does not reopen an archived thread (locked or not): Discord refuses it.
+            raise ApiError(400, 50083, "Thread is archived")
         if channel.guild_id is not None:
             self.require(channel, (model.EMBED_LINKS if body.get("embeds") else 0)
                          | (model.ATTACH_FILES if call.files else 0))
@@ -299,6 +318,8 @@ class MessagesRest(ServerCore):
 
 
 _EMBED_LIMITS = (("title", 256), ("description", 4096))
+# How long Discord keeps a nonce sent with ``enforce_nonce`` ("a few minutes").
+NONCE_SECONDS = 300.0
 
 
 def _check_embeds(embeds: list[dict[str, Any]], prefix: tuple[str, ...]) -> None:

@@ -27,6 +27,7 @@ from bot.discord.shell_tree import on_command_error, shell_tree
 from bot.discord.hand_menu import HAND_SELECT, picked
 from bot.service.asks import is_question, question_text
 from bot.discord.output import split_message, user_ids
+from bot.discord.views import unkept_view
 from bot.discord.typed_secrets import (
     DELETED, NOT_DELETABLE, STILL_THERE, may_delete, take_down, tell_owners,
 )
@@ -148,6 +149,13 @@ class LegatusBot(discord.Client):
         from bot.discord.heads_up import HeadsUps
 
         self.heads_ups = HeadsUps(self)
+        from bot.discord.catch_up import CatchUp
+
+        # The posts made while the bot was away, read at start-up and after every gateway resume.
+        self.catch_up = CatchUp(self)
+        from bot.discord.edits import EditNotes
+
+        self.edit_notes = EditNotes()  # an answered post edited afterwards: its author is told edits are not read
         from bot.discord.outbox import Outbox
 
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
@@ -280,6 +288,14 @@ class LegatusBot(discord.Client):
         campaigns = await asyncio.to_thread(self.own_campaigns)
         where = "" if self.shard.whole and self.shard.count == 1 else f" ({self.shard.describe()})"
         log.info("logged in as %s%s, %d guilds, %d campaigns", self.user, where, len(self.guilds), campaigns)
+        self.catch_up.start("start-up")
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        await self.edit_notes.edited(self, payload)
+
+    async def on_resumed(self) -> None:
+        # Discord replays the missed events of a resumed session, but not those of a session it dropped meanwhile.
+        self.catch_up.start("a gateway resume")
 
     # --- plain messages --------------------------------------------------------------------------------------------
 
@@ -300,6 +316,12 @@ class LegatusBot(discord.Client):
         campaign = self.campaign_at(campaign_channel_id(message.channel))
         if campaign is None:
             return
+        if not await self.catch_up.admit(message):
+            return  # a catch-up read it from the channel's history first
+        await self.handle_post(message, campaign)
+
+    async def handle_post(self, message: discord.Message, campaign: Any, *, late: bool = False) -> None:
+        """A post in a campaign's place, live or read ``late`` by the catch-up (bot/discord/catch_up.py)."""
         if message.content.strip().lower() == "/state":
             # Typed as a message: the same card as the slash command, not pages of JSON in the channel.
             embed, file = await state_message(self, campaign.name)
@@ -308,13 +330,17 @@ class LegatusBot(discord.Client):
         # A sealed order typed here is read by everyone until deleted: applied only where the bot may delete it
         # (the channel's computed permissions, checked before the post is read, not tried and hoped for).
         deletable = may_delete(message.channel)
+        from bot.store.read_marks import Seen
+
+        seen = Seen(campaign.id, str(message.channel.id), message.id) if campaign.id is not None else None
         reply = await self.run_post(campaign.name, message.author, message.content, campaign.gm_role_id,
-                                    sealed_refused=None if deletable else NOT_DELETABLE)
+                                    sealed_refused=None if deletable else NOT_DELETABLE, seen=seen)
         if not reply.answers:
             return  # table talk is left alone
+        self.edit_notes.answered(message.id)
         gone = reply.carried_sealed_order and deletable and await take_down(message)
         view = await self.undo_button(campaign, message.author) if reply.changed else None
-        await self.send_reply(message.channel, reply, reference=message, view=view, post_gone=gone)
+        await self.send_reply(message.channel, reply, reference=message, view=view, post_gone=gone, late=late)
         if reply.sealed:
             # Applied because the permission was there when checked; Discord may still refuse the delete (the
             # permission taken away meanwhile): then the author must know it stays.
@@ -336,12 +362,12 @@ class LegatusBot(discord.Client):
                 "with the answer to your next slash command here, e.g. /private.", mention_author=False)
 
     async def run_post(self, campaign: str, user: discord.abc.User, text: str, gm_role_id: str | None, *,
-                       sealed_refused: str | None = None) -> Reply:
+                       sealed_refused: str | None = None, seen: Any = None) -> Reply:
         is_gm = is_campaign_gm(user, gm_role_id)
         # Queued in arrival order (the lock is free unless the scheduler holds it, and then waiters enter in
         # order): the writer applies a campaign's posts in that order. A turn that becomes playing gets its thread
         # from the observer (bot/discord/turn_threads.py).
-        return await self._queue(campaign, identity(user), text, is_gm, sealed_refused)
+        return await self._queue(campaign, identity(user), text, is_gm, sealed_refused, seen)
 
     async def run_local_post(self, author: str, text: str, campaign: str | None) -> Reply:
         """A `legatus post` of this machine (bot/service/local_posts.py): queued like a channel's, and a GM as on
@@ -357,11 +383,11 @@ class LegatusBot(discord.Client):
         return await self._queue(campaign, author, text, None)
 
     async def _queue(self, campaign: str | None, author: str, text: str, is_gm: bool | None,
-                     sealed_refused: str | None = None) -> Reply:
+                     sealed_refused: str | None = None, seen: Any = None) -> Reply:
         key = campaign or ""
         async with self._locks[key]:
             answer = asyncio.wrap_future(self.posts.submit(author, text, campaign, is_gm=is_gm,
-                                                           sealed_refused=sealed_refused))
+                                                           sealed_refused=sealed_refused, seen=seen))
             pending = self._pending[key]
             pending.add(answer)
             answer.add_done_callback(pending.discard)
@@ -378,8 +404,12 @@ class LegatusBot(discord.Client):
             yield
 
     async def send_reply(self, channel: discord.abc.Messageable, reply: Reply, reference: discord.Message | None = None,
-                         view: discord.ui.View | None = None, *, post_gone: bool = False) -> None:
+                         view: discord.ui.View | None = None, *, post_gone: bool = False, late: bool = False) -> None:
         text = reply.render(for_author=False)  # a channel: sealed lines stay unquoted
+        if late:
+            from bot.discord.catch_up import READ_LATE
+
+            text = f"{READ_LATE}\n{text}"
         if reference is not None:
             # Through the channel's outbox: answers that wait together share a message (bot/discord/outbox.py).
             await self.outbox.answer(channel, reference, text, view, post_gone=post_gone)
@@ -433,7 +463,7 @@ class LegatusBot(discord.Client):
         labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100][:5]
         if not labels:
             return None
-        buttons = discord.ui.View(timeout=None)
+        buttons = unkept_view()
         for label in labels:
             buttons.add_item(discord.ui.Button(label=label[:80], custom_id=CHOICE_PREFIX + label,
                                                style=discord.ButtonStyle.secondary))
@@ -448,7 +478,7 @@ class LegatusBot(discord.Client):
         offer = await asyncio.to_thread(self.service.undo_offer, campaign.name, identity(user))
         if offer is None:
             return None
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         view.add_item(discord.ui.Button(label="Undo my last order", custom_id=UNDO_ASK, style=discord.ButtonStyle.secondary))
         return view
 
@@ -464,7 +494,7 @@ class LegatusBot(discord.Client):
             await say(interaction, reply.render(), private=True, deferred_private=True)
             return
         seq, what = offer
-        view = discord.ui.View(timeout=None)
+        view = unkept_view()
         view.add_item(discord.ui.Button(label=f"Undo #{seq}", custom_id=f"{UNDO_CONFIRM}{seq}",
                                         style=discord.ButtonStyle.danger))
         view.add_item(discord.ui.Button(label="Keep it", custom_id=UNDO_KEEP, style=discord.ButtonStyle.secondary))

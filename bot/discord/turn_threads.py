@@ -152,7 +152,7 @@ class TurnThreads:
         text = split_message(turn_announcement(summary, page_url(row.name)))
         try:
             if isinstance(channel, discord.ForumChannel):
-                created = await channel.create_thread(name=name, content=text[0])
+                created = await channel.create_thread(name=name, content=text[0], applied_tags=forum_tags(channel))
                 thread: Any = created.thread
             elif isinstance(channel, discord.TextChannel):
                 thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
@@ -216,3 +216,17 @@ def _log_failure(future: Any) -> None:
     exc = future.exception()
     if exc is not None:
         log.error("opening a turn's thread failed", exc_info=exc)
+
+
+def forum_tags(forum: discord.ForumChannel) -> list[discord.ForumTag]:
+    """The tag a turn's post carries where the forum requires one (Discord refuses an untagged post there, 40067):
+    the first the bot may apply (a moderated tag needs Manage Threads). None where no tag is required: the server's
+    own tags are its moderators' business."""
+    if not forum.flags.require_tag:
+        return []
+    may_moderate = forum.permissions_for(forum.guild.me).manage_threads
+    usable = [t for t in forum.available_tags if may_moderate or not t.moderated]
+    if not usable:
+        log.warning("forum %s requires a tag and has none the bot may apply: its turn posts will be refused", forum.id)
+    return usable[:1]
+

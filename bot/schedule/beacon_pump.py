@@ -117,7 +117,7 @@ async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
         return
     now = as_utc(app.clock.now())
     key = f"beacons:{campaign_id}:{now.isoformat(timespec='microseconds')}"
-    with Session(writer(app.engine)) as session:  # claims are written under the write lock (see scheduler.py)
+    with Session(writer(app.engine)) as session:  # claims are written under the write lock (see bot/schedule/scheduler/)
         if not claim(session, key, campaign_id, "beacons", at=now):
             return
     ping = [p for n in after.nations if n not in before.nations and (p := after.players.get(n)) and p != gm]
@@ -147,7 +147,7 @@ async def _tell_unreachable(app: Any, campaign_id: int, key: str) -> None:
         return  # not produced yet, or a relay answered late: the retries will tell
     now = as_utc(app.clock.now())
     told = f"beacons-unreachable:{campaign_id}:{round_number}"
-    with Session(writer(app.engine)) as session:  # claims are written under the write lock (see scheduler.py)
+    with Session(writer(app.engine)) as session:  # claims are written under the write lock (see bot/schedule/scheduler/)
         if not claim(session, told, campaign_id, "beacons", at=now):
             return
     await _send(app, told, campaign_id, unreachable_text(relays), [])

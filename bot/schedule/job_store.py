@@ -1,7 +1,8 @@
 """The scheduler apscheduler runs for a shard: its two job stores, its table, and the lease that makes one process
-at a time run it (bot/schedule/scheduler.py says which jobs go where and why)."""
+at a time run it (bot/schedule/scheduler/ says which jobs go where and why)."""
 from __future__ import annotations
 
+import logging
 import threading
 from datetime import timezone
 from typing import Any
@@ -15,8 +16,10 @@ from bot.schedule.signed_job_store import SignedJobStore
 from bot.store.db import open_engine_unmigrated, writer
 from bot.store.shards import ALL, Shard
 
+log = logging.getLogger("legatus.scheduler")
+
 UTC = timezone.utc
-MEMORY = "memory"  # the job store of the deadlines' jobs (see bot/schedule/scheduler.py); the others: "default"
+MEMORY = "memory"  # the job store of the deadlines' jobs (see bot/schedule/scheduler/); the others: "default"
 JOB_DEFAULTS: dict[str, Any] = {
     # None: a job overdue by any amount (the bot was down) still runs, once; never skipped silently.
     "misfire_grace_time": None,
@@ -57,7 +60,16 @@ class _Scheduler(AsyncIOScheduler):
         with self._wake_lock:
             self._wake_pending = False  # a job added from here on wakes it again: nothing is missed
         self._stop_timer()
-        self._start_timer(self._process_jobs())
+        try:
+            wait = self._process_jobs()
+        except Exception as exc:
+            # apscheduler catches a job store's failure to list the due jobs, not one to update or remove a job it
+            # ran, nor to say when the next is due ("database is locked" under a long write): the timer was then
+            # never set again, and no job ran until the next job added woke it. It is set again, always.
+            wait = self.jobstore_retry_interval
+            log.warning("the scheduler could not go through its jobs (%s: %s); trying again in %g s",
+                        type(exc).__name__, exc, wait)
+        self._start_timer(wait)
 
 
 def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:

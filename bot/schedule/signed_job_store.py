@@ -3,7 +3,7 @@ runs by a "module:function" text, so a row written by anyone but the bot (in the
 would run whatever its author chose when the scheduler starts. Here each row's body is HMAC-SHA256 of the pickle
 under a key outside the database (``bot/store/rest_key.py``) followed by the pickle, and the tag is checked before
 anything is unpickled; a row without a good tag is dropped (apscheduler's own handling of a job it cannot restore),
-and the jobs the bot needs are rebuilt by ``reconcile`` at every start (bot/schedule/scheduler.py).
+and the jobs the bot needs are rebuilt by ``reconcile`` at every start (bot/schedule/scheduler/).
 """
 from __future__ import annotations
 

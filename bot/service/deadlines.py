@@ -1,7 +1,7 @@
 """Deadlines as the service reads and moves them: who is up and until when, and the GM's /gm extend and /gm deadline.
 
 The ``deadline`` rows (bot/store/schedule_tables.py) are the truth. This module only reads and changes rows;
-the scheduler (bot/schedule/scheduler.py), which sits above the service, turns rows into jobs. So that the
+the scheduler (bot/schedule/scheduler/), which sits above the service, turns rows into jobs. So that the
 service need not import the scheduler, a moved deadline is announced to ``deadline_listeners``: the scheduler
 registers itself there when it is imported, and reschedules the row's job if it is running.
 """

@@ -330,6 +330,11 @@ class Legatus(PostReading):
                     replies.append(reply)
                     applied.append(done)
                 insert_rows(session, batch.events, batch.posts)
+                seen = [r.seen for r in requests if r.seen is not None]
+                if seen:  # read and answered (applied or refused) with the posts: a catch-up takes none again
+                    from bot.store.read_marks import mark_read
+
+                    mark_read(session, seen)
                 session.commit()
         except (IntegrityError, OperationalError) as exc:
             if _is_conflict(exc):  # nothing was committed: ``post_many`` folds again and re-applies the posts

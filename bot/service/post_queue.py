@@ -21,11 +21,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.service.draw_rulings import needs_asking, with_sources_asked
 from bot.service.legatus import Legatus, PostRequest
 from bot.service.replies import Reply
+
+if TYPE_CHECKING:
+    from bot.store.read_marks import Seen
 
 log = logging.getLogger("legatus.posts")
 
@@ -57,9 +60,10 @@ class PostQueue:
         self.largest = 0  # the most posts one of them held
 
     def submit(self, author: str, text: str, campaign: str | None = None, *, is_gm: bool | None = None,
-               sealed_refused: str | None = None) -> Future[Reply]:
-        """Queue a post; the future gets its reply once it is committed (or refused, or failed alone)."""
-        request = PostRequest(author, text, campaign, is_gm, sealed_refused)
+               sealed_refused: str | None = None, seen: Seen | None = None) -> Future[Reply]:
+        """Queue a post; the future gets its reply once it is committed (or refused, or failed alone). ``seen``:
+        the message it came as, marked read with it."""
+        request = PostRequest(author, text, campaign, is_gm, sealed_refused, seen=seen)
         if needs_asking(request):
             return self._ask_then_put(request)
         return self._put(request)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.service import shell_commands
 from bot.service.commands import Command, CommandError, parse_command, shell_refusals
@@ -29,6 +29,8 @@ from engine.ruleset import Proposal, Ruleset
 from engine.rulesets import load_ruleset
 from engine.secrets import digest as seal_digest
 
+if TYPE_CHECKING:  # SQLAlchemy's table module, which this module does not load (see above)
+    from bot.store.read_marks import Seen
 
 @dataclass(frozen=True)
 class PostRequest:
@@ -45,6 +47,8 @@ class PostRequest:
     # What the lottery sources said, asked before the transaction, of each day the post rules on
     # (bot/service/draw_rulings.py); None: not asked yet.
     asked: dict[date, Any] | None = None
+    # The message it came as (a Discord post): marked read in the post's own transaction (bot/store/read_marks.py).
+    seen: Seen | None = None
 
 
 @dataclass

@@ -26,7 +26,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # Any fixed number: every Legatus process that opens a PostgreSQL store takes this lock to migrate it.
 _PG_MIGRATION_LOCK = 0x4C454741
 # Tables in the same database that the migrations do not own: apscheduler's SQLAlchemyJobStore creates and
-# manages its own (bot/schedule/scheduler.py), so autogenerate must never propose dropping or altering it.
+# manages its own (bot/schedule/scheduler/), so autogenerate must never propose dropping or altering it.
 FOREIGN_TABLES = frozenset({"apscheduler_jobs"})
 
 
@@ -76,8 +76,8 @@ def _wal(cursor: Any, patience: float = 30.0) -> None:
 def register_tables() -> None:
     """Import every table module, so that SQLModel.metadata holds the whole schema (for migrations' checks)."""
     from bot.store import (  # noqa: F401
-        campaign_secret, campaigns, discord_places, draws, fetched_draws, player_settings, posted, schedule_tables, sealed,
-        snapshots,
+        campaign_secret, campaigns, discord_places, draws, fetched_draws, player_settings, posted, read_marks,
+        schedule_tables, sealed, snapshots,
     )
 
 

@@ -45,6 +45,12 @@ def save_turn_thread(engine: Engine, campaign_id: int, turn: int, thread_id: str
     # The write lock first (BEGIN IMMEDIATE): a read-then-write transaction would fail at once on a busy database.
     with Session(writer(engine)) as session:
         session.merge(TurnThreadRow(campaign_id=campaign_id, turn=turn, thread_id=thread_id))
+        if thread_id.isdigit():
+            from bot.store.read_marks import Seen, mark_read
+
+            # Read from its start (a thread's id is older than its messages): its first post, made while the bot
+            # was away, is caught up at the next start (bot/discord/catch_up.py).
+            mark_read(session, [Seen(campaign_id, thread_id, int(thread_id))])
         session.commit()
 
 

@@ -2,7 +2,7 @@
 (bot/store/posted.py, alembic revision 0002).
 
 Deadlines are the truth; the apscheduler job store only says when to look at them again, so a lost or
-stale job is repaired at start-up from these rows (bot/schedule/scheduler.py, ``reconcile``).
+stale job is repaired at start-up from these rows (bot/schedule/scheduler/, ``reconcile``).
 
 Both tables belong to the main schema (SQLModel.metadata) and are made by alembic revision 0003, which also
 adopts the copies an earlier stopgap (``ensure_tables``, create_all on a metadata of their own) left behind.

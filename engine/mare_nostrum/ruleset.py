@@ -201,8 +201,8 @@ class MareNostrum:
 
     def prompts(self, state: State) -> list[Prompt]:
         # One nation after another in the order of play the draw gave; battles are reported, not prompted.
-        return [Prompt(seat, IN_TURN, "your orders for this turn", choices=("pass",), on_timeout="pass")
-                for seat in self.to_act(state)]
+        return [Prompt(seat, IN_TURN, "your orders for this turn", choices=("pass",), on_timeout="pass",
+                       timeout_line=f"/gm pass {seat} timeout") for seat in self.to_act(state)]
 
     def seats(self, state: State) -> list[Seat]:
         return [Seat(name, (name,), ns.player, ns.alive) for name, ns in state.nations.items()]

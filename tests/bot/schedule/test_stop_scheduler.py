@@ -1,4 +1,4 @@
-"""The scheduler's part of a graceful stop (bot/schedule/scheduler.py, ``stop_scheduler``): a job already running
+"""The scheduler's part of a graceful stop (bot/schedule/scheduler/, ``stop_scheduler``): a job already running
 finishes, no job starts once the stop began, and the bound cuts a job that would hold the stop too long."""
 from __future__ import annotations
 
