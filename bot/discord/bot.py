@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.discord.connection import (  # noqa: F401  (needed_intents, shard_options: read here by the tests)
     API_BASE_SETTING, StoppingTree, adopt_bot_gateway, apply_api_base, needed_intents, shard_options,
