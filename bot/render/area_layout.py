@@ -19,7 +19,7 @@ from bot.render.badges import BadgeItem, badge_items, badges_placed, place_badge
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Point, Shape, label_at, note_of
 from bot.render.legend import header, legend_and_key, picture_styles
 from bot.render.text import cut, line_height, printable, splits, text_width
-from bot.render.palette import INK, SEA_INK, WHITE, NationStyle, mix, style_of
+from bot.render.palette import INK, SEA_INK, WHITE, SeatStyle, mix, style_of
 from engine.ruleset import Picture, Space
 
 LINK: tuple[int, int, int] = mix(INK, WHITE, 0.55)
@@ -84,7 +84,7 @@ def box_inside(box: Box, polygon: Sequence[Point]) -> bool:
     return all(inside_polygon(p, polygon) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
 
 
-def name_block(space: Space, style: NationStyle | None, cx: int, edge: int, above: bool, fits: Fits,
+def name_block(space: Space, style: SeatStyle | None, cx: int, edge: int, above: bool, fits: Fits,
                largest: int, smallest: int) -> list[Label] | None:
     """The name (with its note below) as a block whose bottom (``above``) or top is at ``edge``; None if no
     size fits inside the area (``fits``: whether a box is inside it)."""
@@ -99,7 +99,7 @@ def name_block(space: Space, style: NationStyle | None, cx: int, edge: int, abov
     return None
 
 
-def stack(space: Space, style: NationStyle | None, cx: int, edge: int, above: bool, lines: tuple[str, ...], size: int,
+def stack(space: Space, style: SeatStyle | None, cx: int, edge: int, above: bool, lines: tuple[str, ...], size: int,
            note: str) -> list[Label]:
     sea = space.kind == "sea"
     pad_x, pad_y = (0, 0) if sea else (max(2, size // 5), max(1, size // 10))
@@ -121,7 +121,7 @@ def stack(space: Space, style: NationStyle | None, cx: int, edge: int, above: bo
     return out
 
 
-def _fallback_name(space: Space, style: NationStyle | None, centre: Point, polygon: Sequence[Point],
+def _fallback_name(space: Space, style: SeatStyle | None, centre: Point, polygon: Sequence[Point],
                    smallest: int) -> list[Label]:
     """A name too long for its area at any size: one line at the smallest size, cut to the inscribed disc."""
     cx, cy = centre
@@ -139,7 +139,7 @@ def _distance_to_edge(p: Point, a: Point, b: Point) -> float:
     return abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length
 
 
-def badges_in(space: Space, styles: dict[str, NationStyle], cx: int, edge: int, below: bool, half: int, fits: Fits,
+def badges_in(space: Space, styles: dict[str, SeatStyle], cx: int, edge: int, below: bool, half: int, fits: Fits,
               preferred: int, smallest: int, gap: int) -> tuple[list[Icon], list[Label]]:
     """The space's glyphs as badges in rows starting at ``edge`` (downwards when ``below``), inside the area, whose
     room either side of ``cx`` is at most ``half``."""

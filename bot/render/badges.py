@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.render.layout_parts import Box, Icon, Label, label_at
-from bot.render.palette import INK, WHITE, NationStyle, style_of
+from bot.render.palette import INK, WHITE, SeatStyle, style_of
 from bot.render.text import line_height, text_width
 from engine.ruleset import Glyph
 
 BadgeItem = tuple[str, str | None, int, str]  # kind, power, count, text
 
 
-def badge_items(glyphs: Sequence[Glyph], styles: Mapping[str, NationStyle]) -> tuple[list[BadgeItem], list[BadgeItem]]:
+def badge_items(glyphs: Sequence[Glyph], styles: Mapping[str, SeatStyle]) -> tuple[list[BadgeItem], list[BadgeItem]]:
     """A space's glyphs as badges: the fleets (with their power's tag and count), then the others."""
     fleets: list[BadgeItem] = []
     specials: list[BadgeItem] = []
@@ -27,7 +27,7 @@ def badge_items(glyphs: Sequence[Glyph], styles: Mapping[str, NationStyle]) -> t
     return fleets, specials
 
 
-def badges_placed(place: str, placed: Sequence[tuple[BadgeItem, Box, Box, int]], styles: Mapping[str, NationStyle]
+def badges_placed(place: str, placed: Sequence[tuple[BadgeItem, Box, Box, int]], styles: Mapping[str, SeatStyle]
                   ) -> tuple[list[Icon], list[Label]]:
     icons: list[Icon] = []
     labels: list[Label] = []
@@ -45,7 +45,7 @@ def place_badges(items: list[BadgeItem], zone: Box, h: int, gap: int, compact: b
     """Badges in centred rows filling the zone from the bottom up; None when they do not fit.
 
     A badge is a square glyph (ship, skull, swords) then its text; ``compact`` badges with a text keep
-    only a sliver of their glyph's room, so that a crowded sea can show every nation's fleets."""
+    only a sliver of their glyph's room, so that a crowded sea can show every seat's fleets."""
     tsize = max(6, round(h * 0.62))
     zw = zone[2] - zone[0]
     widths, leads = [], []

@@ -1,6 +1,6 @@
 """Line charts of a campaign's history (``Picture.charts``): a value per power, turn by turn, drawn with Pillow.
 
-Each nation keeps its map colour and also gets its own marker and dash pattern, and every line has a dark
+Each seat keeps its map colour and also gets its own marker and dash pattern, and every line has a dark
 edge so that light colours (yellow) read on the pale background. Lines whose values coincide are nudged
 apart by a few pixels, the whole bundle never wider than half a unit, so a tie shows as a bundle, not as one line.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.render.layout import Box, Point, font, line_height, picture_styles, printable, stroke, text_width
-from bot.render.palette import BACKGROUND, INDEPENDENT, INK, WHITE, NationStyle, RGB, mix
+from bot.render.palette import BACKGROUND, INDEPENDENT, INK, WHITE, SeatStyle, RGB, mix
 from engine.ruleset import ChartSeries, Picture
 
 SS = 2
@@ -24,15 +24,15 @@ GRID: RGB = mix(PLOT_FILL, INK, 0.12)
 
 @dataclass(frozen=True)
 class Series:
-    nation: str
-    style: NationStyle
+    seat: str
+    style: SeatStyle
     values: tuple[tuple[int, int], ...]  # (turn, value)
     points: tuple[Point, ...]  # where each value is drawn, in final pixels
 
 
 @dataclass(frozen=True)
 class LegendItem:
-    nation: str
+    seat: str
     text: str
     sample: Box  # the line sample with its marker
     text_at: Point
@@ -52,7 +52,7 @@ class ChartLayout:
     x_ticks: tuple[tuple[int, float, str], ...]  # turn, x, label
     series: tuple[Series, ...]
     legend: tuple[LegendItem, ...]
-    pad_y: int = 0  # values sit this far inside the frame, so a nation at 0 is not hidden by the axis
+    pad_y: int = 0  # values sit this far inside the frame, so a seat at 0 is not hidden by the axis
     year_of: Callable[[int], str] | None = None  # the label under each step's number ("290 BC"), if any
     x_name: str = "turn"
 
@@ -101,7 +101,7 @@ def chart_layout(picture: Picture, kind: str, width: int = 1200, height: int | N
     turns, values = _history_values(chart)
     labels = {int(x): label for x, label, _r in chart.steps}
     year_of = (lambda t: labels.get(t, "")) if any(labels.values()) else None
-    nations = [n for n in styles if n != INDEPENDENT and n in values] + [n for n in values if n not in styles]
+    seats = [n for n in styles if n != INDEPENDENT and n in values] + [n for n in values if n not in styles]
     margin = round(28 * u)
     title_size, sub_size, tick_size, legend_size = (max(10, round(s * u)) for s in (28, 16, 14, 16))
     title = title or chart.title
@@ -115,12 +115,12 @@ def chart_layout(picture: Picture, kind: str, width: int = 1200, height: int | N
     else:
         subtitle = f"No {step_name} has been closed yet"
 
-    # Legend at the right: a line sample, then the nation and its latest value.
+    # Legend at the right: a line sample, then the seat and its latest value.
     sample_w = round(54 * u)
     entries = []
-    for nation in nations:
-        latest = values[nation][-1][1] if values.get(nation) else 0
-        entries.append((nation, printable(f"{nation}  {latest}")))
+    for seat in seats:
+        latest = values[seat][-1][1] if values.get(seat) else 0
+        entries.append((seat, printable(f"{seat}  {latest}")))
     legend_w = sample_w + round(12 * u) + max((text_width(t, legend_size) for _n, t in entries), default=0)
     legend_x = width - margin - legend_w
     top = margin + line_height(title_size) + line_height(sub_size) + round(18 * u) + line_height(tick_size)
@@ -153,13 +153,13 @@ def chart_layout(picture: Picture, kind: str, width: int = 1200, height: int | N
         return _y(plot, (lo, hi), pad_y, value)
 
     unit = (py1 - py0 - 2 * pad_y) / max(1, hi - lo)
-    nudge = min(3.5 * u, unit / (2 * (len(nations) + 1)))
+    nudge = min(3.5 * u, unit / (2 * (len(seats) + 1)))
     series = []
-    for i, nation in enumerate(nations):
-        offset = (i - (len(nations) - 1) / 2) * nudge
-        pts = tuple((x_of(t), y_of(v) - offset) for t, v in values[nation])
-        style = styles.get(nation) or styles[INDEPENDENT]
-        series.append(Series(nation, style, tuple(values[nation]), pts))
+    for i, seat in enumerate(seats):
+        offset = (i - (len(seats) - 1) / 2) * nudge
+        pts = tuple((x_of(t), y_of(v) - offset) for t, v in values[seat])
+        style = styles.get(seat) or styles[INDEPENDENT]
+        series.append(Series(seat, style, tuple(values[seat]), pts))
     every = max(1, math.ceil(len(turns) * (text_width("290 BC", tick_size) + 8) / max(1, px1 - px0 - 2 * inner)))
     x_ticks = tuple((t, x_of(t), str(t)) for i, t in enumerate(turns) if i % every == 0 or t == last_turn)
 
@@ -167,9 +167,9 @@ def chart_layout(picture: Picture, kind: str, width: int = 1200, height: int | N
     lh = line_height(legend_size)
     row = max(lh, round(30 * u))
     ly = top + round(6 * u)
-    for nation, text in entries:
+    for seat, text in entries:
         sample = (legend_x, ly, legend_x + sample_w, ly + row)
-        legend.append(LegendItem(nation, text, sample, (legend_x + sample_w + round(12 * u), ly + (row - lh) / 2),
+        legend.append(LegendItem(seat, text, sample, (legend_x + sample_w + round(12 * u), ly + (row - lh) / 2),
                                  legend_size))
         ly += row + round(6 * u)
     return ChartLayout(width, height, kind, title, subtitle, plot, (lo, hi), y_ticks, x_ticks, tuple(series),
@@ -220,7 +220,7 @@ def marker_shape(marker: str, x: float, y: float, r: float) -> list[Point] | Non
     return None
 
 
-def _draw_marker(draw: ImageDraw.ImageDraw, style: NationStyle, x: float, y: float, r: float, edge: float) -> None:
+def _draw_marker(draw: ImageDraw.ImageDraw, style: SeatStyle, x: float, y: float, r: float, edge: float) -> None:
     poly = marker_shape(style.marker, x * SS, y * SS, r * SS)
     if poly is None:
         box = (x * SS - r * SS, y * SS - r * SS, x * SS + r * SS, y * SS + r * SS)
@@ -302,10 +302,10 @@ def paint_chart(layout: ChartLayout) -> Image.Image:
     for series in layout.series:
         _draw_series(draw, series, width, edge, radius)
     for item in layout.legend:
-        style = next(s.style for s in layout.series if s.nation == item.nation)
+        style = next(s.style for s in layout.series if s.seat == item.seat)
         x0, y0, x1, y1 = item.sample
         cy = (y0 + y1) / 2
-        _draw_series(draw, Series(item.nation, style, (), ((x0, cy), (x1, cy))), width, edge, radius, markers=False)
+        _draw_series(draw, Series(item.seat, style, (), ((x0, cy), (x1, cy))), width, edge, radius, markers=False)
         _draw_marker(draw, style, (x0 + x1) / 2, cy, radius, edge)
         _text(draw, item.text_at, item.text, item.size, INK)
     return image.reduce(SS)

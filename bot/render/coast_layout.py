@@ -27,7 +27,7 @@ from bot.render.area_layout import badges_in, stack
 from bot.render.icons import LINE_KEYS
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Shape, intersects, note_of
 from bot.render.legend import header, legend_and_key, picture_styles
-from bot.render.palette import INK, SEA_FILL, SEA_INK, WHITE, NationStyle, RGB, mix, style_of
+from bot.render.palette import INK, SEA_FILL, SEA_INK, WHITE, SeatStyle, RGB, mix, style_of
 from bot.render.text import printable, splits
 from engine.area_drawing import Drawing
 from engine.ruleset import Picture, Space
@@ -148,7 +148,7 @@ class Clearance:
         return all(0 <= x - ox < width and pixels[x - ox, y] == 255 for x in xs)
 
 
-def _name_inside(space: Space, style: NationStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
+def _name_inside(space: Space, style: SeatStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
                  largest: int, smallest: int, clearance: Clearance) -> list[Label] | None:
     words = printable(space.name).split() or [""]
     note = note_of(space)
@@ -164,7 +164,7 @@ def _name_inside(space: Space, style: NationStyle | None, anchors: list[tuple[in
     return found
 
 
-def _name_at(space: Space, style: NationStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
+def _name_at(space: Space, style: SeatStyle | None, anchors: list[tuple[int, int]], fits: Fits, room: int,
              size: int, words: list[str], note: str, clearance: Clearance) -> list[Label] | None:
     """The name at ``size`` on one, two or three lines, at the first place that holds it; None if none does."""
     for k in range(1, min(3, len(words)) + 1):
@@ -184,7 +184,7 @@ def _name_at(space: Space, style: NationStyle | None, anchors: list[tuple[int, i
     return None
 
 
-def _name_beside(space: Space, style: NationStyle | None, region: Box, taken: list[Box], frame: Box, size: int
+def _name_beside(space: Space, style: SeatStyle | None, region: Box, taken: list[Box], frame: Box, size: int
                  ) -> list[Label]:
     """The name on a plate next to an area too small for it, clear of every other label; at worst over its centre."""
     words = printable(space.name).split() or [""]
@@ -321,7 +321,7 @@ class _Placing:
     """An area while the layout is built: its cell, its region and the test of a box against it."""
 
     def __init__(self, space: Space, cell: Cell, centre: Point, region_mask: Image.Image | None, region: Box | None,
-                 room: int, fits: Fits, style: NationStyle | None, area: Area) -> None:
+                 room: int, fits: Fits, style: SeatStyle | None, area: Area) -> None:
         self.space, self.cell, self.centre, self.region, self.room = space, cell, centre, region, room
         self.fits, self.style, self.area, self.name = fits, style, area, space.name
         self.edges: tuple[Shape, ...] = ()
@@ -362,7 +362,7 @@ class _Placing:
 
 
 def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point], mask: Image.Image, frame: Box,
-           styles: dict[str, NationStyle], u: float
+           styles: dict[str, SeatStyle], u: float
            ) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
     spaces = [s for s in picture.spaces if s.at is not None]
     links = {frozenset(pair) for pair in picture.links}
@@ -433,7 +433,7 @@ def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], boo
 
 
 def _place_names(picture: Picture, areas: list[_Placing], mask: Image.Image, frame: Box,
-                 styles: dict[str, NationStyle], u: float) -> dict[str, tuple[list[Label], list[Icon]]]:
+                 styles: dict[str, SeatStyle], u: float) -> dict[str, tuple[list[Label], list[Icon]]]:
     largest, smallest = max(8, round(19 * u)), max(7, round(10 * u))
     badge_h, badge_small = max(10, round(22 * u)), max(8, round(14 * u))
     k = max(4, round(7 * u))

@@ -10,7 +10,7 @@ from bot.render.layout_parts import (
     MIN_WIDTH, Box, Cell, Icon, Label, MapLayout, centred_label, intersects, note_of,
 )
 from bot.render.legend import header, legend_and_key, picture_styles
-from bot.render.palette import INK, SEA_INK, WHITE, NationStyle, mix, style_of
+from bot.render.palette import INK, SEA_INK, WHITE, SeatStyle, mix, style_of
 from bot.render.text import fit_text, line_height
 from engine.ruleset import Glyph, Picture, Space
 
@@ -97,7 +97,7 @@ def _sample(box: Box, pad: int, occupied: list[Box]) -> Box | None:
     return None
 
 
-def _flow_icons(kinds: list[str], place: str, zone: Box, preferred: int, gap: int, nation: str | None) -> list[Icon]:
+def _flow_icons(kinds: list[str], place: str, zone: Box, preferred: int, gap: int, seat: str | None) -> list[Icon]:
     """Icons in one centred row at the bottom of the zone, or two rows when one would make them too small."""
     if not kinds:
         return []
@@ -114,13 +114,13 @@ def _flow_icons(kinds: list[str], place: str, zone: Box, preferred: int, gap: in
         row_w = len(row) * size + (len(row) - 1) * gap
         x = zone[0] + (zw - row_w) // 2
         for kind in row:
-            out.append(Icon(kind, place, (x, y, x + size, y + size), nation))
+            out.append(Icon(kind, place, (x, y, x + size, y + size), seat))
             x += size + gap
         y += size + gap
     return out
 
 
-def _province_contents(space: Space, box: Box, pad: int, largest: int, smallest: int, style: NationStyle
+def _province_contents(space: Space, box: Box, pad: int, largest: int, smallest: int, style: SeatStyle
                        ) -> tuple[list[Label], list[Icon]]:
     name = space.name
     tile = box[2] - box[0]
@@ -149,7 +149,7 @@ def _province_contents(space: Space, box: Box, pad: int, largest: int, smallest:
     return labels, icons
 
 
-def _sea_contents(name: str, box: Box, pad: int, largest: int, smallest: int, styles: Mapping[str, NationStyle],
+def _sea_contents(name: str, box: Box, pad: int, largest: int, smallest: int, styles: Mapping[str, SeatStyle],
                   glyphs: Sequence[Glyph]) -> tuple[list[Label], list[Icon]]:
     tile = box[2] - box[0]
     max_w = tile - 2 * pad

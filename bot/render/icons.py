@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from bot.render.layout_parts import Box, Icon, Point, Shape
-from bot.render.palette import ATTACK_RED, INK, WHITE, NationStyle, RGB, mix, style_of
+from bot.render.palette import ATTACK_RED, INK, WHITE, SeatStyle, RGB, mix, style_of
 
 GOLD: RGB = (0xF2, 0xC1, 0x2E)
 BADGE: RGB = (0xFD, 0xFC, 0xF8)
@@ -64,7 +64,7 @@ def _swords(cx: float, cy: float, r: float, colour: RGB) -> list[Shape]:
     return shapes
 
 
-def icon_shapes(icon: Icon, styles: Mapping[str, NationStyle], attack_border: int = 3) -> list[Shape]:
+def icon_shapes(icon: Icon, styles: Mapping[str, SeatStyle], attack_border: int = 3) -> list[Shape]:
     """The primitives that draw an icon: the same in the PNG and in the SVG."""
     x0, y0, x1, y1 = icon.box
     w, h = x1 - x0, y1 - y0
@@ -73,7 +73,7 @@ def icon_shapes(icon: Icon, styles: Mapping[str, NationStyle], attack_border: in
     cx, cy = x0 + w / 2, y0 + h / 2
     kind = icon.kind
     if kind == "swatch":
-        return []  # painted like a tile, with the nation's pattern
+        return []  # painted like a tile, with the seat's pattern
     if kind == "attacked":
         return [Shape("rect", ((x0, y0), (x1 - 1, y1 - 1)), mix(INK, WHITE, 0.8), INK, line),
                 Shape("rect", ((x0 + line, y0 + line), (x1 - 1 - line, y1 - 1 - line)), None, ATTACK_RED, max(2.0, s / 6))]
@@ -91,7 +91,7 @@ def icon_shapes(icon: Icon, styles: Mapping[str, NationStyle], attack_border: in
         return [_badge(icon.box, BADGE, INK, line)]
     if kind in ("fleet", "pirates"):
         if kind == "fleet":
-            st = style_of(styles, icon.nation)
+            st = style_of(styles, icon.seat)
             shapes = [_badge(icon.box, st.fill, st.ink if st.text == INK else INK, line)]
             if icon.compact:
                 return shapes

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.render.palette import NationStyle, RGB
+from bot.render.palette import SeatStyle, RGB
 from bot.render.text import line_height, text_width
 from engine.ruleset import Space
 
@@ -18,7 +18,7 @@ MIN_WIDTH = 480  # below this the legend and the names no longer fit
 @dataclass(frozen=True)
 class Label:
     kind: str  # "title", "heading", "info", "province", "held", "sea", "badge", "legend", "legend-detail", "key"
-    place: str  # what it belongs to: a province, a sea, a nation, a key item, "title"
+    place: str  # what it belongs to: a province, a sea, a seat, a key item, "title"
     lines: tuple[str, ...]
     size: int
     box: Box  # everything the label covers: its plate when it has one
@@ -40,7 +40,7 @@ class Cell:
     column: int
     row: int
     box: Box  # the tile
-    style: str  # a nation, palette.INDEPENDENT, or "sea"
+    style: str  # a seat, palette.INDEPENDENT, or "sea"
     owner: str | None = None
     attacked: bool = False
     sample: Box | None = None  # plain fill, clear of labels and icons: where the owner's colour shows
@@ -80,14 +80,14 @@ class Icon:
     kind: str
     place: str  # the province or sea, or "legend"
     box: Box
-    nation: str | None = None
+    seat: str | None = None
     count: int = 0
     compact: bool = False  # a badge drawn without its glyph, to make room in a crowded sea
 
 
 @dataclass(frozen=True)
 class LegendEntry:
-    nation: str  # a nation, or palette.INDEPENDENT
+    seat: str  # a seat, or palette.INDEPENDENT
     player: str | None
     provinces: int
     alive: bool
@@ -112,7 +112,7 @@ class Shape:
 class MapLayout:
     width: int
     height: int
-    styles: dict[str, NationStyle]
+    styles: dict[str, SeatStyle]
     title: str
     header: Box
     grid: Box

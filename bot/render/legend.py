@@ -6,16 +6,16 @@ import math
 from collections.abc import Mapping, Sequence
 
 from bot.render.layout_parts import Box, Icon, Label, LegendEntry, label_at
-from bot.render.palette import INDEPENDENT, INK, WHITE, NationStyle, mix, nation_styles, style_of
+from bot.render.palette import INDEPENDENT, INK, WHITE, SeatStyle, mix, seat_styles, style_of
 from bot.render.text import fit_text, line_height, printable, text_width
 from engine.ruleset import HIGHLIGHT, Picture, Standing
 
 
-def picture_styles(picture: Picture) -> dict[str, NationStyle]:
+def picture_styles(picture: Picture) -> dict[str, SeatStyle]:
     """The powers' styles: from the colours the game's data asks for, in the picture's fixed order of powers."""
     asked = dict(picture.colours)
     powers = list(picture.powers) or list(dict.fromkeys(s.fill for s in picture.spaces if s.fill))
-    return nation_styles({p: {"colour": asked.get(p)} for p in powers})
+    return seat_styles({p: {"colour": asked.get(p)} for p in powers})
 
 
 
@@ -45,7 +45,7 @@ def header(picture: Picture, width: int, u: float, margin: int) -> tuple[list[La
     return labels, (0, 0, width, header_bottom + margin // 2)
 
 
-def legend_and_key(picture: Picture, styles: Mapping[str, NationStyle], top: int, width: int, margin: int,
+def legend_and_key(picture: Picture, styles: Mapping[str, SeatStyle], top: int, width: int, margin: int,
                    u: float) -> tuple[list[Label], list[Icon], list[LegendEntry], Box]:
     """The powers with their players and counts, then what the marks mean, in a box from ``top`` down."""
     labels: list[Label] = []
@@ -53,7 +53,7 @@ def legend_and_key(picture: Picture, styles: Mapping[str, NationStyle], top: int
     entries = _legend_entries(picture, styles, margin, top, width - 2 * margin, u)
     for entry in entries:
         labels.extend((entry.name, entry.detail))
-        icons.append(Icon("swatch", "legend", entry.swatch, entry.nation))
+        icons.append(Icon("swatch", "legend", entry.swatch, entry.seat))
     key_top = (max(e.swatch[3] for e in entries) if entries else top) + round(16 * u)
     key_labels, key_icons, key_bottom = _key(picture.key, margin, key_top, width - 2 * margin, u, styles)
     labels.extend(key_labels)
@@ -62,7 +62,7 @@ def legend_and_key(picture: Picture, styles: Mapping[str, NationStyle], top: int
                   key_bottom + round(12 * u))
     return labels, icons, entries, legend_box
 
-def _legend_entries(picture: Picture, styles: Mapping[str, NationStyle], x0: int, y0: int, total_w: int,
+def _legend_entries(picture: Picture, styles: Mapping[str, SeatStyle], x0: int, y0: int, total_w: int,
                     u: float) -> list[LegendEntry]:
     standings = picture.standings or tuple(
         Standing(None if power == INDEPENDENT or power not in styles else power, text) for power, text in picture.legend)
@@ -97,18 +97,18 @@ def _legend_entries(picture: Picture, styles: Mapping[str, NationStyle], x0: int
 
 
 def _key(items_given: Sequence[tuple[str, str]], x0: int, y0: int, total_w: int, u: float,
-         styles: Mapping[str, NationStyle]) -> tuple[list[Label], list[Icon], int]:
+         styles: Mapping[str, SeatStyle]) -> tuple[list[Label], list[Icon], int]:
     size = max(8, round(15 * u))
     icon = max(10, round(24 * u))
     gap = round(8 * u)
     spacing = round(26 * u)
     items = []
-    nation = next((n for n in styles if n != INDEPENDENT), None)
+    seat = next((n for n in styles if n != INDEPENDENT), None)
     for given, text in items_given:
         kind = "attacked" if given == HIGHLIGHT else given  # the legend's icon for a highlighted space
         w = icon
         if kind in ("fleet", "pirates"):
-            sample = f"{styles[nation].tag if nation else 'ABC'} 2" if kind == "fleet" else "PIRATES"
+            sample = f"{styles[seat].tag if seat else 'ABC'} 2" if kind == "fleet" else "PIRATES"
             w = icon + text_width(sample, max(6, round(icon * 0.62))) + icon // 3
         items.append((kind, text, w, w + gap + text_width(text, size)))
     labels: list[Label] = []
@@ -122,12 +122,12 @@ def _key(items_given: Sequence[tuple[str, str]], x0: int, y0: int, total_w: int,
         if x > x0 and x + total > x0 + total_w:
             x, y = x0, y + row_h + round(8 * u)
         ib = (x, y + (row_h - icon) // 2, x + w, y + (row_h - icon) // 2 + icon)
-        icons.append(Icon(kind, "legend", ib, nation if kind == "fleet" else None, 2 if kind == "fleet" else 0))
+        icons.append(Icon(kind, "legend", ib, seat if kind == "fleet" else None, 2 if kind == "fleet" else 0))
         if kind in ("fleet", "pirates"):
             tsize = max(6, round(icon * 0.62))
-            badge_text = f"{styles[nation].tag if nation else 'ABC'} 2" if kind == "fleet" else "PIRATES"
+            badge_text = f"{styles[seat].tag if seat else 'ABC'} 2" if kind == "fleet" else "PIRATES"
             tl = line_height(tsize)
-            colour = WHITE if kind == "pirates" else (styles[nation].text if nation else INK)
+            colour = WHITE if kind == "pirates" else (styles[seat].text if seat else INK)
             labels.append(label_at("badge", "legend", (badge_text,), tsize, ib[0] + icon, ib[1] + (icon - tl) // 2, colour))
         labels.append(label_at("key", kind, (printable(text),), size, x + w + gap, y + (row_h - lh) // 2, INK))
         x += total + spacing

@@ -140,7 +140,7 @@ def paint(layout: MapLayout) -> Image.Image:
             _attack_frame(draw, cell.box, layout.attack_border, layout.radius)
     for icon in layout.icons:
         if icon.kind == "swatch":
-            style = styles[icon.nation or ""]
+            style = styles[icon.seat or ""]
             _paste_tile(image, icon.box, style.fill, pattern_ink(style), style.pattern, max(2, layout.radius // 2),
                         max(4, layout.pattern_step * 2 // 3), layout.border, style.ink)
     # Icons first: a fleet's badge is the ground its label is written on.

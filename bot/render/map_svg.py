@@ -219,13 +219,13 @@ def paint_svg(layout: MapLayout, embed_font: bool = True) -> str:
     out.append('<g class="icons">')
     for icon in layout.icons:
         if icon.kind == "swatch":
-            style = styles[icon.nation or ""]
+            style = styles[icon.seat or ""]
             out.append(_tile(icon.box, style.fill, _id(style.name) + "-small", max(2, layout.radius // 2), layout.border,
                              style.ink, f' class="swatch" data-name={quoteattr(style.name)}'))
             continue
         shapes = "".join(_shape(s) for s in icon_shapes(icon, styles, layout.attack_border))
-        nation = f" data-nation={quoteattr(icon.nation)}" if icon.nation else ""
-        out.append(f'<g class="icon {icon.kind}" data-place={quoteattr(icon.place)}{nation}>{shapes}</g>')
+        seat = f" data-seat={quoteattr(icon.seat)}" if icon.seat else ""
+        out.append(f'<g class="icon {icon.kind}" data-place={quoteattr(icon.place)}{seat}>{shapes}</g>')
     out.append("</g>")
     out.append('<g class="labels">')
     out.extend(_label(label) for label in layout.labels)

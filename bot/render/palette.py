@@ -1,12 +1,12 @@
 """Nation styles for the map and the charts: a colour, a pattern, a marker and a dash, all deterministic.
 
-Colour alone never carries the meaning: every nation also gets a fill pattern (map), a marker shape and a
+Colour alone never carries the meaning: every seat also gets a fill pattern (map), a marker shape and a
 dash pattern (charts) and a three-letter tag (fleets), so a player who cannot tell two colours apart can
-still tell the nations apart.
+still tell the seats apart.
 
-The colours come from the ruleset data (each nation's ``colour``). A set of colours that colour-blind
+The colours come from the ruleset data (each seat's ``colour``). A set of colours that colour-blind
 players could confuse (checked by simulating protanopia, deuteranopia and tritanopia and measuring
-CIEDE2000 distances) is replaced as a whole by the Okabe–Ito palette, each nation taking the free
+CIEDE2000 distances) is replaced as a whole by the Okabe–Ito palette, each seat taking the free
 Okabe–Ito colour nearest its own, so a Roman red stays reddish and a Carthaginian purple stays purple.
 """
 from __future__ import annotations
@@ -26,10 +26,10 @@ OKABE_ITO: dict[str, RGB] = {
     "orange": (0xE6, 0x9F, 0x00),
     "reddish purple": (0xCC, 0x79, 0xA7),
     "yellow": (0xF0, 0xE4, 0x42),
-    # Sky blue comes last: the seas are blue, so it is the last choice for a nation.
+    # Sky blue comes last: the seas are blue, so it is the last choice for a seat.
     "sky blue": (0x56, 0xB4, 0xE9),
 }
-# Beyond seven nations, further colours that stay apart from the ones above (Paul Tol's muted scheme).
+# Beyond seven seats, further colours that stay apart from the ones above (Paul Tol's muted scheme).
 EXTRA: tuple[RGB, ...] = ((0x88, 0x22, 0x55), (0x44, 0xAA, 0x99), (0x99, 0x99, 0x33), (0x33, 0x22, 0x88), (0xDD, 0xCC, 0x77))
 
 # Patterns on the province tiles; "dots" is kept for the independent provinces.
@@ -39,7 +39,7 @@ MARKERS: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "triangle
 DASHES: tuple[tuple[float, ...], ...] = ((), (4.0, 2.0), (1.2, 1.6), (6.0, 2.0, 1.2, 2.0), (2.5, 2.5), (8.0, 2.5, 1.2, 2.5, 1.2, 2.5))
 
 INDEPENDENT = "Independent"
-INDEPENDENT_FILL: RGB = (0xBE, 0xBB, 0xB5)  # a warm neutral grey, lighter than every nation colour under CVD
+INDEPENDENT_FILL: RGB = (0xBE, 0xBB, 0xB5)  # a warm neutral grey, lighter than every seat colour under CVD
 SEA_FILL: RGB = (0xC9, 0xE2, 0xF2)
 SEA_INK: RGB = (0x2B, 0x5C, 0x85)
 BACKGROUND: RGB = (0xF3, 0xEE, 0xE3)  # parchment: the '.' cells and the margins
@@ -47,13 +47,13 @@ INK: RGB = (0x22, 0x22, 0x22)
 ATTACK_RED: RGB = (0xC0, 0x10, 0x20)
 WHITE: RGB = (0xFF, 0xFF, 0xFF)
 
-# The smallest CIEDE2000 distance between two nation colours, in normal vision and under each simulated
+# The smallest CIEDE2000 distance between two seat colours, in normal vision and under each simulated
 # deficiency, below which a palette counts as confusable. Okabe–Ito's own six stay above it.
 MIN_DISTANCE = 10.0
 
 
 @dataclass(frozen=True)
-class NationStyle:
+class SeatStyle:
     name: str
     fill: RGB
     ink: RGB  # pattern strokes and outline: a shade of the fill that stands out on it
@@ -61,7 +61,7 @@ class NationStyle:
     pattern: str
     marker: str
     dash: tuple[float, ...]
-    tag: str  # a short tag for fleet badges, unique among the nations
+    tag: str  # a short tag for fleet badges, unique among the seats
 
 
 def hex_to_rgb(text: str) -> RGB:
@@ -177,7 +177,7 @@ def min_distance(colours: Iterable[RGB]) -> tuple[float, str]:
 
 def cvd_safe(colours: Iterable[RGB]) -> bool:
     palette = list(colours)
-    # The independent grey and the seas sit beside the nations on the map, so they must stay apart too.
+    # The independent grey and the seas sit beside the seats on the map, so they must stay apart too.
     return min_distance([*palette, INDEPENDENT_FILL, SEA_FILL])[0] >= MIN_DISTANCE
 
 
@@ -194,8 +194,8 @@ def _data_colour(data: Any) -> str | None:
 
 
 def _safe_colours(names: list[str], wanted: dict[str, RGB | None]) -> dict[str, RGB]:
-    """Okabe–Ito colours for every nation, each nation taking the free one nearest the colour it asked for."""
-    # Six nations take six Okabe–Ito colours (sky blue is spared for as long as possible, being sea-like).
+    """Okabe–Ito colours for every seat, each seat taking the free one nearest the colour it asked for."""
+    # Six seats take six Okabe–Ito colours (sky blue is spared for as long as possible, being sea-like).
     pool = (list(OKABE_ITO.values()) + list(EXTRA))[: max(6, len(names))]
     out: dict[str, RGB] = {}
     pairs = []
@@ -212,7 +212,7 @@ def _safe_colours(names: list[str], wanted: dict[str, RGB | None]) -> dict[str, 
         out[names[i]] = pool[j]
         used.add(j)
     for i, name in enumerate(names):
-        if name not in out:  # more nations than colours: patterns and markers still tell them apart
+        if name not in out:  # more seats than colours: patterns and markers still tell them apart
             out[name] = pool[i % len(pool)]
     return out
 
@@ -245,23 +245,23 @@ def _ink_for(fill: RGB) -> RGB:
     return mix(fill, (0, 0, 0), 0.38) if relative_luminance(fill) > 0.18 else mix(fill, WHITE, 0.42)
 
 
-def nation_styles(nations_data: Mapping[str, Any] | Iterable[str]) -> dict[str, NationStyle]:
-    """One style per nation, in the data's order, plus the independent provinces under ``INDEPENDENT``.
+def seat_styles(seats_data: Mapping[str, Any] | Iterable[str]) -> dict[str, SeatStyle]:
+    """One style per seat, in the data's order, plus the independent provinces under ``INDEPENDENT``.
 
-    ``nations_data`` maps each nation to its data (an object or a dict with a ``colour``), or is just the
-    nations' names; the styles depend only on it, never on the campaign's state.
+    ``seats_data`` maps each seat to its data (an object or a dict with a ``colour``), or is just the
+    seats' names; the styles depend only on it, never on the campaign's state.
     """
-    if isinstance(nations_data, Mapping):
-        names = list(nations_data)
+    if isinstance(seats_data, Mapping):
+        names = list(seats_data)
         asked: dict[str, RGB | None] = {}
         for name in names:
-            text = _data_colour(nations_data[name])
+            text = _data_colour(seats_data[name])
             try:
                 asked[name] = hex_to_rgb(text) if text else None
             except ValueError:
                 asked[name] = None
     else:
-        names = list(nations_data)
+        names = list(seats_data)
         asked = {name: None for name in names}
     given = [c for c in asked.values() if c is not None]
     if len(given) == len(names) and len(set(given)) == len(given) and cvd_safe(given):
@@ -270,7 +270,7 @@ def nation_styles(nations_data: Mapping[str, Any] | Iterable[str]) -> dict[str, 
         colours = _safe_colours(names, asked)
     tags = _tags(names)
     styles = {
-        name: NationStyle(
+        name: SeatStyle(
             name=name,
             fill=colours[name],
             ink=_ink_for(colours[name]),
@@ -282,7 +282,7 @@ def nation_styles(nations_data: Mapping[str, Any] | Iterable[str]) -> dict[str, 
         )
         for i, name in enumerate(names)
     }
-    styles[INDEPENDENT] = NationStyle(
+    styles[INDEPENDENT] = SeatStyle(
         name=INDEPENDENT, fill=INDEPENDENT_FILL, ink=mix(INDEPENDENT_FILL, (0, 0, 0), 0.4), text=INK,
         pattern="dots", marker="circle", dash=(), tag="IND",
     )
@@ -296,12 +296,12 @@ GRID_FILL: RGB = mix(BACKGROUND, INK, 0.035)
 SEA_WAVE: RGB = mix(SEA_FILL, SEA_INK, 0.22)
 
 
-def pattern_ink(style: NationStyle) -> RGB:
-    """The pattern's strokes: half-way to the ink, enough to tell nations apart, quiet enough to read over."""
+def pattern_ink(style: SeatStyle) -> RGB:
+    """The pattern's strokes: half-way to the ink, enough to tell seats apart, quiet enough to read over."""
     return mix(style.fill, style.ink, 0.45)
 
 
-def style_of(styles: Mapping[str, NationStyle], owner: str | None) -> NationStyle:
+def style_of(styles: Mapping[str, SeatStyle], owner: str | None) -> SeatStyle:
     """The style of a province's owner; an owner the data does not know is drawn as independent."""
     if owner is None:
         return styles[INDEPENDENT]

@@ -104,7 +104,7 @@ def test_the_pixel_at_each_area_centre_has_its_owners_colour() -> None:
 def test_the_legend_lists_every_power_and_the_key_every_mark() -> None:
     picture = area_picture()
     layout = build_layout(picture, 1600)
-    assert [e.nation for e in layout.legend] == [*POWERS, INDEPENDENT]
+    assert [e.seat for e in layout.legend] == [*POWERS, INDEPENDENT]
     assert [e.name.text for e in layout.legend] == [*POWERS, "Independent"]
     venice = sum(1 for s in picture.spaces if s.fill == "Venice")
     assert layout.legend[1].detail.text == f"player 1 · {venice} areas" and layout.legend[1].player == "player 1"
@@ -121,7 +121,7 @@ def test_icons_marks_and_highlights_are_drawn_where_the_picture_says() -> None:
     for name, space in spaces.items():
         drawn = sorted(i.kind for i in layout.icons_at(name))
         assert drawn == sorted(g.kind for g in space.glyphs if g.kind != "fleet" or g.count), name
-    fleets = {(i.nation, i.count) for n, s in spaces.items() if s.kind == "sea" for i in layout.icons_at(n) if i.kind == "fleet"}
+    fleets = {(i.seat, i.count) for n, s in spaces.items() if s.kind == "sea" for i in layout.icons_at(n) if i.kind == "fleet"}
     assert fleets == {("Venice", 2), ("Genoa", 1)}
     assert "siege" in [lb.text for lb in layout.labels_of("held") if lb.place == NAMES[4]]
     assert {a.name for a in layout.areas if a.attacked} == {n for n, s in spaces.items() if s.highlight}

@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.render.charts import _dashed, chart_layout, render_chart
 from bot.render.layout import inside
-from bot.render.palette import nation_styles
+from bot.render.palette import seat_styles
 from engine.mare_nostrum.picture import picture_of_view
 from engine.ruleset import ChartSeries, Picture
 from engine.rulesets import load_ruleset
@@ -30,9 +30,9 @@ def fifteen_turns() -> dict[str, Any]:
 def test_a_line_per_nation_through_every_closed_turn(fifteen_turns: dict[str, Any], kind: str) -> None:
     layout = chart_layout(picture_of_view(RULES, fifteen_turns), kind, 1200)
     history = fifteen_turns["history"]
-    assert [s.nation for s in layout.series] == list(RULES.nations)
+    assert [s.seat for s in layout.series] == list(RULES.nations)
     for series in layout.series:
-        assert series.values == tuple((h["turn"], h[kind][series.nation]) for h in history)
+        assert series.values == tuple((h["turn"], h[kind][series.seat]) for h in history)
         assert len(series.points) == len(history)
         for x, y in series.points:
             assert inside((int(x), int(y), int(x) + 1, int(y) + 1), layout.plot)
@@ -58,7 +58,7 @@ def test_every_nation_colour_is_drawn(fifteen_turns: dict[str, Any]) -> None:
     image = Image.open(io.BytesIO(render_chart(picture_of_view(RULES, fifteen_turns), "stability", 1200)))
     assert image.size == (1200, 672)
     counts = {colour: n for n, colour in image.convert("RGB").getcolors(maxcolors=1 << 20)}
-    for nation, style in nation_styles(RULES.nations).items():
+    for nation, style in seat_styles(RULES.nations).items():
         if nation in RULES.nations:
             assert counts.get(style.fill, 0) > 100, nation
 
@@ -78,7 +78,7 @@ def test_charts_work_without_history_or_ruleset() -> None:
     one = bare(("Romans",), [{"turn": 1, "provinces": {"Romans": 6}, "stability": {"Romans": 5}}])
     single = chart_layout(one, "stability", 800)
     assert single.subtitle == "After each closed turn, turn 1"
-    assert single.series[0].style.fill == nation_styles(["Romans"])["Romans"].fill
+    assert single.series[0].style.fill == seat_styles(["Romans"])["Romans"].fill
     with pytest.raises(ValueError, match="unknown chart 'treasury'"):
         chart_layout(one, "treasury")
 

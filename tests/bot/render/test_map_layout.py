@@ -129,7 +129,7 @@ def test_icons_stand_where_the_buildings_capitals_and_battles_are() -> None:
     assert {n for n, k in kinds.items() if "capital" in k} == capitals
     untouched = set(GAME_MAP.provinces) - capitals - {"Latium", "Syria", "Apulia", "Etruria"}
     assert all(kinds[n] == [] for n in untouched)
-    fleets = {(i.nation, i.count) for i in layout.icons_at("Mare Tyrrhenum") if i.kind == "fleet"}
+    fleets = {(i.seat, i.count) for i in layout.icons_at("Mare Tyrrhenum") if i.kind == "fleet"}
     assert fleets == {("Carthaginians", 2), ("Romans", 1)}
     badges = sorted(lb.text for lb in layout.labels if lb.kind == "badge" and lb.place == "Mare Tyrrhenum")
     assert badges == ["CAR 2", "ROM 1"]
@@ -147,13 +147,13 @@ def test_the_legend_lists_every_nation_with_its_player_and_provinces() -> None:
     view["nations"]["Seleucids"]["player"] = None
     view["nations"]["Ptolemaics"]["alive"] = False
     layout = build_layout(picture_of_view(RULES, view), 1600)
-    rows = {e.nation: (e.player, e.provinces, e.alive) for e in layout.legend}
+    rows = {e.seat: (e.player, e.provinces, e.alive) for e in layout.legend}
     assert rows == {
         "Carthaginians": ("hanno", 6, True), "Gauls": ("brennus", 7, True), "Macedonians": ("philip", 6, True),
         "Ptolemaics": ("ptolemy", 6, False), "Romans": ("scipio", 5, True), "Seleucids": (None, 6, True),
         INDEPENDENT: (None, 2, True),
     }
-    details = {e.nation: e.detail.text for e in layout.legend}
+    details = {e.seat: e.detail.text for e in layout.legend}
     assert details["Romans"] == "scipio · 5 provinces"
     assert details["Seleucids"] == "no player · 6 provinces"
     assert details["Ptolemaics"] == "ptolemy · 6 provinces · fallen"
@@ -228,7 +228,7 @@ def test_a_game_masters_own_map_renders_too() -> None:
     assert overlapping_labels(layout) == []
     assert layout.labels_of("title")[0].text == "Tiny Sea · Turn 1, 300 BC"
     assert {c.name for c in layout.cells} == {"Albion", "Betica", "Gamma", "Delos", "Mare Parvum"}
-    assert [e.nation for e in layout.legend] == ["Reds", "Blues", INDEPENDENT]
+    assert [e.seat for e in layout.legend] == ["Reds", "Blues", INDEPENDENT]
     assert render_png(picture, 800)[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Mare Parvum" in render_svg(picture, 800)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.render.palette import (
-    INDEPENDENT, INDEPENDENT_FILL, MIN_DISTANCE, OKABE_ITO, SEA_FILL, hex_to_rgb, min_distance, nation_styles, rgb_to_hex,
+    INDEPENDENT, INDEPENDENT_FILL, MIN_DISTANCE, OKABE_ITO, SEA_FILL, hex_to_rgb, min_distance, seat_styles, rgb_to_hex,
 )
 from engine.rulesets import load_ruleset
 
@@ -16,7 +16,7 @@ def mare_nostrum_nations():  # type: ignore[no-untyped-def]
 
 
 def test_the_mare_nostrum_palette_stays_apart_for_every_kind_of_colour_vision() -> None:
-    styles = nation_styles(mare_nostrum_nations())
+    styles = seat_styles(mare_nostrum_nations())
     fills = [s.fill for name, s in styles.items() if name != INDEPENDENT]
     distance, vision = min_distance([*fills, INDEPENDENT_FILL, SEA_FILL])
     assert distance >= MIN_DISTANCE, f"two colours are only {distance:.1f} apart under {vision}"
@@ -32,7 +32,7 @@ def test_each_nation_keeps_a_colour_near_its_own_when_the_data_colours_clash() -
     data = {"Reds": {"colour": "#d95f02"}, "Greens": {"colour": "#1b9e77"}, "Olives": {"colour": "#66a61e"},
             "Blues": {"colour": "#1f78b4"}}
     assert min_distance([hex_to_rgb(d["colour"]) for d in data.values()])[0] < MIN_DISTANCE
-    styles = nation_styles(data)
+    styles = seat_styles(data)
     assert rgb_to_hex(styles["Reds"].fill) == "#d55e00"  # vermillion
     assert rgb_to_hex(styles["Greens"].fill) == "#009e73"  # bluish green
     assert rgb_to_hex(styles["Blues"].fill) == "#0072b2"  # blue
@@ -41,12 +41,12 @@ def test_each_nation_keeps_a_colour_near_its_own_when_the_data_colours_clash() -
 
 def test_safe_data_colours_are_kept_as_written() -> None:
     data = {"A": {"colour": "#0072B2"}, "B": {"colour": "#E69F00"}, "C": {"colour": "#CC79A7"}}
-    styles = nation_styles(data)
+    styles = seat_styles(data)
     assert [rgb_to_hex(styles[n].fill) for n in "ABC"] == ["#0072b2", "#e69f00", "#cc79a7"]
 
 
 def test_nations_differ_in_everything_but_colour_too() -> None:
-    styles = nation_styles(mare_nostrum_nations())
+    styles = seat_styles(mare_nostrum_nations())
     nations = [s for name, s in styles.items() if name != INDEPENDENT]
     for attribute in ("pattern", "marker", "dash", "tag", "fill"):
         values = [getattr(s, attribute) for s in nations]
@@ -59,14 +59,14 @@ def test_nations_differ_in_everything_but_colour_too() -> None:
 
 def test_styles_are_deterministic_and_work_from_names_alone() -> None:
     nations = mare_nostrum_nations()
-    assert nation_styles(nations) == nation_styles(dict(nations))
-    by_name = nation_styles(["Romans", "Gauls", "Romani"])
-    assert by_name == nation_styles(["Romans", "Gauls", "Romani"])
+    assert seat_styles(nations) == seat_styles(dict(nations))
+    by_name = seat_styles(["Romans", "Gauls", "Romani"])
+    assert by_name == seat_styles(["Romans", "Gauls", "Romani"])
     assert len({s.tag for s in by_name.values()}) == 4
-    many = nation_styles([f"Nation {i}" for i in range(12)])
+    many = seat_styles([f"Nation {i}" for i in range(12)])
     assert len({s.fill for s in many.values()}) >= 11  # past the palette, patterns and markers carry on
 
 
 def test_a_broken_colour_in_the_data_does_not_break_the_map() -> None:
-    styles = nation_styles({"A": {"colour": "not a colour"}, "B": {}})
+    styles = seat_styles({"A": {"colour": "not a colour"}, "B": {}})
     assert styles["A"].fill != styles["B"].fill
