@@ -61,9 +61,9 @@ def render_board(engine: Any, campaign_id: int, view: BoardView, session: Sessio
             DeadlineRow.campaign_id == campaign_id, DeadlineRow.kind == PLAYER_TURN, DeadlineRow.turn == view.turn,
         )).all())
     acting = {seat for seat, _, _ in view.prompts}
-    due = {d.nation: d.due_at for d in rows if d.state in ACTIVE}
+    due = {d.seat: d.due_at for d in rows if d.state in ACTIVE}
     # A deadline of this turn that ended (the seat stopped acting, or its time ran out) while the seat no longer acts.
-    finished = sorted({d.nation or "" for d in rows if d.state not in ACTIVE} - acting - {""})
+    finished = sorted({d.seat or "" for d in rows if d.state not in ACTIVE} - acting - {""})
     lines = [f"📋 **Status board: {view.turn_label}** ({view.phase})"]
     if view.over:
         lines.append("The game is over.")

@@ -120,11 +120,11 @@ async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
     with Session(writer(app.engine)) as session:  # claims are written under the write lock (see bot/schedule/scheduler/)
         if not claim(session, key, campaign_id, "beacons", at=now):
             return
-    ping = [p for n in after.nations if n not in before.nations and (p := after.players.get(n)) and p != gm]
+    ping = [p for n in after.seats if n not in before.seats and (p := after.players.get(n)) and p != gm]
     # A question that the rolls lead to is said with them (the transport adds its one-click answers).
     asked = [f"{player}: " + (question_text(p.seat, p.what, tuple(p.choices), p.on_timeout) if is_question(p.mode)
                                else f"it is your turn ({p.seat}: {p.what}).")
-             for p in ruleset.prompts(state) if p.seat not in before.nations and (player := after.players.get(p.seat))]
+             for p in ruleset.prompts(state) if p.seat not in before.seats and (player := after.players.get(p.seat))]
     await _send(app, key, campaign_id, "\n".join([*messages, *asked]), ping)
 
 

@@ -98,8 +98,8 @@ def utc_to_local(moment: datetime, zone: str) -> datetime:
     return as_utc(moment).astimezone(ZoneInfo(zone))
 
 
-def possessive(nation: str) -> str:
-    return f"the {nation}'" if nation.endswith("s") else f"the {nation}'s"
+def possessive(seat: str) -> str:
+    return f"the {seat}'" if seat.endswith("s") else f"the {seat}'s"
 
 
 # --- who is to act ------------------------------------------------------------------------------------------------------
@@ -108,8 +108,8 @@ def possessive(nation: str) -> str:
 @dataclass(frozen=True)
 class Acting:
     turn: int | None
-    nations: tuple[str, ...]
-    players: dict[str, str]  # nation -> player identity
+    seats: tuple[str, ...]
+    players: dict[str, str]  # seat -> player identity
 
 
 def acting_of(service: Any, name: str) -> Acting:
@@ -121,14 +121,14 @@ def acting_of(service: Any, name: str) -> Acting:
 def acting_from(seats: tuple[str, ...], ruleset: Any, state: Any) -> Acting:
     """Who is to act, their players and the game turn: all through the ruleset boundary."""
     players = seat_players(ruleset, state)
-    return Acting(turn=ruleset.summary(state).turn, nations=seats, players=players)
+    return Acting(turn=ruleset.summary(state).turn, seats=seats, players=players)
 
 
 # --- GM tools -----------------------------------------------------------------------------------------------------------
 
 
-def _active_for(session: Session, campaign_id: int, nation: str) -> DeadlineRow | None:
-    rows = [d for d in active_deadlines(session, campaign_id) if d.kind == PLAYER_TURN and d.nation == nation]
+def _active_for(session: Session, campaign_id: int, seat: str) -> DeadlineRow | None:
+    rows = [d for d in active_deadlines(session, campaign_id) if d.kind == PLAYER_TURN and d.seat == seat]
     return rows[-1] if rows else None
 
 
@@ -159,9 +159,9 @@ def _announce_moved(session: Session, d: DeadlineRow, now: datetime, *, committe
         after_outer_commit(session, tell)
 
 
-def extend_deadline(service: Any, campaign: str | None, nation: str, hours: float, by: str,
+def extend_deadline(service: Any, campaign: str | None, seat: str, hours: float, by: str,
                     *, clock: Clock | None = None, session: Session | None = None) -> str:
-    """Move a nation's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead.
+    """Move a seat's deadline by ``hours`` (negative shortens). A new reminder is due if its time is ahead.
 
     With ``session``, the change is flushed in it and committed by its owner; without, committed here."""
     now = as_utc((clock or service.clock).now())
@@ -170,9 +170,9 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
         row = find_campaign(session, campaign)
         if row is None or row.id is None:
             return f"no campaign '{campaign}'"
-        d = _active_for(session, row.id, nation)
+        d = _active_for(session, row.id, seat)
         if d is None:
-            return f"the {nation} have no running deadline"
+            return f"the {seat} have no running deadline"
         settings = settings_for(session, row.id)
         if not (math.isfinite(hours) and abs(hours) <= MAX_HOURS):
             raise ValueError(f"'{hours:g}': the hours to extend by are at most {MAX_HOURS:g} either way (a year)")
@@ -186,24 +186,24 @@ def extend_deadline(service: Any, campaign: str | None, nation: str, hours: floa
             session.refresh(d)
         else:
             session.flush()
-        log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, nation, row.name, hours, d.due_at)
+        log.info("%s moved the deadline of the %s (campaign %s) by %sh to %s", by, seat, row.name, hours, d.due_at)
         _announce_moved(session, d, now, committed=own)
-        return f"{by} extended {possessive(nation)} turn by {hours:g}h: it now ends {discord_when(d.due_at)}"
+        return f"{by} extended {possessive(seat)} turn by {hours:g}h: it now ends {discord_when(d.due_at)}"
 
 
-def set_deadline(service: Any, campaign: str | None, nation: str, local_time: str, by: str,
+def set_deadline(service: Any, campaign: str | None, seat: str, local_time: str, by: str,
                  *, clock: Clock | None = None, session: Session | None = None) -> str:
-    """Set a nation's deadline to a wall time in the campaign's zone ('2026-12-01 20:00')."""
+    """Set a seat's deadline to a wall time in the campaign's zone ('2026-12-01 20:00')."""
     given = session
     with _session(service, given) as session:
         row = find_campaign(session, campaign)
         if row is None or row.id is None:
             return f"no campaign '{campaign}'"
         zone = settings_for(session, row.id).timezone
-        d = _active_for(session, row.id, nation)
+        d = _active_for(session, row.id, seat)
         if d is None:
-            return f"the {nation} have no running deadline"
+            return f"the {seat} have no running deadline"
         due = d.due_at
     target = check_window(local_to_utc(local_time, zone), as_utc((clock or service.clock).now()), local_time, zone)
-    return extend_deadline(service, campaign, nation, (target - due).total_seconds() / 3600, by, clock=clock,
+    return extend_deadline(service, campaign, seat, (target - due).total_seconds() / 3600, by, clock=clock,
                            session=given)

@@ -216,8 +216,8 @@ class PostReading(PublicValues):
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []
-        for nation in posting.ruleset.to_act(posting.folded.state):
-            player = getattr(posting.ruleset, "player_of")(posting.folded.state, nation)
+        for seat in posting.ruleset.to_act(posting.folded.state):
+            player = getattr(posting.ruleset, "player_of")(posting.folded.state, seat)
             if player and player != posting.author:
                 users.append(player)
         return users

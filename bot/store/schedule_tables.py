@@ -44,8 +44,8 @@ class DeadlineRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True)
     kind: str = PLAYER_TURN  # player_turn | turn_close | lotto_fetch
-    nation: str | None = None
-    # The acting window it belongs to: a nation acts once per turn, so (nation, turn) tells a stale
+    seat: str | None = None
+    # The acting window it belongs to: a seat acts once per turn, so (seat, turn) tells a stale
     # deadline (left by a crash, or by posts made while no scheduler ran) from the current one.
     turn: int | None = None
     due_at: datetime = Field(sa_column=Column(UtcDateTime(), nullable=False, index=True))
@@ -60,7 +60,7 @@ class CampaignSettingsRow(SQLModel, table=True):
     timezone: str = DEFAULT_TIMEZONE  # the GM's IANA zone: what "20:00" means when a GM types it
     player_hours: int = 48
     remind_hours_before: int = 12
-    on_timeout: str = "pass"  # pass: the bot passes the late nation; wait: the GM is told and decides
+    on_timeout: str = "pass"  # pass: the bot passes the late seat; wait: the GM is told and decides
 
 
 def _hours_ok(key: str, value: Any) -> bool:
@@ -208,7 +208,7 @@ def repair_rows(engine: Engine, now: datetime, campaign_ids: set[int] | None = N
 
     Read with plain SQL, since a row the ORM cannot even load ('garbage' as a time) must be fixable too. A bad
     setting goes back to its default; an active deadline whose due time is not a time, or not between 2000 and a
-    year (twice the longest turn) from now, is cancelled: the start-up's sync then gives the nation a fresh one.
+    year (twice the longest turn) from now, is cancelled: the start-up's sync then gives the seat a fresh one.
     A reminder time that makes no sense is dropped.
     """
     from sqlalchemy import text
@@ -231,20 +231,20 @@ def repair_rows(engine: Engine, now: datetime, campaign_ids: set[int] | None = N
         session.commit()
     with writer(engine).begin() as connection:
         active = connection.execute(
-            text("SELECT id, campaign_id, nation, due_at, remind_at FROM deadline WHERE state IN ('pending', 'reminded')")
+            text("SELECT id, campaign_id, seat, due_at, remind_at FROM deadline WHERE state IN ('pending', 'reminded')")
         ).all()
-        for deadline_id, campaign_id, nation, due_raw, remind_raw in active:
+        for deadline_id, campaign_id, seat, due_raw, remind_raw in active:
             if campaign_ids is not None and campaign_id not in campaign_ids:
                 continue
             due = _stored_moment(due_raw)
             if due is None or not OLDEST_DEADLINE <= due <= horizon:
                 connection.execute(text("UPDATE deadline SET state = :s WHERE id = :i"), {"s": CANCELLED, "i": deadline_id})
                 fixed.setdefault(campaign_id, []).append(
-                    f"the deadline of the {nation} ('{quote(str(due_raw), 40)}') was not a sane time: it starts afresh")
+                    f"the deadline of {seat} ('{quote(str(due_raw), 40)}') was not a sane time: it starts afresh")
                 continue
             remind = None if remind_raw is None else _stored_moment(remind_raw)
             if remind_raw is not None and (remind is None or not OLDEST_DEADLINE <= remind <= due):
                 connection.execute(text("UPDATE deadline SET remind_at = NULL WHERE id = :i"), {"i": deadline_id})
                 fixed.setdefault(campaign_id, []).append(
-                    f"the reminder of the {nation} ('{quote(str(remind_raw), 40)}') was not a sane time: dropped")
+                    f"the reminder of {seat} ('{quote(str(remind_raw), 40)}') was not a sane time: dropped")
     return fixed

@@ -60,7 +60,7 @@ class SessionPostStore:
     def turn_deadlines(self, campaign_id: int) -> list[tuple[str | None, datetime, str]]:
         from bot.store.schedule_tables import PLAYER_TURN, active_deadlines
 
-        return [(d.nation, d.due_at, d.state) for d in active_deadlines(self._session, campaign_id) if d.kind == PLAYER_TURN]
+        return [(d.seat, d.due_at, d.state) for d in active_deadlines(self._session, campaign_id) if d.kind == PLAYER_TURN]
 
     def flush(self) -> None:
         self._session.flush()

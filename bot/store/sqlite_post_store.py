@@ -180,10 +180,10 @@ class SqlitePostStore:
 
     def turn_deadlines(self, campaign_id: int) -> list[tuple[str | None, datetime, str]]:
         rows = self.connection.execute(
-            f"SELECT nation, due_at, state FROM deadline WHERE campaign_id = ? AND kind = ? AND state IN "
+            f"SELECT seat, due_at, state FROM deadline WHERE campaign_id = ? AND kind = ? AND state IN "
             f"({', '.join('?' for _ in ACTIVE)}) ORDER BY due_at, id", (campaign_id, PLAYER_TURN, *ACTIVE))
         # Kept as SQLAlchemy keeps a UtcDateTime in SQLite: naive, in UTC.
-        return [(nation, datetime.fromisoformat(due).replace(tzinfo=timezone.utc), str(state)) for nation, due, state in rows]
+        return [(seat, datetime.fromisoformat(due).replace(tzinfo=timezone.utc), str(state)) for seat, due, state in rows]
 
     def flush(self) -> None:
         """Nothing to send: each statement ran as it came."""

@@ -2,7 +2,7 @@
 
 The ``deadline`` table is the truth (bot/store/schedule_tables.py); a job only says when to look at a deadline
 again. At start-up ``reconcile`` makes the jobs match the rows, and the rows match the campaigns' states (a crash
-between a post's commit and its observer leaves a nation without a deadline; a post made with no scheduler
+between a post's commit and its observer leaves a seat without a deadline; a post made with no scheduler
 running leaves a stale one), so nothing depends on a job surviving. That is why the deadlines' jobs are kept in
 memory (``MEMORY``), rebuilt from the table by ``reconcile`` at start and by the sweep once a minute (a deadline
 another process made): every pass of a burst moves a deadline, and a row written to and deleted from apscheduler's
@@ -31,7 +31,7 @@ the same key. We chose this over record-then-post-without-resume because a lost 
 stalls a months-long game, while a duplicate is harmless; and the duplicate window (between Discord
 accepting the message and our commit) is closed in practice by sending the key as a Discord nonce, which
 Discord enforces for a few minutes. Game-state actions (the timeout's /gm pass) are made idempotent by the
-state itself: a nation is passed only while it is still the one to act in the deadline's turn.
+state itself: a seat is passed only while it is still the one to act in the deadline's turn.
 """
 from __future__ import annotations
 

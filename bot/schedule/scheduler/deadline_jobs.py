@@ -85,8 +85,8 @@ async def _remind(app: App, campaign_id: int, deadline_id: int) -> None:
         return
     if what is None:
         return
-    key, nation, due, still, turn, name = what
-    player = (await asyncio.to_thread(acting_of, app.service, name)).players.get(nation) or nation
+    key, seat, due, still, turn, name = what
+    player = (await asyncio.to_thread(acting_of, app.service, name)).players.get(seat) or seat
     text = f"{player} your turn ends {discord_when(due)}" if still else None
     await _send(app, key, campaign_id, text, [player], turn=turn)
     d = await asyncio.to_thread(_deadline, app, deadline_id)
@@ -116,7 +116,7 @@ def _claim_reminder(app: App, campaign_id: int, deadline_id: int,
             if not claim(session, key, campaign_id, "reminder", at=now):
                 return None, None
         campaign, _ = _campaign_and_settings(session, campaign_id)
-        return None, (key, d.nation or "", d.due_at, d.state in ACTIVE, d.turn, campaign.name)
+        return None, (key, d.seat or "", d.due_at, d.state in ACTIVE, d.turn, campaign.name)
 
 
 def _deadline(app: App, deadline_id: int) -> DeadlineRow | None:
@@ -140,28 +140,28 @@ async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None
         return
     if what is None:
         return
-    key, nation, turn, due, name, gm, on_timeout = what
+    key, seat, turn, due, name, gm, on_timeout = what
     text: str | None
     ping: list[str] = []
     if on_timeout == "wait":
-        text = f"{gm} {possessive(nation)} time is up: /gm pass {nation} or extend"
+        text = f"{gm} {possessive(seat)} time is up: /gm pass {seat} or extend"
         ping = [gm]
     else:
         async with _campaign_locked(app, name):
             acting = await asyncio.to_thread(acting_of, app.service, name)
-            line = await asyncio.to_thread(timeout_line, app.service, name, nation)
-            if nation in acting.nations and acting.turn == turn and line is None:
-                text = f"{gm} {possessive(nation)} time is up, and the game leaves it to the GM: /order {nation} ... or extend"
+            line = await asyncio.to_thread(timeout_line, app.service, name, seat)
+            if seat in acting.seats and acting.turn == turn and line is None:
+                text = f"{gm} {possessive(seat)} time is up, and the game leaves it to the GM: /order {seat} ... or extend"
                 ping = [gm]
-            elif nation in acting.nations and acting.turn == turn:
+            elif seat in acting.seats and acting.turn == turn:
                 reply = await asyncio.to_thread(app.service.post, gm, line, name, is_gm=True)
-                text = f"Time is up for the {nation}.\n{reply.render(for_author=False)}"
+                text = f"Time is up for the {seat}.\n{reply.render(for_author=False)}"
                 ping = list(reply.ping)
-            elif await asyncio.to_thread(_passed_for_timeout, app, campaign_id, nation, due):
+            elif await asyncio.to_thread(_passed_for_timeout, app, campaign_id, seat, due):
                 # An earlier run passed them and died before posting: say so, without the original reply.
                 after = await asyncio.to_thread(acting_of, app.service, name)
-                text = f"Time is up for the {nation}: the GM passed them (timeout)."
-                ping = [p for n in after.nations if (p := after.players.get(n))]
+                text = f"Time is up for the {seat}: the GM passed them (timeout)."
+                ping = [p for n in after.seats if (p := after.players.get(n))]
             else:
                 text = None  # they played in time after all
     await _send(app, key, campaign_id, text, ping, turn=turn)
@@ -189,7 +189,7 @@ def _claim_timeout(app: App, campaign_id: int, deadline_id: int, now: datetime) 
             if not claim(session, key, campaign_id, "deadline", at=now):
                 return None, None
         campaign, settings = _campaign_and_settings(session, campaign_id)
-        return None, (key, d.nation or "", d.turn, d.due_at, campaign.name, campaign.gm, settings.on_timeout)
+        return None, (key, d.seat or "", d.turn, d.due_at, campaign.name, campaign.gm, settings.on_timeout)
 
 
 def timeout_line(service: Any, name: str, seat: str) -> str | None:
@@ -205,12 +205,12 @@ def timeout_line(service: Any, name: str, seat: str) -> str | None:
     return f'/order "{seat}" {prompt.on_timeout}' if prompt.on_timeout else None
 
 
-def _passed_for_timeout(app: App, campaign_id: int, nation: str, due: datetime) -> bool:
+def _passed_for_timeout(app: App, campaign_id: int, seat: str, due: datetime) -> bool:
     since = due.isoformat(timespec="seconds")
     with Session(app.engine) as session:
         events = load_events(session, campaign_id)
     return any(
-        e.kind == "gm.pass" and e.data.get("nation") == nation and str(e.data.get("reason", "")).startswith("timeout")
+        e.kind == "gm.pass" and e.data.get("nation") == seat and str(e.data.get("reason", "")).startswith("timeout")
         and e.at >= since
         for e in events
     )

@@ -265,5 +265,5 @@ async def _tell_draw(app: App, key: str, campaign_id: int, name: str, gm: str, o
     alert = outcome.alert or outcome.status is Status.WAITING
     lines = (outcome.lines() if alert else []) + list(messages)
     ping = [gm] if alert else []
-    ping += [p for n in after.nations if n not in before.nations and (p := after.players.get(n))]
+    ping += [p for n in after.seats if n not in before.seats and (p := after.players.get(n))]
     await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping)

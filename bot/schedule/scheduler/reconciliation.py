@@ -28,13 +28,13 @@ from bot.schedule.scheduler.message_jobs import schedule_next_fetch, _resume_job
 log = logging.getLogger("legatus.scheduler")
 
 
-def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | None, now: datetime,
+def _new_deadline(session: Session, campaign_id: int, seat: str, turn: int | None, now: datetime,
                   settings: Any = None) -> DeadlineRow:
     settings = settings if settings is not None else settings_for(session, campaign_id)
     due = now + timedelta(hours=settings.player_hours)
     remind = due - timedelta(hours=settings.remind_hours_before) if settings.remind_hours_before > 0 else None
     row = DeadlineRow(
-        campaign_id=campaign_id, kind=PLAYER_TURN, nation=nation, turn=turn, due_at=due,
+        campaign_id=campaign_id, kind=PLAYER_TURN, seat=seat, turn=turn, due_at=due,
         remind_at=remind if remind is not None and remind > now else None, state=PENDING, created_at=now,
     )
     session.add(row)
@@ -42,7 +42,7 @@ def _new_deadline(session: Session, campaign_id: int, nation: str, turn: int | N
 
 
 class DeadlineKeeper:
-    """Observer of ``Legatus``: the nation that comes to act gets a deadline; the one that stops loses its own."""
+    """Observer of ``Legatus``: the seat that comes to act gets a deadline; the one that stops loses its own."""
 
     def __init__(self, service: Any, clock: Clock | None = None) -> None:
         self.service = service
@@ -80,7 +80,7 @@ class DeadlineKeeper:
                 stopped = [n for n in change.to_act_before if n not in change.to_act_after]
                 acting = acting_from(tuple(change.to_act_after), change.ruleset, change.state)
                 active = running[change.campaign_id]
-                for d in [d for d in active if d.kind == PLAYER_TURN and d.nation in set(stopped) | set(started)]:
+                for d in [d for d in active if d.kind == PLAYER_TURN and d.seat in set(stopped) | set(started)]:
                     d.state = CANCELLED
                     session.add(d)
                     ended[id(d)] = d
@@ -115,17 +115,17 @@ def _sync_campaign(service: Any, name: str, now: datetime) -> None:
         row = find_campaign(session, name)
         assert row is not None and row.id is not None
         for d in active_deadlines(session, row.id):
-            if d.kind == PLAYER_TURN and not (d.nation in acting.nations and d.turn == acting.turn):
+            if d.kind == PLAYER_TURN and not (d.seat in acting.seats and d.turn == acting.turn):
                 d.state = CANCELLED
                 session.add(d)
         existing = session.exec(
             select(DeadlineRow).where(DeadlineRow.campaign_id == row.id, DeadlineRow.kind == PLAYER_TURN,
                                       DeadlineRow.state != CANCELLED)
         ).all()
-        have = {(d.nation, d.turn) for d in existing}
-        for nation in acting.nations:
-            if (nation, acting.turn) not in have:
-                _new_deadline(session, row.id, nation, acting.turn, now)
+        have = {(d.seat, d.turn) for d in existing}
+        for seat in acting.seats:
+            if (seat, acting.turn) not in have:
+                _new_deadline(session, row.id, seat, acting.turn, now)
         session.commit()
 
 

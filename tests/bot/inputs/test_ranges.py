@@ -135,7 +135,7 @@ def test_start_up_survives_any_stored_row(tmp_path: Path, sql: str) -> None:
         for d in session.exec(select(DeadlineRow).where(DeadlineRow.state.in_(ACTIVE))).all():  # type: ignore[attr-defined]
             assert START <= d.due_at <= datetime(2027, 9, 2, tzinfo=UTC)
     assert again.state()["to_play"] == "Gauls"
-    (gauls,) = [d for d in _active(again) if d.nation == "Gauls"]
+    (gauls,) = [d for d in _active(again) if d.seat == "Gauls"]
     assert gauls.due_at > START
     if "deadline" in sql or "1e308" in sql or "Mars" in sql or "99999999" in sql:
         assert any("GM" in s.text and "repaired" in s.text for s in poster.sent), [s.text for s in poster.sent]

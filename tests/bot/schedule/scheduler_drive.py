@@ -121,9 +121,9 @@ def player_due(service: Legatus) -> list[tuple[datetime, str]]:
         row = find_campaign(session, "c")
         assert row is not None and row.id is not None
         for d in active_deadlines(session, row.id):
-            delay = DELAY.get(d.nation or "")
+            delay = DELAY.get(d.seat or "")
             if d.kind == PLAYER_TURN and delay is not None:
-                out.append((d.created_at + timedelta(hours=delay), d.nation or ""))
+                out.append((d.created_at + timedelta(hours=delay), d.seat or ""))
     return out
 
 

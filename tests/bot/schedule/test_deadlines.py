@@ -80,7 +80,7 @@ def test_a_deadline_set_across_the_october_dst_change_keeps_its_wall_time(tmp_pa
         await S.start_scheduler(service, S.RecordingPoster(), clock, fetch=fake_fetch, run=False)
         S.sync_deadlines(service, clock.now())  # the campaign is in setup: nobody to act, nothing made
         with Session(service.engine) as session:
-            session.add(DeadlineRow(campaign_id=1, nation="Romans", turn=None,
+            session.add(DeadlineRow(campaign_id=1, seat="Romans", turn=None,
                                     due_at=clock.now() + timedelta(hours=48), created_at=clock.now()))
             session.commit()
         message = D.set_deadline(service, "c", "Romans", "2026-10-26 20:00", "gm")
@@ -106,7 +106,7 @@ def test_the_nation_to_act_gets_a_deadline_and_the_previous_loses_its_own(tmp_pa
     async def main() -> None:
         poster, _ = await opened(service, clock)
         (gauls,) = deadlines(service)
-        assert (gauls.nation, gauls.turn, gauls.state) == ("Gauls", 1, PENDING)
+        assert (gauls.seat, gauls.turn, gauls.state) == ("Gauls", 1, PENDING)
         assert gauls.due_at == datetime(2026, 9, 3, 18, 15, tzinfo=UTC)
         assert gauls.remind_at == datetime(2026, 9, 3, 6, 15, tzinfo=UTC)
         assert poster.sent[0].ping == ["brennus"] and "Turn 1" in poster.sent[0].text
@@ -114,7 +114,7 @@ def test_the_nation_to_act_gets_a_deadline_and_the_previous_loses_its_own(tmp_pa
         assert service.post("brennus", "pass").ok
         gauls, ptolemaics = deadlines(service)
         assert gauls.state == CANCELLED
-        assert (ptolemaics.nation, ptolemaics.state) == ("Ptolemaics", PENDING)
+        assert (ptolemaics.seat, ptolemaics.state) == ("Ptolemaics", PENDING)
         assert ptolemaics.due_at == clock.moment + timedelta(hours=48)
         line = f"Ptolemaics (ptolemy): until {D.discord_when(ptolemaics.due_at)}"
         status = service.post("ptolemy", "/status").render()
@@ -219,4 +219,4 @@ def test_a_deadline_missed_while_down_is_acted_on_once_at_start_up(tmp_path: Pat
     assert again.state()["to_play"] == "Ptolemaics"
     with Session(again.engine) as session:
         (pending,) = active_deadlines(session)
-    assert pending.nation == "Ptolemaics" and pending.created_at == clock2.now()
+    assert pending.seat == "Ptolemaics" and pending.created_at == clock2.now()

@@ -278,7 +278,7 @@ def _deadlines_after_passes(db: Path, together: bool) -> tuple[list[tuple[Any, .
             assert all(r.ok and r.changed for r in replies), [r.render() for r in replies]
             assert service.state()["to_play"] == order[3]
             with Session(service.engine) as session:
-                rows = [(d.id, d.nation, d.turn, d.state, d.due_at, d.remind_at) for d in session.exec(select(DeadlineRow))]
+                rows = [(d.id, d.seat, d.turn, d.state, d.due_at, d.remind_at) for d in session.exec(select(DeadlineRow))]
             jobs = sorted(j.id for j in scheduler.get_jobs() if j.id.startswith("deadline-"))  # type: ignore[attr-defined]
             return rows, jobs
         finally:

@@ -208,7 +208,7 @@ def test_tables_made_by_the_stopgap_are_adopted_with_their_rows(db_url: str) -> 
         ostia = find_campaign(session, "ostia")
         assert ostia is not None
         rows = session.exec(select(DeadlineRow).order_by(DeadlineRow.id)).all()  # type: ignore[arg-type]
-        assert [(d.campaign_id, d.nation, d.turn, d.state) for d in rows] == [
+        assert [(d.campaign_id, d.seat, d.turn, d.state) for d in rows] == [
             (ostia.id, "Ptolemaics", 3, REMINDED), (ostia.id, "Seleucids", 2, "done"),
         ]
         assert rows[0].due_at == DUE and rows[0].remind_at == DUE - timedelta(hours=12)
@@ -218,7 +218,7 @@ def test_tables_made_by_the_stopgap_are_adopted_with_their_rows(db_url: str) -> 
         assert (settings.timezone, settings.player_hours, settings.remind_hours_before, settings.on_timeout) == (
             "America/New_York", 24, 6, "wait")
         # New rows go on after the kept ones (PostgreSQL's sequence survived the adoption).
-        added = DeadlineRow(campaign_id=ostia.id, nation="Seleucids", turn=3, due_at=DUE)
+        added = DeadlineRow(campaign_id=ostia.id, seat="Seleucids", turn=3, due_at=DUE)
         session.add(added)
         session.commit()
         assert added.id is not None and added.id > rows[1].id  # type: ignore[operator]

@@ -28,7 +28,7 @@ def test_many_campaigns_read_together_as_one_by_one(tmp_path: Path) -> None:
             assert row.id is not None
             ids.append(row.id)
             for j, state in enumerate((PENDING, CANCELLED, REMINDED)[: k % 4]):
-                session.add(DeadlineRow(campaign_id=row.id, nation=f"n{j}", turn=1, due_at=now - timedelta(hours=j),
+                session.add(DeadlineRow(campaign_id=row.id, seat=f"n{j}", turn=1, due_at=now - timedelta(hours=j),
                                         state=state, created_at=now))
             if k % 5 == 0 and k != 10:
                 session.add(CampaignSettingsRow(campaign_id=row.id, player_hours=k % 7 + 1))
