@@ -54,8 +54,14 @@ def held(console: Console, who: str) -> list[tuple[str, str]]:
 
 def test_a_whole_game_through_the_console_with_every_card_sealed_then_verified(table) -> None:  # type: ignore[no-untyped-def]
     service, console, clock = table
-    assert service.create_campaign("market", "market-day", "gm", PLAYERS).changed
-    say(console, "ann> /status")  # the first post: the bot seals the deck key and binds the shuffles
+    created = service.create_campaign("market", "market-day", "gm", PLAYERS)
+    assert created.changed and "The deck key is sealed (digest " in " ".join(created.notes)
+    # The key is sealed with the campaign, before any post could be: event 2, its salt in the private store alone.
+    first = [json.loads(line) for line in service.export().splitlines()]
+    assert [(e["seq"], e["kind"], e["actor"], e["data"].get("key")) for e in first] == [
+        (1, "campaign.created", "gm", None), (2, "secret.sealed", "legatus", "deck-key")]
+    assert first[0]["data"]["rules_version"] == 2
+    say(console, "ann> /status")
     clock.advance(timedelta(seconds=30))
     say(console, "ann> /status")  # the round is out: the beacon is recorded, the goods dealt and sealed
     hands = {who: held(console, who) for who in PLAYERS.values()}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine import secrets
+from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
@@ -31,6 +31,8 @@ from tests.games.market_day.state import (
     AUCTION, AUCTION_SECONDS, DEAL, DEALING, ENDING, EXTEND, MARKET, MONEY, OVER, SEATS, VOTE as VOTING,
     WINDOW_SECONDS, State, specs, value,
 )
+
+KEY_FIRST = 2  # the rules version from which the deck key comes before anything else
 
 ORDERS = {
     MARKET: "offer <bundle> for <bundle> to <seat|everyone>, accept/decline/withdraw <n>, counter <n> <bundle> for "
@@ -43,6 +45,8 @@ class MarketDay:
     id = "market-day"
     title = "Market Day"
     randomness = "drand"
+    # 1: the deck key sealed at the first post (the first campaigns' logs); 2: at the creation, before anything else.
+    rules_version = KEY_FIRST
 
     def __init__(self) -> None:
         self.seat_names = NameIndex({s: () for s in SEATS}, "seat")
@@ -57,9 +61,13 @@ class MarketDay:
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
+        version = setup.get("rules_version", 1)
+        if version not in (1, KEY_FIRST):
+            raise Rejection(f"rules_version {str(version)[:20]} is not one of {self.title}'s: 1 or {KEY_FIRST}")
         state = State(str(setup.get("gm", "gm")), {s: players.get(s) for s in SEATS},
                       chance.ChanceBook(source=source, rule=chance.rule_of(source, setup)),
-                      tb.new_table(specs(), list(SEATS), MONEY))
+                      tb.new_table(specs(), list(SEATS), MONEY, key_first=version == KEY_FIRST))
+        state.commitment = setup.get("commitment") if source == chance.COMMIT_REVEAL else None
         for seat in SEATS:
             for where in DEAL:
                 tb.deal(state.table, "goods", seat, where)
@@ -68,11 +76,13 @@ class MarketDay:
     def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
         state = state if in_place else copy.deepcopy(state)
         said: list[str] = []
+        tb.check_key_first(state.table, event)
         handler = {
             secrets.SEALED: self._sealed, secrets.REVEALED: self._revealed, "trade.offered": self._offered,
             "trade.answered": self._answered, "window.done": self._done, "window.closed": self._window_closed,
             "card.sold": self._sold, "auction.bid": self._bid, "auction.passed": self._passed,
             "auction.closed": self._auction_closed, "vote.cast": self._vote, "player.assigned": self._assigned,
+            "seed.revealed": self._seed,
         }.get(event.kind)
         if handler is not None:
             said += handler(state, event)
@@ -215,6 +225,18 @@ class MarketDay:
             raise Rejection(f"unknown seat '{seat}': the seats are {', '.join(SEATS)}")
         state.players[seat] = event.data.get("player")
         return [f"{seat} is now played by {state.players[seat] or 'nobody'}."]
+
+    def _seed(self, state: State, event: Event) -> list[str]:
+        """The GM's /campaign reveal: the commit-reveal seed, held to the commitment published at the creation."""
+        if event.actor != state.gm:
+            raise Rejection(f"only the GM ({state.gm}) reveals the seed")
+        if state.commitment is None or state.seed is not None:
+            raise Rejection("this campaign has no commit-reveal seed still to reveal")
+        seed = str(event.data.get("seed", ""))
+        if not commit_reveal.verify_reveal(commit_reveal.key(seed), str(state.commitment)):
+            raise Rejection(f"this seed does not match the commitment published at creation ({state.commitment[:12]}…)")
+        state.seed = seed
+        return [f"The commit-reveal seed is revealed: {seed}; anyone can now derive every shuffle's numbers again."]
 
     def _progress(self, state: State, event: Event) -> list[str]:
         """Move on as far as what is known allows: after any event, since any may unblock it."""
