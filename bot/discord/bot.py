@@ -25,6 +25,7 @@ from bot.discord.game_commands import add_game_commands, game_specs
 from bot.discord.shell_actions import state_message
 from bot.discord.shell_tree import on_command_error, shell_tree
 from bot.discord.hand_menu import HAND_SELECT, picked
+from bot.discord.order_words import WORDS_BUTTON, fits, needs_words, order_of, submitted, words_button, words_modal
 from bot.service.asks import is_question, question_text
 from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
@@ -430,13 +431,13 @@ class LegatusBot(discord.Client):
             return None
         wanted = set(players)
         labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices]
-        labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100][:5]
+        labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100 and fits(c)][:5]
         if not labels:
             return None
         buttons = discord.ui.View(timeout=None)
-        for label in labels:
-            buttons.add_item(discord.ui.Button(label=label[:80], custom_id=CHOICE_PREFIX + label,
-                                               style=discord.ButtonStyle.secondary))
+        for label in labels:  # a choice that needs words opens a modal for them (bot/discord/order_words.py)
+            buttons.add_item(words_button(label) if needs_words(label) else discord.ui.Button(
+                label=label[:80], custom_id=CHOICE_PREFIX + label, style=discord.ButtonStyle.secondary))
         return buttons
 
     async def undo_button(self, campaign: Any, user: discord.abc.User) -> discord.ui.View | None:
@@ -472,18 +473,23 @@ class LegatusBot(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
+        if interaction.type is discord.InteractionType.modal_submit and (words := submitted(interaction.data)):
+            await run_text_command(self, interaction, order_of(*words), offer_undo=True)
         if interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, object] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if custom_id.startswith(CHOICE_PREFIX):
+        order = picked(interaction.data) if custom_id == HAND_SELECT else None
+        if custom_id.startswith(WORDS_BUTTON) or order is not None and needs_words(order):
+            await interaction.response.send_modal(words_modal(order or custom_id[len(WORDS_BUTTON):]))
+        elif custom_id.startswith(CHOICE_PREFIX):
             await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
         elif custom_id == UNDO_ASK:
             await self.ask_before_undo(interaction)
         elif custom_id.startswith(UNDO_CONFIRM) and custom_id[len(UNDO_CONFIRM):].isdigit():
             # Checked again by the service and the engine: the number must still be the clicker's latest order.
             await run_text_command(self, interaction, f"/undo {custom_id[len(UNDO_CONFIRM):]}")
-        elif custom_id == HAND_SELECT and (order := picked(interaction.data)) is not None:
+        elif custom_id == HAND_SELECT and order is not None:
             await run_text_command(self, interaction, order, offer_undo=True)
         elif custom_id == UNDO_KEEP:
             await interaction.response.send_message("Kept: nothing was taken back.", ephemeral=True)

@@ -75,6 +75,8 @@ def test_a_whole_game_through_the_console_with_every_card_sealed_then_verified(t
     offer = say(console, f"ann> offer {north_card}, 2 money for 1 {south_face} to South secretly I will vote yes")
     assert "✓" in offer, offer
     assert "I will vote yes" in say(console, "bob> /private") and "I will vote yes" not in say(console, "cat> /private")
+    # The console's form of Discord's Counter button: the choice to type, its words in place of the placeholders.
+    assert '"counter 1 <what you give> for <what you ask>"' in say(console, "bob> /private")
     refused = say(console, "cat> decline 1")
     assert refused.count("✗") == 1 and "offer 1 is made to South, not to East" in refused
     accepted = say(console, f"bob> accept 1 with {south_card}")

@@ -32,6 +32,7 @@ from tests.games.market_day.state import (
     WINDOW_SECONDS, State, specs, value,
 )
 
+COUNTER_WORDS = "<what you give> for <what you ask>"
 KEY_FIRST = 2  # the rules version from which the deck key comes before anything else
 
 ORDERS = {
@@ -405,9 +406,11 @@ class MarketDay:
     def prompts(self, state: State) -> list[Prompt]:
         if state.phase == MARKET and state.window is not None:
             # The offers made to a seat are answered with a click (the ping's buttons), "done" first.
+            # A counter needs words: its choice holds placeholders (on Discord, a button opening a modal).
             return [Prompt(s, WINDOW, f"trade until {state.window.closes_at}: {ORDERS[MARKET]}",
-                           ("done", *(f"{verb} {o.id}" for o in state.market.open() if o.to == s
-                                      for verb in ("accept", "decline"))), "done", WINDOW_SECONDS / 3600)
+                           ("done", *(f"{verb} {o.id}" if verb != "counter" else f"counter {o.id} {COUNTER_WORDS}"
+                                      for o in state.market.open() if o.to == s
+                                      for verb in ("accept", "decline", "counter"))), "done", WINDOW_SECONDS / 3600)
                     for s in state.window.waiting()]
         if state.phase == AUCTION and state.auction is not None:
             a = state.auction
@@ -456,7 +459,8 @@ class MarketDay:
             selling = {c for _, c in state.sales}
             own = [f"sell {h.id}" for h in state.table.holdings[seat].cards if h.seq is not None and h.id not in selling]
             offers = [o for o in state.market.open() if o.by != seat and o.to in (seat, trades.EVERYONE)]
-            answers = [f"accept {o.id}" for o in offers] + [f"decline {o.id}" for o in offers if o.to == seat]
+            answers = [f"accept {o.id}" for o in offers] + [f"decline {o.id}" for o in offers if o.to == seat] + [
+                f"counter {o.id} {COUNTER_WORDS}" for o in offers]
             return answers + [f"withdraw {o.id}" for o in state.market.open() if o.by == seat] + own + ["done"]
         if state.phase == AUCTION and state.auction is not None:
             return [f"bid {max(state.auction.high + 1, state.auction.minimum)}", "pass"]
