@@ -149,6 +149,9 @@ class LegatusBot(discord.Client):
         from bot.discord.heads_up import HeadsUps
 
         self.heads_ups = HeadsUps(self)
+        from bot.discord.window_countdown import WindowCountdowns
+
+        self.countdowns = WindowCountdowns(self)  # an open window's countdown, edited in place
         from bot.discord.outbox import Outbox
 
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
@@ -175,9 +178,10 @@ class LegatusBot(discord.Client):
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
                                                campaign_lock=self.campaign_turn, shard=self.shard)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
-        mine = (self.turn_places, self.boards, self.heads_ups)
+        mine = (self.turn_places, self.boards, self.heads_ups, self.countdowns)
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
-        self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe]
+        self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe,
+                                   self.countdowns.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
         if self.shard.whole:  # a sharded process's observers act for its guilds only: it serves no local posts
             from bot.service.local_posts import LocalPosts
