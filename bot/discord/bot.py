@@ -25,7 +25,7 @@ from bot.discord.game_commands import add_game_commands, game_specs
 from bot.discord.shell_actions import state_message
 from bot.discord.shell_tree import on_command_error, shell_tree
 from bot.discord.hand_menu import HAND_SELECT, picked
-from bot.discord.order_words import WORDS_BUTTON, fits, needs_words, order_of, submitted, words_button, words_modal
+from bot.discord.order_words import fits, needs_words, words_button, words_interaction
 from bot.service.asks import is_question, question_text
 from bot.discord.output import split_message, user_ids
 from bot.discord.typed_secrets import (
@@ -152,6 +152,9 @@ class LegatusBot(discord.Client):
         from bot.discord.window_countdown import WindowCountdowns
 
         self.countdowns = WindowCountdowns(self)  # an open window's countdown, edited in place
+        from bot.discord.party_notices import PartyNotices
+
+        self.party = PartyNotices(self)  # what a seat alone is told, by DM, with its buttons
         from bot.discord.outbox import Outbox
 
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
@@ -408,7 +411,8 @@ class LegatusBot(discord.Client):
             except NotPosted:
                 target = channel
         mentions = " ".join(f"<@{i}>" for i in ids)
-        buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping)
+        private = await self.party.send(campaign, reply.ping)  # a seat's notices by DM (bot/discord/party_notices.py)
+        buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping, private)
         await target.send(
             f"{mentions}: {self.what_is_asked(campaign.id if campaign is not None else None, reply.ping)}",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
@@ -427,14 +431,16 @@ class LegatusBot(discord.Client):
                      if view.players.get(seat) in wanted and seat in modes and is_question(modes[seat][0])]
         return " ".join(questions) if questions else "it is your turn."
 
-    def choice_buttons(self, campaign_id: int | None, players: list[str]) -> discord.ui.View | None:
+    def choice_buttons(self, campaign_id: int | None, players: list[str],
+                       leave_out: set[str] | frozenset[str] = frozenset()) -> discord.ui.View | None:
         """Buttons for the moves that need no typing (the prompts' ``choices``, e.g. "pass") of the seats these
         players hold. A click is posted as the clicker's own order (``on_interaction``): checked like a typed one."""
         view = self.boards.current(campaign_id) if campaign_id is not None else None
         if view is None:
             return None
         wanted = set(players)
-        labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices]
+        labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices
+                  if c not in leave_out]
         labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100 and fits(c)][:5]
         if not labels:
             return None
@@ -477,16 +483,13 @@ class LegatusBot(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
-        if interaction.type is discord.InteractionType.modal_submit and (words := submitted(interaction.data)):
-            await run_text_command(self, interaction, order_of(*words), offer_undo=True)
-        if interaction.type is not discord.InteractionType.component:
+        # A choice that needs words (its button, its modal) or a seat's notice in a DM: bot/discord/order_words.py.
+        if await words_interaction(self, interaction) or interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, object] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         order = picked(interaction.data) if custom_id == HAND_SELECT else None
-        if custom_id.startswith(WORDS_BUTTON) or order is not None and needs_words(order):
-            await interaction.response.send_modal(words_modal(order or custom_id[len(WORDS_BUTTON):]))
-        elif custom_id.startswith(CHOICE_PREFIX):
+        if custom_id.startswith(CHOICE_PREFIX):
             await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
         elif custom_id == UNDO_ASK:
             await self.ask_before_undo(interaction)

@@ -46,16 +46,15 @@ def words_modal(choice: str) -> discord.ui.Modal:
 
 
 def submitted(data: object) -> tuple[str, str] | None:
-    """(the choice, the words typed) from a modal submission's data, or None if it is not one of ours."""
+    """(the modal's custom id, the words typed) from a modal submission's data, or None if it holds no words
+    field of ours."""
     if not isinstance(data, dict):
         return None
     custom_id = str(data.get("custom_id", ""))
-    if not custom_id.startswith(WORDS_MODAL):
-        return None
     for row in data.get("components") or []:
         for item in (row.get("components") or []) if isinstance(row, dict) else []:
             if isinstance(item, dict) and item.get("custom_id") == WORDS_FIELD:
-                return custom_id[len(WORDS_MODAL):], str(item.get("value") or "")
+                return custom_id, str(item.get("value") or "")
     return None
 
 
@@ -63,3 +62,27 @@ def order_of(choice: str, words: str) -> str:
     """The line posted for the clicker: the choice's beginning and the words typed (on one line: a modal's line
     breaks would make several orders of one answer)."""
     return f"{beginning(choice)} {' '.join(words.split())}".strip()
+
+
+async def words_interaction(bot: Any, interaction: discord.Interaction) -> bool:
+    """The interactions of choices that need words, and of the seat's notices in DMs (bot/discord/party_notices.py):
+    a button opening a modal, a modal submitted, a hand-menu pick that needs words. False: none of these."""
+    from bot.discord.answers import run_text_command
+    from bot.discord.hand_menu import HAND_SELECT, picked
+
+    data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
+    custom_id = str(data.get("custom_id", ""))
+    if interaction.type is discord.InteractionType.modal_submit:
+        words = submitted(data)
+        if words is None:
+            return False
+        if not await bot.party.clicked(interaction, words[0], words[1]) and words[0].startswith(WORDS_MODAL):
+            await run_text_command(bot, interaction, order_of(words[0][len(WORDS_MODAL):], words[1]), offer_undo=True)
+        return True
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    order = picked(data) if custom_id == HAND_SELECT else None
+    if custom_id.startswith(WORDS_BUTTON) or order is not None and needs_words(order):
+        await interaction.response.send_modal(words_modal(order or custom_id[len(WORDS_BUTTON):]))
+        return True
+    return bool(await bot.party.clicked(interaction, custom_id))

@@ -23,8 +23,8 @@ def test_a_choice_with_a_placeholder_is_a_button_opening_a_modal() -> None:
 def test_the_submission_is_the_beginning_and_the_words_on_one_line() -> None:
     data = {"custom_id": WORDS_MODAL + CHOICE,
             "components": [{"type": 1, "components": [{"type": 4, "custom_id": WORDS_FIELD, "value": " goods.4\nfor 3 money "}]}]}
-    assert submitted(data) == (CHOICE, " goods.4\nfor 3 money ")
+    assert submitted(data) == (WORDS_MODAL + CHOICE, " goods.4\nfor 3 money ")
     assert order_of(CHOICE, " goods.4\nfor 3 money ") == "counter 3 goods.4 for 3 money"
-    assert submitted({**data, "custom_id": "another:modal"}) is None
+    assert submitted({**data, "custom_id": "legatus:party:4:" + CHOICE}) == ("legatus:party:4:" + CHOICE, " goods.4\nfor 3 money ")
     assert submitted({"custom_id": WORDS_MODAL + CHOICE, "components": []}) is None
     assert submitted(None) is None

@@ -449,7 +449,15 @@ class MarketDay:
         return {"seat": seat, "holding": state.table.holdings[seat].private(),
                 "offers": [{"id": o.id, "promise": (o.hidden or {}).get("promise")} for o in state.market.offers
                            if o.hidden is not None and seat in o.parties()],
-                "choices": self._choices(state, seat)}
+                "choices": self._choices(state, seat), "notices": self._notices(state, seat)}
+
+    def _notices(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """Each open offer with a sealed promise made to the seat, for it alone (on Discord, a DM with its buttons:
+        the promise and the answers to it reach the parties only)."""
+        return [{"id": f"offer {o.id}", "text": f"{o.words()[0].upper()}{o.words()[1:]}, with a promise for you alone: "
+                 f"“{(o.hidden or {}).get('promise')}”.",
+                 "choices": [f"accept {o.id}", f"decline {o.id}", f"counter {o.id} {COUNTER_WORDS}"]}
+                for o in state.market.open() if o.to == seat and o.hidden is not None and o.by != seat]
 
     def _choices(self, state: State, seat: str) -> list[str]:
         """The orders a click can give (the hand menu on Discord): only what the seat may do now."""
