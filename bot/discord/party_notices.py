@@ -65,6 +65,13 @@ class PartyNotices:
         public ping leaves those out)."""
         if campaign is None or campaign.id is None or not players:
             return set()
+        try:
+            return await self._send(campaign, players)
+        except Exception:  # a notice is a convenience: its failure must never stop the ping (the view has it all)
+            log.exception("the notices of campaign %s were not sent", campaign.name)
+            return set()
+
+    async def _send(self, campaign: Any, players: list[str]) -> set[str]:
         ruleset, state = await asyncio.to_thread(self.bot.service.folded, campaign.name)
         private: set[str] = set()
         for player in players:
