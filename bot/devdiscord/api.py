@@ -276,6 +276,8 @@ class FakeDiscord:
     # ---- users acting ------------------------------------------------------------------------------------------
 
     def _member_check(self, channel: Channel, user_id: str) -> None:
+        if channel.type == model.DM and user_id not in channel.recipients:  # nobody reads another's DMs
+            raise ValueError(f"user {self.world.users[user_id].username} is not in this direct message")
         if channel.guild_id is not None and user_id not in self.world.guilds[channel.guild_id].members:
             raise ValueError(f"user {self.world.users[user_id].username} is not a member of the channel's guild")
 

@@ -27,6 +27,7 @@ from bot.discord.game_commands import add_game_commands, game_specs
 from bot.discord.shell_actions import state_message
 from bot.discord.shell_tree import on_command_error, shell_tree
 from bot.discord.hand_menu import HAND_SELECT, picked
+from bot.discord.order_words import fits, needs_words, words_button, words_interaction
 from bot.service.asks import is_question, question_text
 from bot.discord.output import split_message, user_ids
 from bot.discord.views import unkept_view
@@ -102,6 +103,12 @@ class LegatusBot(discord.Client):
         from bot.discord.edits import EditNotes
 
         self.edit_notes = EditNotes()  # an answered post edited afterwards: its author is told edits are not read
+        from bot.discord.window_countdown import WindowCountdowns
+
+        self.countdowns = WindowCountdowns(self)  # an open window's countdown, edited in place
+        from bot.discord.party_notices import PartyNotices
+
+        self.party = PartyNotices(self)  # what a seat alone is told, by DM, with its buttons
         from bot.discord.outbox import Outbox
 
         # Answers to posts, one sender per channel: a burst in a channel is answered in one or two messages.
@@ -128,9 +135,10 @@ class LegatusBot(discord.Client):
         self.scheduler = await start_scheduler(self.service, DiscordPoster(self, self.turn_places),
                                                campaign_lock=self.campaign_turn, shard=self.shard)
         # The turn's thread opens on any change that makes a turn playing: a post, a command, a recorded draw.
-        mine = (self.turn_places, self.boards, self.heads_ups)
+        mine = (self.turn_places, self.boards, self.heads_ups, self.countdowns)
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
-        self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe]
+        self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe,
+                                   self.countdowns.observe]
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
         if self.shard.whole:  # a sharded process's observers act for its guilds only: it serves no local posts
             from bot.service.local_posts import LocalPosts
@@ -379,7 +387,8 @@ class LegatusBot(discord.Client):
             except NotPosted:
                 target = channel
         mentions = " ".join(f"<@{i}>" for i in ids)
-        buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping)
+        private = await self.party.send(campaign, reply.ping)  # a seat's notices by DM (bot/discord/party_notices.py)
+        buttons = self.choice_buttons(campaign.id if campaign is not None else None, reply.ping, private)
         await target.send(
             f"{mentions}: {self.what_is_asked(campaign.id if campaign is not None else None, reply.ping)}",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]),
@@ -398,21 +407,23 @@ class LegatusBot(discord.Client):
                      if view.players.get(seat) in wanted and seat in modes and is_question(modes[seat][0])]
         return " ".join(questions) if questions else "it is your turn."
 
-    def choice_buttons(self, campaign_id: int | None, players: list[str]) -> discord.ui.View | None:
+    def choice_buttons(self, campaign_id: int | None, players: list[str],
+                       leave_out: set[str] | frozenset[str] = frozenset()) -> discord.ui.View | None:
         """Buttons for the moves that need no typing (the prompts' ``choices``, e.g. "pass") of the seats these
         players hold. A click is posted as the clicker's own order (``on_interaction``): checked like a typed one."""
         view = self.boards.current(campaign_id) if campaign_id is not None else None
         if view is None:
             return None
         wanted = set(players)
-        labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices]
-        labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100][:5]
+        labels = [c for seat, _, choices in view.prompts if view.players.get(seat) in wanted for c in choices
+                  if c not in leave_out]
+        labels = [c for c in dict.fromkeys(labels) if len(CHOICE_PREFIX + c) <= 100 and fits(c)][:5]
         if not labels:
             return None
         buttons = unkept_view()
-        for label in labels:
-            buttons.add_item(discord.ui.Button(label=label[:80], custom_id=CHOICE_PREFIX + label,
-                                               style=discord.ButtonStyle.secondary))
+        for label in labels:  # a choice that needs words opens a modal for them (bot/discord/order_words.py)
+            buttons.add_item(words_button(label) if needs_words(label) else discord.ui.Button(
+                label=label[:80], custom_id=CHOICE_PREFIX + label, style=discord.ButtonStyle.secondary))
         return buttons
 
     async def undo_button(self, campaign: Any, user: discord.abc.User) -> discord.ui.View | None:
@@ -448,10 +459,12 @@ class LegatusBot(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A choice button: the clicker posts its text, through the same path (and checks) as a typed order."""
-        if interaction.type is not discord.InteractionType.component:
+        # A choice that needs words (its button, its modal) or a seat's notice in a DM: bot/discord/order_words.py.
+        if await words_interaction(self, interaction) or interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, object] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        order = picked(interaction.data) if custom_id == HAND_SELECT else None
         if custom_id.startswith(CHOICE_PREFIX):
             await run_text_command(self, interaction, custom_id[len(CHOICE_PREFIX):], offer_undo=True)
         elif custom_id == UNDO_ASK:
@@ -459,7 +472,7 @@ class LegatusBot(discord.Client):
         elif custom_id.startswith(UNDO_CONFIRM) and custom_id[len(UNDO_CONFIRM):].isdigit():
             # Checked again by the service and the engine: the number must still be the clicker's latest order.
             await run_text_command(self, interaction, f"/undo {custom_id[len(UNDO_CONFIRM):]}")
-        elif custom_id == HAND_SELECT and (order := picked(interaction.data)) is not None:
+        elif custom_id == HAND_SELECT and order is not None:
             await run_text_command(self, interaction, order, offer_undo=True)
         elif custom_id == UNDO_KEEP:
             await interaction.response.send_message("Kept: nothing was taken back.", ephemeral=True)

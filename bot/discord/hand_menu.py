@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord.views import unkept_view
+
 from bot.service.replies import Reply
 
 HAND_SELECT = "legatus:hand"
@@ -19,7 +21,7 @@ def hand_menu(reply: Reply) -> discord.ui.View | None:
         custom_id=HAND_SELECT, placeholder="Choose an order", min_values=1, max_values=1,
         options=[discord.SelectOption(label=c, value=c) for c in choices],
     )
-    view = discord.ui.View(timeout=None)
+    view = unkept_view()  # handled by custom id: discord.py need not keep it (bot/discord/views.py)
     view.add_item(menu)
     return view
 

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.schedule.clock import Clock
+from bot.service.first_seals import seal_at_creation
 from bot.service.next_steps import first_step
 from bot.service.post_reading import PostReading, PostRequest, _Batch, _Posting, head_line
 from bot.service.public_values import BOT
@@ -213,12 +214,14 @@ class Legatus(PostReading):
             append_event(session, row.id, event)
             if seed is not None:
                 session.add(campaign_secret.CampaignSecretRow(campaign_id=row.id, seed=str(nonce)))
+            folded, sealed = seal_at_creation(self, session, row, ruleset, folded)
             session.commit()
             self._folds[row.id] = folded
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
             reply.changed = True
             return reply.note(
                 f"Campaign '{name}' created ({ruleset.title}, GM {gm}, {clock} clock): {seats}. " + chain_line
+                + "".join(f"{m} " for m in sealed)
                 + (
                     (f"Rolls beyond the order of play and the events come from a drand round bound with each roll, "
                      "each number checkable by anyone as soon as it is recorded; " if RULE_OF_NEW_CAMPAIGNS

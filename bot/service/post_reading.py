@@ -19,6 +19,7 @@ from bot.service.hidden_refusals import owner_note, refusal_reason
 from bot.service.post_record import recorded
 from bot.service.public_values import BOT, PublicValues
 from bot.service.replies import LineAnswer, Reply
+from bot.service.window_pings import pinged_again, window_asked
 from bot.store.fold_key import EVERY, snapshot_key
 from bot.store.log_damage import check_stored, replayed, walk_due
 from bot.store.post_store import PostStore, with_secrets
@@ -83,6 +84,8 @@ class _Posting:
     batch: _Batch = field(default_factory=_Batch)
     asked: dict[date, Any] = field(default_factory=dict)  # the sources' word on the days the post rules on
     _summary: tuple[Any, Any] | None = None  # (state, its summary): asked for several times per event
+    # The seats an open window asked before the post, with their choices: pinged again only for something new.
+    window_asked: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def session(self) -> Any:
@@ -183,6 +186,7 @@ class PostReading(PublicValues):
         posting = _Posting(store, row, ruleset, folded, author, is_gm=gm, batch=batch, asked=dict(request.asked or {}),
                            _summary=self._summaries.get(row.id), sealed_refused=request.sealed_refused)
         before = tuple(ruleset.to_act(folded.state))
+        posting.window_asked = window_asked(ruleset.prompts(folded.state))
         # Public values that came in since the last post (a drand round now produced) are recorded first,
         # so the post is read against the state everyone can now know.
         reply.notes.extend(self._record_draws(posting))
@@ -216,7 +220,11 @@ class PostReading(PublicValues):
 
     def _to_ping(self, posting: _Posting) -> list[str]:
         users = []
+        asked = {p.seat for p in posting.ruleset.prompts(posting.folded.state)
+                 if not pinged_again(p, posting.window_asked)} if posting.window_asked else set()
         for seat in posting.ruleset.to_act(posting.folded.state):
+            if seat in asked:
+                continue
             player = getattr(posting.ruleset, "player_of")(posting.folded.state, seat)
             if player and player != posting.author:
                 users.append(player)

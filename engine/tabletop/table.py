@@ -52,6 +52,9 @@ class Table:
     queue: list[Draw] = field(default_factory=list)  # draws waiting for their deck's order
     sealing: list[tuple[Draw, str | None, str]] = field(default_factory=list)  # (draw, card if known, face) to seal
     due: list[int] = field(default_factory=list)  # sealed events to reveal now (cards played, the game's end)
+    # The deck key comes before anything else of the campaign (the bot seals it at the creation): a game sets this
+    # for campaigns created since; older logs, whose key was sealed at the first post, fold as they always did.
+    key_first: bool = False
 
     def needs_key(self) -> bool:
         return any(d.spec.hidden for d in self.decks.values())
@@ -64,10 +67,22 @@ class Table:
                 "waiting": [d.label for d in self.queue] + [d.label for d, _, _ in self.sealing]}
 
 
-def new_table(specs: list[dk.DeckSpec], seats: list[str], money: int = 0) -> Table:
-    table = Table({s.name: dk.new_deck(s) for s in specs}, {seat: hands.Holding(money) for seat in seats})
+def new_table(specs: list[dk.DeckSpec], seats: list[str], money: int = 0, *, key_first: bool = False) -> Table:
+    table = Table({s.name: dk.new_deck(s) for s in specs}, {seat: hands.Holding(money) for seat in seats},
+                  key_first=key_first)
     table.unbound = [s.name for s in specs]
     return table
+
+
+def check_key_first(table: Table, event: Event) -> None:
+    """Refuse any event before the deck key's seal where the key comes first (``Table.key_first``): a post that
+    came before it would let whoever runs the bot see the players' first moves before fixing the key."""
+    if not table.key_first or not table.needs_key() or table.key_seq is not None:
+        return
+    if event.kind == secrets.SEALED and event.data.get("key") == KEY:
+        return
+    raise Rejection(f"the deck key is sealed first, when the campaign is created; '{event.kind}' (event "
+                    f"#{event.seq}) cannot come before it")
 
 
 def bind_shuffles(table: Table, book: chance.ChanceBook, event: Event) -> list[str]:
@@ -136,7 +151,7 @@ def advance(table: Table, book: chance.ChanceBook, event: Event) -> list[str]:
     while table.queue:
         draw = table.queue[0]
         deck = table.decks[draw.deck]
-        if not deck.ready():
+        if not deck.ready() or deck.name in table.unbound:  # unbound: its first shuffle waits for the deck key
             break
         table.queue.pop(0)
         card = dk.take(deck, draw.where)

@@ -217,3 +217,32 @@ def test_a_window_left_open_closes_by_the_deadline_order_and_the_auction_by_its_
     t.append("auction.closed", "bob", {})
     assert t.state.phase == "vote" and "Nobody bids: the Golden Cup is discarded." in t.messages
     assert json.loads(canonical.dumps(RULES.public_view(t.state)["table"]["decks"]["relics"]["discard"])) == ["Golden Cup"]
+
+
+def test_a_new_campaign_refuses_a_post_before_its_deck_key_an_old_log_replays_with_one() -> None:
+    from engine.log import step
+
+    new = Table()  # rules version 2: the bot seals the key before anything else
+    assert new.events[0].data["rules_version"] == 2
+    early = new._event("player.assigned", "gm", {"seat": "North", "player": "dan"})
+    with pytest.raises(Rejection) as exc:
+        step(RULES, new.folded, early)
+    assert exc.value.reason == ("the deck key is sealed first, when the campaign is created; 'player.assigned' "
+                                "(event #2) cannot come before it")
+    new.serve()
+    assert [e.kind for e in new.events[:2]] == ["campaign.created", "secret.sealed"]
+    assert new.events[1].data["key"] == "deck-key"
+
+    old = Table(rules_version=None)  # a first campaign's log: the key sealed at the first post
+    old.append("player.assigned", "gm", {"seat": "North", "player": "dan"})
+    old.serve()
+    assert [e.kind for e in old.events[:3]] == ["campaign.created", "player.assigned", "secret.sealed"]
+    assert old.state.phase == "market" and old.state.players["North"] == "dan"
+    assert replay(RULES, old.events).head == old.folded.head
+    assert replay(RULES, [replace(e, secret=None) for e in old.events]).head == old.folded.head
+
+
+def test_a_rules_version_the_game_does_not_know_is_refused_at_creation() -> None:
+    with pytest.raises(Rejection) as exc:
+        Table(rules_version=3)
+    assert exc.value.reason == "rules_version 3 is not one of Market Day's: 1 or 2"

@@ -54,8 +54,14 @@ def held(console: Console, who: str) -> list[tuple[str, str]]:
 
 def test_a_whole_game_through_the_console_with_every_card_sealed_then_verified(table) -> None:  # type: ignore[no-untyped-def]
     service, console, clock = table
-    assert service.create_campaign("market", "market-day", "gm", PLAYERS).changed
-    say(console, "ann> /status")  # the first post: the bot seals the deck key and binds the shuffles
+    created = service.create_campaign("market", "market-day", "gm", PLAYERS)
+    assert created.changed and "The deck key is sealed (digest " in " ".join(created.notes)
+    # The key is sealed with the campaign, before any post could be: event 2, its salt in the private store alone.
+    first = [json.loads(line) for line in service.export().splitlines()]
+    assert [(e["seq"], e["kind"], e["actor"], e["data"].get("key")) for e in first] == [
+        (1, "campaign.created", "gm", None), (2, "secret.sealed", "legatus", "deck-key")]
+    assert first[0]["data"]["rules_version"] == 2
+    say(console, "ann> /status")
     clock.advance(timedelta(seconds=30))
     say(console, "ann> /status")  # the round is out: the beacon is recorded, the goods dealt and sealed
     hands = {who: held(console, who) for who in PLAYERS.values()}
@@ -69,6 +75,8 @@ def test_a_whole_game_through_the_console_with_every_card_sealed_then_verified(t
     offer = say(console, f"ann> offer {north_card}, 2 money for 1 {south_face} to South secretly I will vote yes")
     assert "✓" in offer, offer
     assert "I will vote yes" in say(console, "bob> /private") and "I will vote yes" not in say(console, "cat> /private")
+    # The console's form of Discord's Counter button: the choice to type, its words in place of the placeholders.
+    assert '"counter 1 <what you give> for <what you ask>"' in say(console, "bob> /private")
     refused = say(console, "cat> decline 1")
     assert refused.count("✗") == 1 and "offer 1 is made to South, not to East" in refused
     accepted = say(console, f"bob> accept 1 with {south_card}")

@@ -1,5 +1,5 @@
-"""Market Day (tests/games/market_day) on the fake Discord: the bot seals the deck key and every card dealt as soon
-as the seats are assigned, trades and a sealed promise go in as plain messages, each hand is read in an ephemeral
+"""Market Day (tests/games/market_day) on the fake Discord: the bot seals the deck key with the campaign and every
+card dealt as soon as the seats are assigned, trades and a sealed promise go in as plain messages, each hand is read in an ephemeral
 /private, and no message the bot posts shows a card's bottom or the promise to anyone but its holder or the offer's
 two parties before the end."""
 from __future__ import annotations

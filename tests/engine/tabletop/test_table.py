@@ -113,3 +113,34 @@ def test_an_open_deck_needs_no_key_and_shows_its_order() -> None:
     assert said == [f"The relics deck is shuffled (3 cards): from the top, {', '.join(order)}.",
                     f"A draws {order[-1]} from the bottom of the relics deck."]
     assert t.decks["relics"].public()["pile"] == order[:2]
+
+
+def test_where_the_key_comes_first_nothing_but_its_seal_is_taken_before_it() -> None:
+    t = tb.new_table([development()], ["A", "B"], key_first=True)
+    with pytest.raises(Rejection) as exc:
+        tb.check_key_first(t, event(2, "trade.offered", actor="ann"))
+    assert exc.value.reason == ("the deck key is sealed first, when the campaign is created; 'trade.offered' "
+                                "(event #2) cannot come before it")
+    with pytest.raises(Rejection):  # a seal of anything else is no key
+        tb.check_key_first(t, event(2, secrets.SEALED, data={"key": "development.1"}))
+    tb.check_key_first(t, event(2, secrets.SEALED, data={"key": tb.KEY}))
+    seal_key(t, tb_book := chance.ChanceBook(), 2, with_secret=True)
+    assert tb_book.bindings and t.key_seq == 2
+    tb.check_key_first(t, event(3, "trade.offered", actor="ann"))  # once sealed, the game goes on
+
+
+def test_a_table_of_the_first_logs_takes_events_before_its_key() -> None:
+    t = tb.new_table([development()], ["A", "B"])  # key_first False: the deck key was sealed at the first post
+    tb.check_key_first(t, event(2, "player.assigned", actor="gm"))
+    open_only = tb.new_table([decks.spec_from_data("relics", {"cards": {"Cup": 1}, "hidden": False})], ["A"],
+                             key_first=True)
+    tb.check_key_first(open_only, event(2, "player.assigned", actor="gm"))  # no hidden deck: no key to wait for
+
+
+def test_a_draw_queued_before_the_key_waits_for_it_instead_of_finding_the_deck_empty() -> None:
+    t, book = tb.new_table([development()], ["A"]), chance.ChanceBook()
+    tb.deal(t, "development", "A")
+    assert tb.advance(t, book, event(1)) == [] and [d.label for d in t.queue] == ["development.1"]
+    seal_key(t, book, 2, with_secret=True)
+    tb.advance(t, book, beacon(book, 3, 102))
+    assert t.queue == [] and [d.label for d, _, _ in t.sealing] == ["development.1"]

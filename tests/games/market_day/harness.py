@@ -30,7 +30,7 @@ def beacon(tag: str) -> str:
 
 class Table:
     def __init__(self, randomness: str = "drand", beacons: dict[str, str] | None = None,
-                 key_salt: str | None = None, clock: str = "historical") -> None:
+                 key_salt: str | None = None, clock: str = "historical", rules_version: int | None = RULES.rules_version) -> None:
         self.store: dict[int, dict[str, Any]] = {}
         self.beacons = beacons or {}
         self.key_salt = key_salt
@@ -39,7 +39,8 @@ class Table:
         self.now = START
         self.clock = clock
         created = self._event("campaign.created", "gm", {"ruleset": RULES.id, "gm": "gm", "players": PLAYERS,
-                                                        "randomness": randomness, "clock": clock})
+                                                        "randomness": randomness, "clock": clock,
+                                                        **({"rules_version": rules_version} if rules_version else {})})
         self.folded, _ = start(RULES, created)
         self.events.append(created)
 

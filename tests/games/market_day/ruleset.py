@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine import secrets
+from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
@@ -31,6 +31,9 @@ from tests.games.market_day.state import (
     AUCTION, AUCTION_SECONDS, DEAL, DEALING, ENDING, EXTEND, MARKET, MONEY, OVER, SEATS, VOTE as VOTING,
     WINDOW_SECONDS, State, specs, value,
 )
+
+COUNTER_WORDS = "<what you give> for <what you ask>"
+KEY_FIRST = 2  # the rules version from which the deck key comes before anything else
 
 ORDERS = {
     MARKET: "offer <bundle> for <bundle> to <seat|everyone>, accept/decline/withdraw <n>, counter <n> <bundle> for "
@@ -43,6 +46,8 @@ class MarketDay:
     id = "market-day"
     title = "Market Day"
     randomness = "drand"
+    # 1: the deck key sealed at the first post (the first campaigns' logs); 2: at the creation, before anything else.
+    rules_version = KEY_FIRST
 
     def __init__(self) -> None:
         self.seat_names = NameIndex({s: () for s in SEATS}, "seat")
@@ -57,9 +62,13 @@ class MarketDay:
         source = str(setup.get("randomness") or chance.DRAND)
         if source not in chance.SOURCES:
             raise Rejection(f"unknown randomness '{source}': use {', '.join(chance.SOURCES)}")
+        version = setup.get("rules_version", 1)
+        if version not in (1, KEY_FIRST):
+            raise Rejection(f"rules_version {str(version)[:20]} is not one of {self.title}'s: 1 or {KEY_FIRST}")
         state = State(str(setup.get("gm", "gm")), {s: players.get(s) for s in SEATS},
                       chance.ChanceBook(source=source, rule=chance.rule_of(source, setup)),
-                      tb.new_table(specs(), list(SEATS), MONEY))
+                      tb.new_table(specs(), list(SEATS), MONEY, key_first=version == KEY_FIRST))
+        state.commitment = setup.get("commitment") if source == chance.COMMIT_REVEAL else None
         for seat in SEATS:
             for where in DEAL:
                 tb.deal(state.table, "goods", seat, where)
@@ -68,11 +77,13 @@ class MarketDay:
     def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
         state = state if in_place else copy.deepcopy(state)
         said: list[str] = []
+        tb.check_key_first(state.table, event)
         handler = {
             secrets.SEALED: self._sealed, secrets.REVEALED: self._revealed, "trade.offered": self._offered,
             "trade.answered": self._answered, "window.done": self._done, "window.closed": self._window_closed,
             "card.sold": self._sold, "auction.bid": self._bid, "auction.passed": self._passed,
             "auction.closed": self._auction_closed, "vote.cast": self._vote, "player.assigned": self._assigned,
+            "seed.revealed": self._seed,
         }.get(event.kind)
         if handler is not None:
             said += handler(state, event)
@@ -215,6 +226,18 @@ class MarketDay:
             raise Rejection(f"unknown seat '{seat}': the seats are {', '.join(SEATS)}")
         state.players[seat] = event.data.get("player")
         return [f"{seat} is now played by {state.players[seat] or 'nobody'}."]
+
+    def _seed(self, state: State, event: Event) -> list[str]:
+        """The GM's /campaign reveal: the commit-reveal seed, held to the commitment published at the creation."""
+        if event.actor != state.gm:
+            raise Rejection(f"only the GM ({state.gm}) reveals the seed")
+        if state.commitment is None or state.seed is not None:
+            raise Rejection("this campaign has no commit-reveal seed still to reveal")
+        seed = str(event.data.get("seed", ""))
+        if not commit_reveal.verify_reveal(commit_reveal.key(seed), str(state.commitment)):
+            raise Rejection(f"this seed does not match the commitment published at creation ({state.commitment[:12]}…)")
+        state.seed = seed
+        return [f"The commit-reveal seed is revealed: {seed}; anyone can now derive every shuffle's numbers again."]
 
     def _progress(self, state: State, event: Event) -> list[str]:
         """Move on as far as what is known allows: after any event, since any may unblock it."""
@@ -383,9 +406,11 @@ class MarketDay:
     def prompts(self, state: State) -> list[Prompt]:
         if state.phase == MARKET and state.window is not None:
             # The offers made to a seat are answered with a click (the ping's buttons), "done" first.
+            # A counter needs words: its choice holds placeholders (on Discord, a button opening a modal).
             return [Prompt(s, WINDOW, f"trade until {state.window.closes_at}: {ORDERS[MARKET]}",
-                           ("done", *(f"{verb} {o.id}" for o in state.market.open() if o.to == s
-                                      for verb in ("accept", "decline"))), "done", WINDOW_SECONDS / 3600)
+                           ("done", *(f"{verb} {o.id}" if verb != "counter" else f"counter {o.id} {COUNTER_WORDS}"
+                                      for o in state.market.open() if o.to == s
+                                      for verb in ("accept", "decline", "counter"))), "done", WINDOW_SECONDS / 3600)
                     for s in state.window.waiting()]
         if state.phase == AUCTION and state.auction is not None:
             a = state.auction
@@ -424,7 +449,15 @@ class MarketDay:
         return {"seat": seat, "holding": state.table.holdings[seat].private(),
                 "offers": [{"id": o.id, "promise": (o.hidden or {}).get("promise")} for o in state.market.offers
                            if o.hidden is not None and seat in o.parties()],
-                "choices": self._choices(state, seat)}
+                "choices": self._choices(state, seat), "notices": self._notices(state, seat)}
+
+    def _notices(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """Each open offer with a sealed promise made to the seat, for it alone (on Discord, a DM with its buttons:
+        the promise and the answers to it reach the parties only)."""
+        return [{"id": f"offer {o.id}", "text": f"{o.words()[0].upper()}{o.words()[1:]}, with a promise for you alone: "
+                 f"“{(o.hidden or {}).get('promise')}”.",
+                 "choices": [f"accept {o.id}", f"decline {o.id}", f"counter {o.id} {COUNTER_WORDS}"]}
+                for o in state.market.open() if o.to == seat and o.hidden is not None and o.by != seat]
 
     def _choices(self, state: State, seat: str) -> list[str]:
         """The orders a click can give (the hand menu on Discord): only what the seat may do now."""
@@ -434,7 +467,8 @@ class MarketDay:
             selling = {c for _, c in state.sales}
             own = [f"sell {h.id}" for h in state.table.holdings[seat].cards if h.seq is not None and h.id not in selling]
             offers = [o for o in state.market.open() if o.by != seat and o.to in (seat, trades.EVERYONE)]
-            answers = [f"accept {o.id}" for o in offers] + [f"decline {o.id}" for o in offers if o.to == seat]
+            answers = [f"accept {o.id}" for o in offers] + [f"decline {o.id}" for o in offers if o.to == seat] + [
+                f"counter {o.id} {COUNTER_WORDS}" for o in offers]
             return answers + [f"withdraw {o.id}" for o in state.market.open() if o.by == seat] + own + ["done"]
         if state.phase == AUCTION and state.auction is not None:
             return [f"bid {max(state.auction.high + 1, state.auction.minimum)}", "pass"]

@@ -54,6 +54,8 @@ class State:
     scores: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
     outcome: str = ""
+    commitment: str | None = None  # commit-reveal: the seed's SHA-256, published at the creation
+    seed: str | None = None  # revealed by the GM at the end
 
     def public(self) -> dict[str, Any]:
         return {
@@ -63,5 +65,5 @@ class State:
             "auction": self.auction.public() if self.auction else None,
             "vote": self.vote.public() if self.vote else None, "festival": self.festival,
             "scores": dict(self.scores), "winner": self.winner, "outcome": self.outcome,
-            "chance": self.book.to_dict(),
+            "chance": self.book.to_dict(), "seed": self.seed,
         }
