@@ -24,11 +24,11 @@ def winners(rules: RulesData, board: Board) -> list[tuple[str, str]]:
     for empire in board.empires:
         screen = board.screens[empire]
         if screen.pyramids:
-            out.append((empire, "built the Pyramids"))
+            out.append((empire, "have built the Pyramids"))
         elif len(screen.tiles) >= TILES_TO_WIN:
-            out.append((empire, f"holds {len(screen.tiles)} Heroes and Wonders"))
+            out.append((empire, f"hold {len(screen.tiles)} Heroes and Wonders"))
         elif len(held := cities_held(board, empire)) >= CITIES_TO_WIN:
-            out.append((empire, f"controls {len(held)} capitals and legendary cities ({', '.join(held)})"))
+            out.append((empire, f"control {len(held)} capitals and legendary cities ({', '.join(held)})"))
         elif all(board.leaders.get(t) == empire for t in rules.titles):
-            out.append((empire, "holds the three titles"))
+            out.append((empire, "hold the three titles"))
     return out

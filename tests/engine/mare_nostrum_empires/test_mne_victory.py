@@ -13,7 +13,7 @@ def test_nobody_has_won_at_the_start() -> None:
 def test_the_pyramids_win() -> None:
     b = board()
     b.screens["Greeks"].pyramids = True
-    assert victory.winners(rules(), b) == [("Greeks", "built the Pyramids")]
+    assert victory.winners(rules(), b) == [("Greeks", "have built the Pyramids")]
 
 
 def test_a_fifth_hero_or_wonder_wins_the_national_hero_counting() -> None:
@@ -21,7 +21,7 @@ def test_a_fifth_hero_or_wonder_wins_the_national_hero_counting() -> None:
     b.screens["Romans"].tiles += ["Alexander", "Ulysses", "Mausoleum"]
     assert victory.winners(rules(), b) == []
     b.screens["Romans"].tiles.append("Great Library")
-    assert victory.winners(rules(), b) == [("Romans", "holds 5 Heroes and Wonders")]
+    assert victory.winners(rules(), b) == [("Romans", "hold 5 Heroes and Wonders")]
 
 
 def test_four_capitals_and_legendary_cities_together_win() -> None:
@@ -34,7 +34,7 @@ def test_four_capitals_and_legendary_cities_together_win() -> None:
     b.provinces["Troas"].influence = "Romans"
     b.provinces["Troas"].built.add("legendary")
     assert victory.winners(rules(), b) == [
-        ("Romans", "controls 4 capitals and legendary cities (Attica, Latium, Sicilia, Troas)")]
+        ("Romans", "control 4 capitals and legendary cities (Attica, Latium, Sicilia, Troas)")]
 
 
 def test_a_legendary_city_not_yet_built_does_not_count() -> None:
@@ -48,4 +48,4 @@ def test_the_three_titles_at_once_win() -> None:
     b.leaders = {"commerce": "Romans", "politics": "Romans", "military": "Greeks"}
     assert victory.winners(rules(), b) == []
     b.leaders["military"] = "Romans"
-    assert victory.winners(rules(), b) == [("Romans", "holds the three titles")]
+    assert victory.winners(rules(), b) == [("Romans", "hold the three titles")]
