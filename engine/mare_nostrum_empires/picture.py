@@ -32,7 +32,7 @@ def picture(rules: RulesData, game: Game) -> Picture:
         spaces.append(Space(name, "land", at=rules.map.lands[name].at, fill=prov.influence, marks=_marks(game, name),
                             highlight=prov.at_war or prov.conqueror is not None,
                             role="capital" if "capital" in rules.provinces[name].sites else "",
-                            note=f"{city}: {', '.join(sorted(prov.built))}" if city else ", ".join(sorted(prov.built))))
+                            note=": ".join(x for x in (city, ", ".join(sorted(prov.built))) if x)))
     for name, sea in rules.map.seas.items():
         fleets = [f"{n} {e[:3]} tri." for e, n in sorted(board.triremes[name].items()) if n]
         spaces.append(Space(name, "sea", at=sea.at, marks=tuple(fleets)))
