@@ -30,7 +30,7 @@ class Names:
     def one(self, index: NameIndex, text: str) -> str:
         found = index.resolve(text)
         if found.name is None:
-            raise Rejection(found.error or f"unknown {index.kind} {quote(text)}")
+            raise Rejection(found.error or f"unknown {index.kind} '{quote(text)}'")
         return found.name
 
     def province(self, text: str) -> str:
@@ -52,7 +52,7 @@ class Names:
             return "tax"
         plain = word.removeprefix("legendary ")
         if plain not in self.rules.resources:
-            raise Rejection(f"{quote(text)} is not a token: a resource ({', '.join(self.rules.resources)}), 'tax' "
+            raise Rejection(f"'{quote(text.strip())}' is not a token: a resource ({', '.join(self.rules.resources)}), 'tax' "
                             f"or 'legendary <resource>'")
         return word if word.startswith("legendary ") else plain
 
@@ -64,7 +64,7 @@ class Names:
             return {"legendary city": "legendary", "pyramid": "pyramids"}[word]
         found = self.tile.resolve(text)
         if found.name is None:
-            raise Rejection(f"{quote(text)} cannot be bought: {', '.join(self.rules.prices)}, or a Hero or Wonder "
+            raise Rejection(f"'{quote(text)}' cannot be bought: {', '.join(self.rules.prices)}, or a Hero or Wonder "
                             f"of the row")
         return found.name
 
@@ -119,7 +119,7 @@ READERS: tuple[Reader, ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f i
 def _building(word: str) -> str:
     b = word.casefold().removesuffix("s") if word.casefold() != "fortress" else "fortress"
     if b not in BUILDINGS:
-        raise Rejection(f"{quote(word)} is not a building: {', '.join(BUILDINGS)}")
+        raise Rejection(f"'{quote(word)}' is not a building: {', '.join(BUILDINGS)}")
     return b
 
 
@@ -129,6 +129,6 @@ def read_line(names: Names, line: str) -> o.Order:
         match = pattern.match(text)
         if match:
             return build(names, match)
-    raise Rejection(f"{quote(text)} is not understood: {HELP}")
+    raise Rejection(f"'{quote(text)}' is not understood: {HELP}")
 
 

@@ -8,6 +8,7 @@ tokens under seal, engine/secrets.py, revealed together once every offer is in);
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from engine.quote import quote
 from engine.ruleset import CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 
 OFFERED = "commerce.offered"
+PLAYER_OPTIONS = {"three-players": 3, "four-players": 4}
 
 
 class Said:
@@ -53,15 +55,40 @@ class MareNostrumEmpires:
 
     # --- folding -----------------------------------------------------------------------------------------------
 
+    @property
+    def options(self) -> dict[str, str]:
+        """How many empires play when the GM creates the campaign before assigning the players (Discord's /campaign
+        create): five unless one of these is chosen; a campaign created with its players counts them."""
+        return {name: f"{count} players: {', '.join(self.rules.hidden[count])} hidden" for name, count in
+                PLAYER_OPTIONS.items()}
+
+    def _count(self, setup_data: dict[str, Any], players: dict[str, Any]) -> int:
+        chosen = setup_data.get("options") or []
+        if isinstance(chosen, str):
+            chosen = [w for w in re.split(r"[,\s]+", chosen) if w]
+        if not isinstance(chosen, list):
+            raise Rejection(f"options are a list of names, not {type(chosen).__name__}")
+        unknown = [c for c in chosen if c not in PLAYER_OPTIONS]
+        if unknown:
+            raise Rejection(f"'{quote(str(unknown[0]))}' is not an option of {self.title}: {', '.join(PLAYER_OPTIONS)}")
+        if len(chosen) > 1:
+            raise Rejection(f"choose one of {', '.join(PLAYER_OPTIONS)}, not {len(chosen)}")
+        if chosen:
+            count = PLAYER_OPTIONS[chosen[0]]
+            if players and len(players) != count:
+                raise Rejection(f"the option {chosen[0]} is for {count} players, and {len(players)} are named")
+            return count
+        if players and not 3 <= len(players) <= 5:
+            raise Rejection(f"Mare Nostrum: Empires is played by 3 to 5 players, not {len(players)}")
+        return len(players) or 5
+
     def initial_state(self, setup_data: dict[str, Any]) -> Game:
         players = dict(setup_data.get("players") or {})
-        count = len(players)
-        if not 3 <= count <= 5:
-            raise Rejection(f"Mare Nostrum: Empires is played by 3 to 5 players, not {count}")
+        count = self._count(setup_data, players)
         empires = self.rules.in_play(count)
         wrong = [p for p in players if p not in empires]
         if wrong:
-            raise Rejection(f"at {count} players the empires are {', '.join(empires)}: {quote(wrong[0])} is not one")
+            raise Rejection(f"at {count} players the empires are {', '.join(empires)}: '{quote(wrong[0])}' is not one")
         if len(set(players.values())) < len(players):
             raise Rejection("one empire per player: the same user cannot play two empires")
         source = str(setup_data.get("randomness") or chance.DRAND)
@@ -97,7 +124,7 @@ class MareNostrumEmpires:
     def _acting_for(self, game: Game, event: Event) -> str:
         seat = str(event.data.get("seat", ""))
         if seat not in game.players:
-            raise Rejection(f"unknown empire {quote(seat)}: the empires are {', '.join(game.players)}")
+            raise Rejection(f"unknown empire '{quote(seat)}': the empires are {', '.join(game.players)}")
         if event.actor != game.gm and game.players[seat] != event.actor:
             raise Rejection(f"you ({event.actor}) do not play the {seat}")
         if game.phase == OVER:
@@ -147,7 +174,7 @@ class MareNostrumEmpires:
             raise Rejection(f"only the GM ({game.gm}) can assign an empire")
         seat, player = str(event.data.get("seat", event.data.get("nation", ""))), event.data.get("player")
         if seat not in game.players:
-            raise Rejection(f"unknown empire {quote(seat)}: the empires are {', '.join(game.players)}")
+            raise Rejection(f"unknown empire '{quote(seat)}': the empires are {', '.join(game.players)}")
         other = next((e for e, p in game.players.items() if p == player and e != seat), None)
         if player and other:
             raise Rejection(f"{player} already plays the {other}")
@@ -194,7 +221,7 @@ class MareNostrumEmpires:
         except Rejection as exc:
             return Proposal(n, line, error=exc.reason)
         if not tokens:
-            return Proposal(n, line, error=f"{quote(line.strip())}: an offer names its tokens, 'offer wine, oil, tax'")
+            return Proposal(n, line, error=f"'{quote(line.strip())}': an offer names its tokens, 'offer wine, oil, tax'")
         return Proposal(n, line, OFFERED, {"seat": seat}, f"{seat}: a sealed offer of {len(tokens)} tokens",
                         secret={"tokens": tokens})
 
