@@ -101,8 +101,16 @@ def test_four_players_the_romans_win_with_a_fifth_hero_or_wonder() -> None:
     assert p.rs.public_view(p.replay()) == p.rs.public_view(p.state)
 
 
+FIVE_VALUES = ROW_VALUES + [6, 5, 4, 1] + [3] * 100  # the battle in Peloponnesus: 6, 5, 4 against 1
+
+
 def test_five_players_a_battle_a_conquest_and_the_three_titles() -> None:
-    p = Play(5, ROW_VALUES + [6, 5, 4, 1] + [3] * 100)
+    five_player_game()
+
+
+def five_player_game() -> Play:
+    """Also the game bench/mare_nostrum_empires.py times."""
+    p = Play(5, FIVE_VALUES)
     trade(p, "I 1", {"Romans": "wine", "Greeks": "timber", "Carthaginians": "wheat", "Egyptians": "papyrus",
                      "Babylonians": "purple"},
           [("Carthaginians", "wine", "Romans"), ("Romans", "timber", "Greeks"), ("Greeks", "papyrus", "Egyptians"),
@@ -133,3 +141,4 @@ def test_five_players_a_battle_a_conquest_and_the_three_titles() -> None:
     assert p.state.winners == [("Romans", "hold the three titles")]
     assert p.state.board.levels["politics"]["Romans"] == 8 and p.state.board.levels["commerce"]["Romans"] == 7
     assert p.rs.public_view(p.replay()) == p.rs.public_view(p.state)
+    return p
