@@ -58,6 +58,7 @@ class Turns:
     current: str | None = None
     done: list[str] = field(default_factory=list)
     moved_legions: bool = False  # in the Military phase: triremes move first
+    arrived: dict[str, int] = field(default_factory=dict)  # area -> units that moved there this turn (they stay)
 
 
 @dataclass

@@ -167,6 +167,7 @@ def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> No
     turns.done.append(seat)
     turns.current = None
     turns.moved_legions = False
+    turns.arrived = {}
 
 
 def sail(rules: RulesData, game: Game, seat: str, order: o.Sail, say: Say) -> None:
@@ -181,7 +182,10 @@ def sail(rules: RulesData, game: Game, seat: str, order: o.Sail, say: Say) -> No
         raise Rejection(f"there is no {order.attack} trireme in {order.to} to fight: "
                         f"{', '.join(movement.sea_opponents(game.board, seat, order.to)) or 'no enemy fleet there'}")
     seas = game.board.triremes
+    if seas[order.sea][seat] - turns.arrived.get(order.sea, 0) < 1:
+        raise Rejection(f"a trireme moves one sea a turn: the {seat} triremes in {order.sea} have moved already")
     seas[order.sea][seat] -= 1
+    turns.arrived[order.to] = turns.arrived.get(order.to, 0) + 1
     seas[order.to][seat] = seas[order.to].get(seat, 0) + 1
     say(f"{seat} sails a trireme from {order.sea} to {order.to}.")
     if order.attack is not None:
@@ -194,9 +198,14 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
     _my_turn(game, seat)
     board = game.board
     how = movement.check_legion_move(rules, board, seat, order.province, order.to)
+    assert game.turns is not None  # _my_turn has checked it
     have = board.provinces[order.province].legions.get(seat, 0)
     if order.count > have:
         raise Rejection(f"the {seat} have {have} legion{'s' if have != 1 else ''} in {order.province}, not {order.count}")
+    free = have - game.turns.arrived.get(order.province, 0)
+    if order.count > free:
+        raise Rejection(f"a legion moves once a turn: {free} of the {seat} legions in {order.province} may still move, "
+                        f"not {order.count}")
     source, target = board.provinces[order.province], board.provinces[order.to]
     source.legions[seat] -= order.count
     if not source.legions[seat]:
@@ -206,8 +215,8 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
             source.occupied = {b: e for b, e in source.occupied.items() if e != seat}
             source.converting = None
     target.legions[seat] = target.legions.get(seat, 0) + order.count
-    assert game.turns is not None  # _my_turn has checked it
     game.turns.moved_legions = True
+    game.turns.arrived[order.to] = game.turns.arrived.get(order.to, 0) + order.count
     say(f"{seat} moves {order.count} legion{'s' if order.count != 1 else ''} from {order.province} to {order.to}"
         f"{' along its trireme chain' if how == 'by sea' else ''}.")
     conquest.enemy_lands(board, seat, order.to)

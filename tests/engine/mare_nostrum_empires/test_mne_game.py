@@ -142,3 +142,22 @@ def five_player_game() -> Play:
     assert p.state.board.levels["politics"]["Romans"] == 8 and p.state.board.levels["commerce"]["Romans"] == 7
     assert p.rs.public_view(p.replay()) == p.rs.public_view(p.state)
     return p
+
+
+def test_a_unit_moves_once_a_turn() -> None:
+    p = Play(3)
+    trade(p, "I 1", {"Romans": "tax", "Greeks": "tax", "Carthaginians": "tax"},
+          [("Carthaginians", "tax", "Romans"), ("Romans", "tax", "Greeks"), ("Greeks", "tax", "Carthaginians")])
+    turns(p, {})
+    p.post("ann", "next Romans")
+    p.post("ann", "sail Mare Tyrrhenum to Mare Ionium")
+    with pytest.raises(Rejection, match="a trireme moves one sea a turn: the Romans triremes in Mare Ionium have "
+                                        "moved already"):
+        p.post("ann", "sail Mare Ionium to Mare Adriaticum")
+    p.post("ann", "march 2 Latium to Campania")
+    with pytest.raises(Rejection, match="a legion moves once a turn: 0 of the Romans legions in Campania may still "
+                                        "move, not 1"):
+        p.post("ann", "march Campania to Magna Graecia")
+    p.post("ann", "march Etruria to Latium\ndone")
+    assert p.state.board.provinces["Campania"].legions == {"Romans": 2}
+    assert p.state.board.provinces["Latium"].legions == {"Romans": 1}
