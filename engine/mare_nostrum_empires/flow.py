@@ -239,10 +239,9 @@ def _step(rules: RulesData, game: Game, say: Say) -> bool:
         line = f"Round {game.round} claims: " + ", ".join(f"{rules.titles[t].name} {e}" for t, e in leaders.items())
         game.history.append(line)
         say(line + (f" (new: {'; '.join(changed)})." if changed else "."))
-        board.round += 1
-        board.levels = titles.levels(rules, board)
         if victory.winners(rules, board):
-            return True  # checked at the top of the loop
+            return True  # the three titles: the loop's check ends the game in this round
+        board.round += 1
         start_phase(rules, game, PRODUCTION, say)
         return True
     return False
