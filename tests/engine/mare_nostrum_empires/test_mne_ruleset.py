@@ -100,3 +100,45 @@ def test_the_prompts_name_the_leader_then_the_player() -> None:
     p.post("cat", "give wine")
     assert p.state.phase == "purchase"
     assert p.state.board.screens["Greeks"].goods["wine"] == 1 and p.state.board.screens["Greeks"].goods["oil"] == 1
+
+
+def test_autocomplete_names_and_what_a_typed_name_resolves_to() -> None:
+    rs = ruleset()
+    assert rs.names("empire") == ["Romans", "Greeks", "Carthaginians", "Egyptians", "Babylonians"]
+    assert len(rs.names("province")) == 38 and len(rs.names("sea")) == 14 and "tax" in rs.names("resource")
+    assert rs.resolve("province", "Troy").name == "Troas"
+    assert rs.resolve("sea", "Aegean").name == "Mare Aegaeum"
+    assert rs.resolve("province", "Aegean").error == "Mare Aegaeum is not a province"
+    assert rs.resolve("empire", "Roman").name == "Romans"
+    assert rs.resolve("resource", "legendary gems").name == "legendary gems"
+    assert rs.resolve("colour", "red").error == "Mare Nostrum: Empires has no names of kind 'colour'"
+
+
+def test_a_slash_command_is_the_order_line_it_stands_for() -> None:
+    p = Play(3)
+    march = p.rs.read_command(p.state, "ann", "march", ["Rome", "Etruria", "2"], is_gm=False)
+    assert (march.kind, march.data) == ("order", {"seat": "Romans", "order": {"kind": "march", "province": "Latium",
+                                                                              "to": "Etruria", "count": 2}})
+    buy = p.rs.read_command(p.state, "ann", "buy", ["legion", "Latium", "taxes"], is_gm=False)
+    assert buy.data["order"] == {"kind": "buy", "item": "legion", "place": "Latium", "taxes": True, "goods": []}
+    assert p.rs.read_command(p.state, "ann", "sail", ["Mare Tyrrhenum"], is_gm=False).error == \
+        "/sail needs 2 argument(s): /sail <from> <to> [<attack>], e.g. /sail Mare Tyrrhenum Mare Ionium"
+    assert p.rs.read_command(p.state, "ann", "recruit", [], is_gm=False).error == \
+        "Mare Nostrum: Empires has no command /recruit: post orders instead"
+
+
+def test_a_player_waits_to_be_named_by_the_leader() -> None:
+    p = Play(3)
+    p.post("cat", "token I 1")
+    for user, offer in (("ann", "wine"), ("bob", "oil"), ("cat", "wheat")):
+        p.post(user, f"offer {offer}")
+    for user, line in (("cat", "take wine from Romans"), ("ann", "take oil from Greeks"),
+                       ("bob", "take wheat from Carthaginians")):
+        p.post(user, line)
+    with pytest.raises(Rejection, match="nobody plays yet: Greeks names who plays next \\('next <empire>'\\)"):
+        p.post("ann", "buy legion in Latium with taxes")
+    with pytest.raises(Rejection, match="Greeks names who plays next, not Romans"):
+        p.post("ann", "next Romans")
+    p.post("bob", "next Carthaginians")
+    with pytest.raises(Rejection, match="Carthaginians plays now, not Romans"):
+        p.post("ann", "buy legion in Latium with taxes")
