@@ -15,7 +15,7 @@ FORTRESS_POINTS = 5
 
 
 @dataclass(frozen=True)
-class Battle:
+class Result:
     attacker_losses: int
     defender_losses: int
     attacker_left: int
@@ -42,7 +42,7 @@ def hits(dice: list[int], fortress: bool = False) -> int:
 
 
 def fight(attacker: list[int], defender: list[int], defender_fortress: bool, at_sea: bool = False,
-          attacker_fortress: bool = False) -> Battle:
+          attacker_fortress: bool = False) -> Result:
     """``attacker`` and ``defender``: one die per unit. A fortress only stands on land."""
     if at_sea and (defender_fortress or attacker_fortress):
         raise Rejection("a fortress stands in a province: there is none at sea")
@@ -52,4 +52,4 @@ def fight(attacker: list[int], defender: list[int], defender_fortress: bool, at_
     on_attacker = max(hits(defender, defender_fortress) - (1 if attacker_fortress else 0), 0)
     lost_d = min(on_defender, len(defender))
     lost_a = min(on_attacker, len(attacker))
-    return Battle(lost_a, lost_d, len(attacker) - lost_a, len(defender) - lost_d, at_sea)
+    return Result(lost_a, lost_d, len(attacker) - lost_a, len(defender) - lost_d, at_sea)

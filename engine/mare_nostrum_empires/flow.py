@@ -131,12 +131,12 @@ def start_phase(rules: RulesData, game: Game, phase: str, say: Say) -> None:
     board = game.board
     if phase == COMMERCE:
         game.commerce = Commerce(board.leaders["commerce"])
-        say(f"Round {game.round}, Commerce: {game.commerce.master}, Trade master, chooses a commerce token "
+        say(f"Round {game.round}, Commerce: the {game.commerce.master}, Trade master, choose a commerce token "
             f"({', '.join(commerce.available(tuple(rules.commerce), game.tokens, game.commerce.master))}).")
     elif phase in (PURCHASE, MILITARY):
         leader = board.leaders["politics" if phase == PURCHASE else "military"]
         game.turns = Turns(leader)
-        say(f"Round {game.round}, {PHASE_NAMES[phase]}: {leader} names who plays first.")
+        say(f"Round {game.round}, {PHASE_NAMES[phase]}: the {leader} name who plays first.")
     elif phase == CLAIMS:
         game.claims_choices = {}
         say(f"Round {game.round}, Claims.")
@@ -159,7 +159,7 @@ def _commerce(rules: RulesData, game: Game, say: Say) -> bool:
             if e in c.taking_part)
         c.exchange = commerce.open_exchange(starter, {s: list(c.offers[s].revealed or []) for s in c.taking_part})
         shown = "; ".join(f"{s}: {', '.join(c.offers[s].revealed or [])}" for s in c.taking_part)
-        after = "Nobody can take from anybody." if c.exchange.over else f"{starter} takes first."
+        after = "Nobody can take from anybody." if c.exchange.over else f"The {starter} take first."
         say(f"The offers are revealed: {shown}. {after}")
     ex = c.exchange
     if not ex.over or commerce.wronged(ex) is not None:

@@ -35,7 +35,7 @@ def extra(rules: RulesData, game: Game, seat: str, order: o.Extra, say: Say) -> 
     if order.province not in production.legendary_choices(rules, game.board, seat):
         raise Rejection(f"{seat} has no legendary city with a temple in {order.province}")
     game.extra_choices.setdefault(seat, {})[order.province] = order.choice
-    say(f"{seat}: the temple of {rules.provinces[order.province].legendary} adds a {order.choice}.")
+    say(f"The {seat}: the temple of {rules.provinces[order.province].legendary} adds a {order.choice}.")
 
 
 def token(rules: RulesData, game: Game, seat: str, order: o.ChooseToken, say: Say) -> None:
@@ -50,7 +50,7 @@ def token(rules: RulesData, game: Game, seat: str, order: o.ChooseToken, say: Sa
     c.count = count
     c.taking_part = commerce.participants(game.board.screens, game.board.empires, count)
     out = [e for e in game.board.empires if e not in c.taking_part]
-    say(f"{seat}, Trade master, turns commerce token {order.token} to {count}: each player puts forward {count} "
+    say(f"The {seat}, Trade master, turn commerce token {order.token} to {count}: each player puts forward {count} "
         f"token{'s' if count != 1 else ''}. Taking part: {', '.join(c.taking_part) or 'nobody'}"
         + (f"; sitting out (too few tokens): {', '.join(out)}." if out else "."))
 
@@ -61,8 +61,8 @@ def take(rules: RulesData, game: Game, seat: str, order: o.Take, say: Say) -> No
     if c is None or c.exchange is None:
         raise Rejection("the exchange opens once every offer is revealed")
     commerce.pick(c.exchange, seat, order.target, order.token)
-    say(f"{seat} takes {order.token} from {order.target}."
-        + (f" {c.exchange.chain.next} takes next." if c.exchange.chain.next else " The pick chain is over."))
+    say(f"The {seat} take {order.token} from the {order.target}."
+        + (f" The {c.exchange.chain.next} take next." if c.exchange.chain.next else " The pick chain is over."))
 
 
 def give(rules: RulesData, game: Game, seat: str, order: o.Give, say: Say) -> None:
@@ -72,7 +72,7 @@ def give(rules: RulesData, game: Game, seat: str, order: o.Give, say: Say) -> No
         raise Rejection("only the player who opened the exchange gives the unequal exchange's token")
     short = commerce.wronged(c.exchange)
     commerce.give(c.exchange, order.token, game.board.screens[seat])
-    say(f"{seat} gives {order.token} to {short}: the exchange is even.")
+    say(f"The {seat} give {order.token} to the {short}: the exchange is even.")
 
 
 def next_player(rules: RulesData, game: Game, seat: str, order: o.Next, say: Say) -> None:
@@ -89,7 +89,7 @@ def next_player(rules: RulesData, game: Game, seat: str, order: o.Next, say: Say
         left = [e for e in game.board.empires if e not in turns.done]
         raise Rejection(f"{order.empire} has played this phase: name one of {', '.join(left)}")
     turns.current = order.empire
-    say(f"{seat} names {order.empire} to play.")
+    say(f"The {seat} name the {order.empire} to play.")
 
 
 def _pay(rules: RulesData, game: Game, seat: str, order: o.Buy) -> Screen:
@@ -147,7 +147,7 @@ def buy(rules: RulesData, game: Game, seat: str, order: o.Buy, say: Say) -> None
             prov.built.add(item)
     board.screens[seat] = screen
     paid = "taxes" if order.taxes else ", ".join(order.goods)
-    say(f"{seat} buys {'the ' if item == 'pyramids' else ''}{item}{f' in {where}' if where else ''} "
+    say(f"The {seat} buy {'the ' if item == 'pyramids' else ''}{item}{f' in {where}' if where else ''} "
         f"(paid with {paid}).")
 
 
@@ -160,10 +160,10 @@ def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> No
     if game.phase == PURCHASE:
         before = game.board.screens[seat]
         game.board.screens[seat] = purchase.end_of_turn(before)
-        say(f"{seat} ends its purchases: its goods go back to the reserve, it keeps "
+        say(f"The {seat} end their purchases: their goods go back to the reserve, they keep "
             f"{game.board.screens[seat].taxes} tax{'es' if game.board.screens[seat].taxes != 1 else ''}.")
     else:
-        say(f"{seat} ends its military turn.")
+        say(f"The {seat} end their military turn.")
     turns.done.append(seat)
     turns.current = None
     turns.moved_legions = False
@@ -187,10 +187,10 @@ def sail(rules: RulesData, game: Game, seat: str, order: o.Sail, say: Say) -> No
     seas[order.sea][seat] -= 1
     turns.arrived[order.to] = turns.arrived.get(order.to, 0) + 1
     seas[order.to][seat] = seas[order.to].get(seat, 0) + 1
-    say(f"{seat} sails a trireme from {order.sea} to {order.to}.")
+    say(f"The {seat} sail a trireme from {order.sea} to {order.to}.")
     if order.attack is not None:
         game.battles.append(Battle(order.to, seat, order.attack, seas[order.to][seat], seas[order.to][order.attack], True))
-        say(f"{seat} attacks the {order.attack} fleet in {order.to}.")
+        say(f"The {seat} attack the {order.attack} fleet in {order.to}.")
 
 
 def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> None:
@@ -217,18 +217,18 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
     target.legions[seat] = target.legions.get(seat, 0) + order.count
     game.turns.moved_legions = True
     game.turns.arrived[order.to] = game.turns.arrived.get(order.to, 0) + order.count
-    say(f"{seat} moves {order.count} legion{'s' if order.count != 1 else ''} from {order.province} to {order.to}"
-        f"{' along its trireme chain' if how == 'by sea' else ''}.")
+    say(f"The {seat} move {order.count} legion{'s' if order.count != 1 else ''} from {order.province} to {order.to}"
+        f"{' along their trireme chain' if how == 'by sea' else ''}.")
     conquest.enemy_lands(board, seat, order.to)
     enemies = movement.battle_due(board, seat, order.to)
     if enemies:
         defender = enemies[0]
         game.battles.append(Battle(order.to, seat, defender, target.legions[seat], target.legions[defender], False))
-        say(f"Battle in {order.to}: {seat} against {defender}.")
+        say(f"Battle in {order.to}: the {seat} against the {defender}.")
     elif target.influence not in (None, seat) and target.conqueror is None:
         target.conqueror = seat
         target.at_war = False
-        say(f"{seat} enters {order.to} unopposed and is its conqueror.")
+        say(f"The {seat} enter {order.to} unopposed and are its conquerors.")
 
 
 def pillage(rules: RulesData, game: Game, seat: str, order: o.Pillage, say: Say) -> None:
@@ -242,8 +242,8 @@ def pillage(rules: RulesData, game: Game, seat: str, order: o.Pillage, say: Say)
         game.legendary_rolls.append((seat, -1))
     elif gain is not None:
         screen.goods[gain] = screen.goods.get(gain, 0) + 1
-    say(f"{seat} pillages the {order.building} of {order.province}" + (f" and takes a {gain} good." if gain and gain
-        not in ("tax", "legendary") else f" and takes a {gain}." if gain else "."))
+    say(f"The {seat} pillage the {order.building} of {order.province}" + (f" and take a {gain} good." if gain and gain
+        not in ("tax", "legendary") else f" and take a {gain}." if gain else "."))
 
 
 def occupy(rules: RulesData, game: Game, seat: str, order: o.Occupy, say: Say) -> None:
@@ -251,7 +251,7 @@ def occupy(rules: RulesData, game: Game, seat: str, order: o.Occupy, say: Say) -
     _my_turn(game, seat)
     units = game.board.provinces[order.province].legions.get(seat, 0)
     conquest.occupy(game.board, seat, order.province, list(order.buildings), units)
-    say(f"{seat} occupies the {', '.join(order.buildings)} of {order.province}.")
+    say(f"The {seat} occupy the {', '.join(order.buildings)} of {order.province}.")
 
 
 def stand(rules: RulesData, game: Game, seat: str, order: o.Stand, say: Say) -> None:
@@ -259,7 +259,7 @@ def stand(rules: RulesData, game: Game, seat: str, order: o.Stand, say: Say) -> 
     _my_turn(game, seat)
     conquest.stand_on_marker(game.board, seat, order.province)
     game.standing[order.province] = game.round
-    say(f"{seat} stands a legion on the influence marker of {order.province}.")
+    say(f"The {seat} stand a legion on the influence marker of {order.province}.")
 
 
 def convert(rules: RulesData, game: Game, seat: str, order: o.Convert, say: Say) -> None:
@@ -270,7 +270,7 @@ def convert(rules: RulesData, game: Game, seat: str, order: o.Convert, say: Say)
                         f"one it was stood on")
     conquest.convert(rules, game.board, seat, order.province)
     game.standing.pop(order.province, None)
-    say(f"{seat} converts the influence marker of {order.province}: the province is now theirs.")
+    say(f"The {seat} convert the influence marker of {order.province}: the province is now theirs.")
 
 
 def name(rules: RulesData, game: Game, seat: str, order: o.Name, say: Say) -> None:
@@ -284,7 +284,7 @@ def name(rules: RulesData, game: Game, seat: str, order: o.Name, say: Say) -> No
     if order.empire not in tied:
         raise Rejection(f"{order.empire} is not among the tied ({', '.join(tied)})")
     game.claims_choices[order.title] = order.empire
-    say(f"{seat} names {order.empire} {rules.titles[order.title].name}.")
+    say(f"The {seat} name the {order.empire} {rules.titles[order.title].name}.")
 
 
 HANDLERS: dict[type, Callable[..., None]] = {

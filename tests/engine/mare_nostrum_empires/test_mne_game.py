@@ -79,7 +79,7 @@ def test_four_players_the_romans_win_with_a_fifth_hero_or_wonder() -> None:
            ("Egyptians", "wheat", "Carthaginians"), ("Carthaginians", "timber", "Greeks"),
            ("Greeks", "purple", "Carthaginians"), ("Carthaginians", "sheep", "Egyptians"),
            ("Egyptians", "wine", "Romans")], give="marble")
-    assert p.said[-3] == "Carthaginians gives marble to Romans: the exchange is even."
+    assert p.said[-3] == "The Carthaginians give marble to the Romans: the exchange is even."
     assert p.state.board.screens["Romans"].goods == {"gladiators": 1, "marble": 2, "wine": 1, "oil": 1}
     assert p.state.row is not None and p.state.row.face_up[:2] == ["Spartacus", "Leonidas"]
     buys = "buy Spartacus with taxes\nbuy Leonidas with gladiators, marble, wine, oil"
