@@ -23,11 +23,18 @@ def _mediterranean_empires(data_dir: Path) -> Ruleset:
     return MediterraneanEmpires.load(data_dir)
 
 
+def _mare_nostrum_empires(data_dir: Path) -> Ruleset:
+    from engine.mare_nostrum_empires.ruleset import MareNostrumEmpires
+
+    return MareNostrumEmpires.load(data_dir)
+
+
 # The game a new campaign plays when none is named (the command line, Discord's /campaign create).
 DEFAULT = "mare-nostrum"
 LOADERS: dict[str, Callable[[Path], Ruleset]] = {
     "mare-nostrum": _mare_nostrum,
     "mediterranean-empires": _mediterranean_empires,
+    "mare-nostrum-empires": _mare_nostrum_empires,
 }
 _cache: dict[tuple[str, Path], Ruleset] = {}
 

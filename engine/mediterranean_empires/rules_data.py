@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.mediterranean_empires.mapdata import AreaMap, load_map
+from engine.area_map import AreaMap, load_map
 from engine.names import NameIndex
 
 UNIT_KINDS = ("field_army", "levy", "raider", "mercenary", "fleet")

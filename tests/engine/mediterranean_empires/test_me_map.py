@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mediterranean_empires.mapdata import MapError, build_map, load_map
+from engine.area_map import MapError, build_map, load_map
 
 MAP = Path(__file__).resolve().parents[3] / "data" / "maps" / "mediterranean-empires.toml"
 

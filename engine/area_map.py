@@ -1,4 +1,5 @@
-"""The area map of Mediterranean Empires: land areas, sea areas, cities and what touches what.
+"""Area maps, read from TOML (docs/maps.md): one format for every game drawn as areas (Mediterranean Empires, Mare
+Nostrum: Empires), so one loader and one renderer serve them all.
 
 The map is a graph, not a grid: a land area borders land areas (land movement) and touches sea areas (its
 coast: fleets embark and land there); a sea opens into other seas (naval movement). A city lies on some of its

@@ -1,0 +1,49 @@
+"""Mare Nostrum: Empires' slash commands: the orders whose arguments are provinces, seas, empires and resources,
+so a player on Discord picks them from autocomplete. Each is only another way to write an order line, read by the
+same parser as a typed one (parse.py), so a command and a typed line never disagree."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.ruleset import Argument, CommandSpec
+
+PROVINCE = Argument("province", "province", "the province (autocompleted)")
+EMPIRE = Argument("empire", "empire", "the empire (autocompleted)")
+TOKEN = Argument("token", "resource", "a resource, 'tax' or 'legendary <resource>' (autocompleted)")
+PAY = Argument("pay", help="'taxes', or the goods: 'wine, oil, iron'", rest=True)
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec("buy", "Purchase: buy an item (influence, legion, trireme, fortress, a building, a Hero or Wonder, "
+                       "the Pyramids)",
+                (Argument("item", help="what to buy"), Argument("place", "area", "where it goes (autocompleted)",
+                                                                optional=True), PAY),
+                example="/buy legion Latium taxes"),
+    CommandSpec("march", "Military: move legions to an adjacent province or along your trireme chain",
+                (Argument("from", "province", "from (autocompleted)"), Argument("to", "province", "to (autocompleted)"),
+                 Argument("count", "integer", "how many legions (default 1)", optional=True)),
+                example="/march Latium Etruria 2"),
+    CommandSpec("sail", "Military: move a trireme one sea, and attack a fleet there if you wish",
+                (Argument("from", "sea", "from (autocompleted)"), Argument("to", "sea", "to (autocompleted)"),
+                 Argument("attack", "empire", "the fleet to fight (autocompleted)", optional=True)),
+                example="/sail Mare Tyrrhenum Mare Ionium"),
+    CommandSpec("take", "Commerce: take one token from another player's offer", (TOKEN, EMPIRE),
+                example="/take oil Greeks"),
+    CommandSpec("next", "Purchase or Military: the leader names who plays next", (EMPIRE,), example="/next Greeks"),
+)
+
+LINES: dict[str, Callable[[list[str]], str]] = {
+    "buy": lambda a: f"buy {a[0]}{f' in {a[1]}' if len(a) > 2 else ''} with {a[-1]}",
+    "march": lambda a: f"march {a[2] + ' ' if len(a) > 2 else ''}{a[0]} to {a[1]}",
+    "sail": lambda a: f"sail {a[0]} to {a[1]}{f' attack {a[2]}' if len(a) > 2 else ''}",
+    "take": lambda a: f"take {a[0]} from {a[1]}",
+    "next": lambda a: f"next {a[0]}",
+}
+
+
+def command_line(name: str, args: list[str]) -> str:
+    """The order line a command stands for; ValueError with its usage when arguments are missing."""
+    spec = next(c for c in COMMANDS if c.name == name)
+    needed = sum(1 for a in spec.arguments if not a.optional)
+    if len(args) < needed:
+        raise ValueError(f"/{name} needs {needed} argument(s): {spec.usage()}, e.g. {spec.example}")
+    return LINES[name](args)

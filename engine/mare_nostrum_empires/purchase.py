@@ -1,0 +1,63 @@
+"""Phase 3, Purchase: paying the seed's prices and the end of a player's turn.
+
+A price of N is paid with N goods of N different resources, or with N taxes, never a mix (the seed's table says
+"N jetons Bien différents, ou N jetons Impôt"). A legendary good is a good of its resource. Heroes and Wonders
+cost the price of the round. At the end of a player's turn every good goes back to the reserve and at most 2
+taxes stay."""
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.events import Rejection
+from engine.mare_nostrum_empires.rules_data import RulesData
+from engine.mare_nostrum_empires.state import Screen
+
+KEEP_TAXES = 2
+
+
+def price(rules: RulesData, item: str, round_no: int) -> int:
+    if item in rules.tiles:
+        return rules.tile_price(round_no)
+    if item not in rules.prices:
+        raise Rejection(f"'{item}' cannot be bought: buy one of {', '.join(rules.prices)} or a Hero or Wonder")
+    return rules.prices[item]
+
+
+def pay(screen: Screen, seat: str, cost: int, taxes: bool, goods: list[str]) -> Screen:
+    """``seat`` pays ``cost`` with taxes or with the goods named (one per resource, legendary ones written
+    "legendary <resource>"): the screen after, or a refusal that says what was wrong."""
+    if taxes:
+        if goods:
+            raise Rejection(f"pay {cost} taxes or {cost} different goods, not a mix of taxes and goods")
+        if screen.taxes < cost:
+            raise Rejection(f"{seat} has {screen.taxes} tax{'es' if screen.taxes != 1 else ''}, not the {cost} this "
+                            f"costs", hidden_of=seat)
+        return Screen(dict(screen.goods), screen.taxes - cost, list(screen.legendary), list(screen.tiles),
+                      screen.pyramids)
+    if len(goods) != cost:
+        raise Rejection(f"this costs {cost} different goods (or {cost} taxes), and {len(goods)} "
+                        f"good{'s are' if len(goods) != 1 else ' is'} named")
+    resources = [g.removeprefix("legendary ") for g in goods]
+    twice = sorted(r for r, n in Counter(resources).items() if n > 1)
+    if twice:
+        raise Rejection(f"the goods must all be different: '{twice[0]}' is named {resources.count(twice[0])} times")
+    plain = dict(screen.goods)
+    legendary = list(screen.legendary)
+    for good in goods:
+        if good.startswith("legendary "):
+            resource = good.removeprefix("legendary ")
+            if resource not in legendary:
+                raise Rejection(f"{seat} holds no legendary {resource}", hidden_of=seat)
+            legendary.remove(resource)
+        elif plain.get(good, 0) < 1:
+            raise Rejection(f"{seat} holds no {good}", hidden_of=seat)
+        else:
+            plain[good] -= 1
+            if not plain[good]:
+                del plain[good]
+    return Screen(plain, screen.taxes, legendary, list(screen.tiles), screen.pyramids)
+
+
+def end_of_turn(screen: Screen) -> Screen:
+    """Goods (legendary ones too) go back to the reserve; at most 2 taxes stay."""
+    return Screen({}, min(screen.taxes, KEEP_TAXES), [], list(screen.tiles), screen.pyramids)

@@ -1,0 +1,75 @@
+"""A game of Mare Nostrum: Empires played through the ruleset alone: posts read into proposals, each applied as
+an event (sealed offers with a digest and their content, revealed when the game asks), as the shell would."""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from engine import secrets
+from engine.events import Event, Rejection
+from engine.mare_nostrum_empires.game import Game
+from engine.mare_nostrum_empires.ruleset import MareNostrumEmpires
+from tests.engine.mare_nostrum_empires.mne_board import DATA
+
+PLAYERS = {3: {"Romans": "ann", "Greeks": "bob", "Carthaginians": "cat"},
+           4: {"Romans": "ann", "Greeks": "bob", "Carthaginians": "cat", "Egyptians": "dan"},
+           5: {"Romans": "ann", "Greeks": "bob", "Carthaginians": "cat", "Egyptians": "dan", "Babylonians": "eve"}}
+
+
+def ruleset() -> MareNostrumEmpires:
+    return MareNostrumEmpires.load(DATA)
+
+
+class Play:
+    def __init__(self, players: int = 3, values: list[int] | None = None) -> None:
+        self.rs = ruleset()
+        setup: dict[str, Any] = {"players": PLAYERS[players], "gm": "gm", "randomness": "fixed",
+                                 "fixed_values": values or [12345, 67890] + [3] * 400}
+        self.state: Game = self.rs.initial_state(setup)
+        self.events: list[Event] = []
+        self.said: list[str] = []
+        self.secrets: dict[int, tuple[dict[str, Any], str]] = {}
+
+    def _apply(self, kind: str, actor: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> None:
+        event = Event(len(self.events) + 1, kind, actor, data, secret=secret)
+        result = self.rs.apply(self.state, event)
+        self.state = result.state
+        self.events.append(event)
+        self.said.extend(result.messages)
+
+    def post(self, actor: str, text: str, nation: str | None = None) -> None:
+        """Every line applied in order; the first refusal is raised (what came before it stays applied)."""
+        for p in self.rs.read_post(self.state, actor, text, nation):
+            if p.error:
+                raise Rejection(p.error)
+            assert p.kind is not None
+            if p.secret is not None:
+                seq = len(self.events) + 1
+                salt = hashlib.sha256(f"salt-{seq}".encode()).hexdigest()
+                data = dict(p.data, sealed=secrets.digest(p.secret, salt))
+                self.secrets[seq] = (p.secret, salt)
+                self._apply(p.kind, actor, data, {"content": p.secret, "salt": salt})
+            else:
+                self._apply(p.kind, actor, dict(p.data))
+            self.reveal_due()
+
+    def reveal_due(self) -> None:
+        for need in self.rs.needs(self.state):
+            if need.source == "secret":
+                content, salt = self.secrets[int(need.key)]
+                self._apply(secrets.REVEALED, "bot", {"seq": int(need.key), "content": content, "salt": salt})
+
+    def gm(self, empire: str, text: str) -> None:
+        self.post("gm", text, empire)
+
+    def replay(self) -> Game:
+        """The public log folded again from scratch, without any sealed content (an export's replay)."""
+        state = self.rs.initial_state({"players": dict(self.state.players), "gm": "gm", "randomness": "fixed",
+                                       "fixed_values": self._values})
+        for e in self.events:
+            state = self.rs.apply(state, Event(e.seq, e.kind, e.actor, e.data)).state
+        return state
+
+    @property
+    def _values(self) -> list[int]:
+        return [v[0] for k, v in sorted(self.state.book.numbers.items(), key=lambda kv: int(kv[0].split(":")[1]))]
