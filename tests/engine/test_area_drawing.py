@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.area_drawing import Border, Drawing, DrawingError, load_land, read_drawing
-from engine.mediterranean_empires.mapdata import MapError, build_map, load_map
+from engine.area_map import MapError, build_map, load_map
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 MAP = DATA / "maps" / "mediterranean-empires.toml"
