@@ -260,8 +260,9 @@ def _buildings(raws: list[dict[str, Any]], symbols: tuple[str, ...]) -> tuple[Bu
             out.append(Building(tile, track, side, str(face.get("name")), _int(f"{where} cost", face.get("cost"), 1),
                                 _int(f"{where} population", face.get("population", 0), 0, 3),
                                 _int(f"{where} arrow", face.get("arrow", 0), 0, 2),
-                                *(_int(f"{where} {k}", face.get(k, 0), 0, 10) for k in ("happiness", "safety", "money")),
-                                give, doubles))
+                                happiness=_int(f"{where} happiness", face.get("happiness", 0), 0, 10),
+                                safety=_int(f"{where} safety", face.get("safety", 0), 0, 10),
+                                money=_int(f"{where} money", face.get("money", 0), 0, 10), give=give, doubles=doubles))
     tiles = sorted(b.tile for b in out)
     if tiles != sorted(list(range(1, 13)) * 2):
         raise RulesError(f"the buildings must be twelve tiles numbered 1 to 12, each once; they are {sorted(set(tiles))}")
