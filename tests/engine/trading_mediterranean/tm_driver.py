@@ -22,14 +22,16 @@ SEATS = ["Waldorf", "Geoff", "Mark", "Paul"]
 class Fold:
     def __init__(self, civs: list[Any]) -> None:
         self.book = chance.new_book("drand", {})
-        self.table = tb.new_table(RULES.deck_specs(), SEATS)
+        self.table = tb.new_table(RULES.deck_specs(), [c.seat for c in civs])
         self.civs = civs
         self.dealing = dealing.Dealing()
         self.said: list[str] = []
 
     def apply(self, event: Event) -> None:
         if event.kind == "production.started":
-            self.dealing, said = dealing.start(RULES, self.table, self.book, event, self.civs)
+            order = event.data.get("order") or [c.seat for c in self.civs]
+            by_seat = {c.seat: c for c in self.civs}
+            self.dealing, said = dealing.start(RULES, self.table, self.book, event, [by_seat[s] for s in order])
             self.said += said
         elif event.kind == secrets.SEALED:
             self.said += dealing.on_sealed(self.table, self.book, self.dealing, event)
@@ -39,6 +41,8 @@ class Fold:
             self.said += said
         elif event.kind == "game.ended":
             dealing.reveal_at_end(self.table, self.dealing)
+        elif event.kind == "luxury.reshuffled":
+            self.said.append(tb.reshuffle(self.table, self.book, event, "luxury"))
         else:
             assert chance.record(self.book, event)
         chance.settle(self.book, event)
@@ -48,10 +52,11 @@ class Fold:
 class Driver:
     """The shell: a private store of sealed contents, beacons from a tag, one second an event."""
 
-    def __init__(self, tag: str, cities: int = 4) -> None:
-        civs = [new_civ(RULES, s) for s in SEATS]
-        civs[0].cubes["city"] = cities
-        civs[1].cubes["harbour"] = 2
+    def __init__(self, tag: str, cities: int = 4, seats: list[str] | None = None) -> None:
+        civs = [new_civ(RULES, s) for s in seats or SEATS]
+        if cities:
+            civs[0].cubes["city"] = cities
+            civs[1].cubes["harbour"] = 2
         self.bot, self.export = Fold(civs), Fold(copy.deepcopy(civs))
         self.tag = tag
         self.events: list[Event] = []
@@ -83,7 +88,7 @@ class Driver:
                 self.append("beacon.recorded", {"round": int(need.key),
                                                 "randomness": canonical.sha256_hex(f"{self.tag} beacon {need.key}")})
 
-    def produce(self) -> None:
+    def produce(self, order: list[str] | None = None) -> None:
         self.serve()  # the deck key is sealed before any hidden shuffle is bound, hence before any deal
-        self.append("production.started", {})
+        self.append("production.started", {"order": order} if order else {})
         self.serve()
