@@ -16,6 +16,8 @@ from engine.trading_mediterranean.play import HANDLERS, PHASE_ORDERS
 from engine.trading_mediterranean.rules_data import Rules, load
 from engine.trading_mediterranean.setup import new_civ
 
+FORUM_CHOICES = (6, 12, 48, 72)
+
 
 class TradingMediterranean:
     id = "trading-mediterranean"
@@ -24,6 +26,13 @@ class TradingMediterranean:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+
+    @property
+    def options(self) -> dict[str, str]:
+        """The trading phase's form, chosen per campaign (a forum window of 24 hours when none is chosen)."""
+        return {"live": f"a group online together: each window lasts {self.rules.trading_minutes} minutes",
+                **{f"forum-{h}h": f"play by forum: each window lasts {h} hours, ending early when all say done"
+                   for h in FORUM_CHOICES}}
 
     @classmethod
     def load(cls, data_dir: Path) -> "TradingMediterranean":
@@ -37,8 +46,11 @@ class TradingMediterranean:
         if not lo <= len(players) <= hi:
             raise Rejection(f"{self.title} is for {lo} to {hi} civilizations, not {len(players)}: name each seat "
                             "and its player")
-        mode = str(setup.get("trading") or trading.FORUM)
-        hours = setup.get("trading_hours", 24)
+        mode, hours = str(setup.get("trading") or trading.FORUM), setup.get("trading_hours", 24)
+        for option in setup.get("options") or []:
+            if option not in self.options:
+                raise Rejection(f"'{option}' is not an option of {self.title}: choose {', '.join(self.options)}")
+            mode, hours = (trading.LIVE, hours) if option == "live" else (trading.FORUM, int(option[6:-1]))
         if not isinstance(hours, int) or isinstance(hours, bool):
             raise Rejection(f"trading_hours is a whole number of hours, not {hours!r}")
         book = chance.new_book(str(setup.get("randomness") or chance.DRAND), setup)

@@ -5,6 +5,7 @@ line and say what would be right."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime, timedelta
 from functools import cache
 
 import pytest
@@ -108,3 +109,19 @@ def test_orders_in_words_refused_with_what_would_be_right() -> None:
     assert t.order("ann", "vp 2") == [
         "that is an order of the purchasing phase; the game is in the trading phase (offer <cards> for <goods> to "
         "<seat>, accept/decline/withdraw <n>, counter <n> ..., warehouse <cards>, done)"]
+
+
+def test_the_campaigns_form_of_trading_and_its_size() -> None:
+    assert sorted(RULES.options) == ["forum-12h", "forum-48h", "forum-6h", "forum-72h", "live"]
+    base = {"gm": "gm", "players": FOUR, "randomness": "drand"}
+    assert (RULES.initial_state(base).mode, RULES.initial_state(base).forum_hours) == ("forum", 24)
+    assert RULES.initial_state({**base, "options": ["live"]}).mode == "live"
+    assert RULES.initial_state({**base, "options": ["forum-6h"]}).forum_hours == 6
+    with pytest.raises(Exception, match="'forum-1h' is not an option of Trading in the Mediterranean: choose live, forum-6h"):
+        RULES.initial_state({**base, "options": ["forum-1h"]})
+    with pytest.raises(Exception, match="Trading in the Mediterranean is for 4 to 6 civilizations, not 3"):
+        RULES.initial_state({**base, "players": {"Ann": "ann", "Bob": "bob", "Cat": "cat"}})
+    live = Table(FOUR, "live", trading="live")
+    opened = datetime.fromisoformat(live.events[-1].at)  # the last seal dealt opened the civic window
+    assert live.state.window.closes_at == (opened + timedelta(minutes=4)).isoformat(timespec="seconds")
+    assert [p.hours for p in RULES.prompts(live.state)] == [4 / 60] * 4
