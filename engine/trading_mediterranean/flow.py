@@ -122,7 +122,8 @@ def _score(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     groups = scoring.tied_for_a_roll(civs)
     if groups and not g.tie_rolls:
         for group in groups:
-            b = chance.ask(g.book, event, "tie-break", 1, 2**31, 2, purpose=f"the tie between {', '.join(group)}",
+            lo, hi, count = shuffle.roll_shape(g.book.source)
+            b = chance.ask(g.book, event, "tie-break", lo, hi, count, purpose=f"the tie between {', '.join(group)}",
                            meaning="the order of the tied players: engine/tabletop/shuffle.py, first wins")
             g.tie_rolls.append((b.id, tuple(group)))
         chance.settle(g.book, event)
@@ -147,7 +148,8 @@ def progress(rules: Rules, g: gm.Game, event: Event) -> list[str]:
         t = g.table
         if g.phase == gm.SETUP:
             if g.order_roll is None:
-                g.order_roll = chance.ask(g.book, event, "turn order", 1, 2**31, 2, purpose="the turn order",
+                lo, hi, count = shuffle.roll_shape(g.book.source)  # a shuffle's roll on this campaign's source
+                g.order_roll = chance.ask(g.book, event, "turn order", lo, hi, count, purpose="the turn order",
                                           meaning="the seats shuffled: engine/tabletop/shuffle.py").id
                 chance.settle(g.book, event)
             values = _values(g, g.order_roll)
