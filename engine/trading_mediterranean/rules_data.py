@@ -100,6 +100,7 @@ class Rules:
     id: str
     title: str
     players: tuple[int, int]
+    civilizations: tuple[str, ...]
     turns: int
     start_vp: int
     start_money: int
@@ -350,7 +351,8 @@ def parse(raw: dict[str, Any]) -> Rules:
     players = raw["players"]
     rules = Rules(
         id=str(raw["id"]), title=str(raw["title"]),
-        players=(_int("players", players[0], 2, 6), _int("players", players[1], 2, 6)), turns=turns,
+        players=(_int("players", players[0], 2, 6), _int("players", players[1], 2, 6)),
+        civilizations=tuple(str(c) for c in raw["civilizations"]), turns=turns,
         start_vp=_int("start_vp", raw["start_vp"]), start_money=_int("start_money", raw["start_money"]),
         warehouse=_int("warehouse", raw["warehouse"], 0, 20), warehouse_upgraded=_int("warehouse_upgraded", raw["warehouse_upgraded"], 0, 20),
         industry_vp_price=_int("industry_vp_price", raw["industry_vp_price"], 1), industry_vp_floor=_int("industry_vp_floor", raw["industry_vp_floor"], 1),
@@ -371,6 +373,8 @@ def parse(raw: dict[str, Any]) -> Rules:
         buildings=_buildings(raw["buildings"], symbols), calamities=tuple(calamities))
     if len({d.name.lower() for d in rules.developments}) != len(rules.developments):
         raise RulesError("two developments share a name: each development is named once")
+    if len(set(rules.civilizations)) != rules.players[1] or len(rules.civilizations) != rules.players[1]:
+        raise RulesError(f"civilizations must name {rules.players[1]} different civilizations, one per seat at most")
     if rules.farms != goods["basic"]:
         raise RulesError("population.farms must list the five basic goods, one farm each")
     _check_figures(rules)

@@ -30,7 +30,10 @@ class TradingMediterranean:
     @property
     def options(self) -> dict[str, str]:
         """The trading phase's form, chosen per campaign (a forum window of 24 hours when none is chosen)."""
+        lo, hi = self.rules.players
         return {"live": f"a group online together: each window lasts {self.rules.trading_minutes} minutes",
+                **{f"{n}-players": f"{n} civilizations ({', '.join(self.rules.civilizations[:n])}), seats assigned "
+                   f"after creation (else {hi})" for n in range(lo, hi)},
                 **{f"forum-{h}h": f"play by forum: each window lasts {h} hours, ending early when all say done"
                    for h in FORUM_CHOICES}}
 
@@ -43,13 +46,19 @@ class TradingMediterranean:
     def initial_state(self, setup: dict[str, Any]) -> gm.Game:
         players = dict(setup.get("players") or {})
         lo, hi = self.rules.players
+        chosen = [str(o) for o in setup.get("options") or []]
+        if not players:  # seats assigned after creation: the data's civilizations
+            n = next((int(o.split("-")[0]) for o in chosen if o.endswith("-players")), hi)
+            players = {c: None for c in self.rules.civilizations[:n]}
         if not lo <= len(players) <= hi:
             raise Rejection(f"{self.title} is for {lo} to {hi} civilizations, not {len(players)}: name each seat "
                             "and its player")
         mode, hours = str(setup.get("trading") or trading.FORUM), setup.get("trading_hours", 24)
-        for option in setup.get("options") or []:
+        for option in chosen:
             if option not in self.options:
                 raise Rejection(f"'{option}' is not an option of {self.title}: choose {', '.join(self.options)}")
+            if option.endswith("-players"):
+                continue
             mode, hours = (trading.LIVE, hours) if option == "live" else (trading.FORUM, int(option[6:-1]))
         if not isinstance(hours, int) or isinstance(hours, bool):
             raise Rejection(f"trading_hours is a whole number of hours, not {hours!r}")
@@ -97,6 +106,8 @@ class TradingMediterranean:
         return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: its orders are typed")
 
     def names(self, kind: str) -> list[str]:
+        if kind in ("seat", "nation"):
+            return list(self.rules.civilizations)
         if kind == "building":
             return sorted(b.name for b in self.rules.buildings)
         if kind == "development":
@@ -105,6 +116,9 @@ class TradingMediterranean:
 
     def resolve(self, kind: str, text: str) -> Resolution:
         words = self.names(kind)
+        if kind in ("seat", "nation"):  # a campaign may name its own seats: the fold checks a name it does not know
+            found = NameIndex({w: () for w in words}, kind).resolve(text)
+            return found if found.ok else Resolution(name=text.strip())
         if not words:
             return Resolution(error=f"{self.title} has no names of kind '{kind}'; it has buildings and developments")
         return NameIndex({w: () for w in words}, kind).resolve(text)

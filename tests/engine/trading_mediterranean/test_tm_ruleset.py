@@ -112,12 +112,16 @@ def test_orders_in_words_refused_with_what_would_be_right() -> None:
 
 
 def test_the_campaigns_form_of_trading_and_its_size() -> None:
-    assert sorted(RULES.options) == ["forum-12h", "forum-48h", "forum-6h", "forum-72h", "live"]
+    assert sorted(RULES.options) == ["4-players", "5-players", "forum-12h", "forum-48h", "forum-6h", "forum-72h", "live"]
+    unassigned = RULES.initial_state({"gm": "gm", "players": {}, "randomness": "drand", "options": ["4-players"]})
+    assert unassigned.players == {"Phoenicia": None, "Egypt": None, "Greece": None, "Carthage": None}
+    assert len(RULES.initial_state({"gm": "gm", "players": {}, "randomness": "drand"}).civs) == 6
+    assert RULES.resolve("seat", "phoen").name == "Phoenicia" and RULES.resolve("seat", "Ann").name == "Ann"
     base = {"gm": "gm", "players": FOUR, "randomness": "drand"}
     assert (RULES.initial_state(base).mode, RULES.initial_state(base).forum_hours) == ("forum", 24)
     assert RULES.initial_state({**base, "options": ["live"]}).mode == "live"
     assert RULES.initial_state({**base, "options": ["forum-6h"]}).forum_hours == 6
-    with pytest.raises(Exception, match="'forum-1h' is not an option of Trading in the Mediterranean: choose live, forum-6h"):
+    with pytest.raises(Exception, match="'forum-1h' is not an option of Trading in the Mediterranean: choose live, 4-players, 5-players, forum-6h, forum-12h, forum-48h, forum-72h"):
         RULES.initial_state({**base, "options": ["forum-1h"]})
     with pytest.raises(Exception, match="Trading in the Mediterranean is for 4 to 6 civilizations, not 3"):
         RULES.initial_state({**base, "players": {"Ann": "ann", "Bob": "bob", "Cat": "cat"}})
