@@ -12,10 +12,12 @@ from engine.ruleset import Proposal
 from engine.tabletop import hands, orders
 from engine.tabletop import table as tb
 from engine.trading_mediterranean import game as gm
+from engine.trading_mediterranean import orders as od
 from engine.trading_mediterranean.play import PHASE_ORDERS
 from engine.trading_mediterranean.rules_data import Rules
 
-Reader = Callable[[Rules, gm.Game, str, re.Match[str]], tuple[str, dict[str, Any], str]]
+Read = tuple[od.Order, str, str | None]  # the order, as understood in words, a promise to seal
+Reader = Callable[[Rules, gm.Game, str, re.Match[str]], Read]
 NO_ONE = "no one"
 
 
@@ -55,7 +57,7 @@ def give_by_face(rules: Rules, hold: hands.Holding, text: str) -> str:
     return ", ".join(out)
 
 
-def _offer(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _offer(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     hold = g.table.holdings[seat]
     mine = orders.Vocabulary(resources=("vp",), cards=tuple(h.id for h in hold.cards))
     asked = orders.Vocabulary(resources=("vp",), faces=_faces(rules))
@@ -66,13 +68,11 @@ def _offer(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, 
     return _offer_event(seat, read, None)
 
 
-def _offer_event(seat: str, read: dict[str, Any], counters: int | None) -> tuple[str, dict[str, Any], str]:
-    data = {"seat": seat, "to": read["to"], "give": read["give"], "get": read["get"],
-            **({"counters": counters} if counters is not None else {}), **({"secret": read["secret"]} if read["secret"] else {})}
-    return "trade.offered", data, f"{seat} offers to {read['to']}"
+def _offer_event(seat: str, read: dict[str, Any], counters: int | None) -> Read:
+    return od.Offer(seat, read["to"], read["give"], read["get"], counters), f"{seat} offers to {read['to']}", read["secret"]
 
 
-def _counter(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _counter(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     hold = g.table.holdings[seat]
     mine = orders.Vocabulary(resources=("vp",), cards=tuple(h.id for h in hold.cards))
     asked = orders.Vocabulary(resources=("vp",), faces=_faces(rules))
@@ -83,7 +83,7 @@ def _counter(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str
     return _offer_event(seat, {**read, "to": answered.by}, answered.id)
 
 
-def _answer(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _answer(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     answer = orders.read_answer(m.group(0))
     if answer is None:
         raise Rejection("write 'accept <offer number>', 'decline <n>' or 'withdraw <n>'")
@@ -92,71 +92,66 @@ def _answer(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str,
         o = g.market.find(offer_id)
         hold = g.table.holdings[seat]
         picked = [h.id for face, n in o.get.faces.items() for h in tb.hands.of_face(hold, face, n)]
-    data = {"seat": seat, "answer": verb, "offer": offer_id, **({"picked": picked} if picked else {})}
-    return "trade.answered", data, f"{seat}: {verb} offer {offer_id}"
+    return od.Answer(seat, verb, offer_id, tuple(picked) if picked else None), f"{seat}: {verb} offer {offer_id}", None
 
 
-def _warehouse(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _warehouse(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     text = m.group(1).strip()
     ids = [] if text.lower() == "nothing" else [c for c in give_by_face(rules, g.table.holdings[seat], text).split(", ") if c]
-    return "warehouse.chosen", {"seat": seat, "cards": ids}, f"{seat} warehouses {', '.join(ids) or 'nothing'}"
+    return od.Warehouse(seat, tuple(ids)), f"{seat} warehouses {', '.join(ids) or 'nothing'}", None
 
 
-def _use(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _use(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     building = rules.building(m.group(1)).name
     target = _seat(g, m.group(2))
-    return "civic.give", {"seat": seat, "building": building, "target": target}, f"{seat} uses {building} on {target}"
+    return od.Give(seat, building, target), f"{seat} uses {building} on {target}", None
 
 
-def _leave(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _leave(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     building = rules.building(m.group(1)).name
-    return "civic.give", {"seat": seat, "building": building, "target": None}, f"{seat} leaves {building} unused"
+    return od.Give(seat, building, None), f"{seat} leaves {building} unused", None
 
 
-def _revolt(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _revolt(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     track = "government" if m.group(1).lower() == "revolt" else "religion"
-    return "civic.revolt", {"seat": seat, "track": track}, f"{seat} flips its {track}"
+    return od.Revolt(seat, track), f"{seat} flips its {track}", None
 
 
-def _done(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
-    return "window.done", {"seat": seat}, f"{seat} is done"
+def _done(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
+    return od.Done(seat), f"{seat} is done", None
 
 
-def _build(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _build(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     name = rules.building(m.group(1)).name
-    return "building.built", {"seat": seat, "name": name}, f"{seat} builds {name}"
+    return od.Build(seat, name), f"{seat} builds {name}", None
 
 
 BUY = re.compile(r"^(.+?)(?:\s+from\s+(\w+))?(?:\s+on\s+(\w+))?(?:\s+in\s+(\w+))?(?:\s+steps\s+(-?\d+))?$", re.I)
 
 
-def _buy(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _buy(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     parts = BUY.match(m.group(1).strip())
     assert parts is not None  # the pattern matches any text
     name, rural, target, symbol, steps = parts.groups()
     dev = rules.development(name).name
     if steps is not None and not -10 <= int(steps) <= 10:
         raise Rejection(f"steps are -10 to 10, not {steps}")
-    data: dict[str, Any] = {"seat": seat, "name": dev}
-    for key, value in (("rural", rural), ("target", target), ("symbol", symbol)):
-        if value:
-            data[key] = value.lower()
-    if steps is not None:
-        data["steps"] = int(steps)
-    return "development.bought", data, f"{seat} buys {dev}"
+    low = [v.lower() if v else None for v in (rural, target, symbol)]
+    order = od.Develop(seat, dev, low[0], low[1], low[2], None if steps is None else int(steps))
+    return order, f"{seat} buys {dev}", None
 
 
-def _vp(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _vp(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     n = hands.amount(m.group(1), "victory points")
-    return "vp.bought", {"seat": seat, "count": n}, f"{seat} buys {n} VP"
+    return od.BuyVp(seat, n), f"{seat} buys {n} VP", None
 
 
-def _vote(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> tuple[str, dict[str, Any], str]:
+def _vote(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     if m.group(1) is None:
-        return "vote.cast", {"seat": seat, "option": None}, f"{seat} abstains"
+        return od.Vote(seat, None), f"{seat} abstains", None
     word = m.group(1).strip()
     option = NO_ONE if word.lower() == NO_ONE else _seat(g, word)
-    return "vote.cast", {"seat": seat, "option": option}, f"{seat} votes {option}"
+    return od.Vote(seat, option), f"{seat} votes {option}", None
 
 
 READERS: list[tuple[re.Pattern[str], Reader]] = [
@@ -182,10 +177,10 @@ def read_line(rules: Rules, g: gm.Game, seat: str, line_no: int, line: str) -> P
         if m is None:
             continue
         try:
-            kind, data, understood = reader(rules, g, seat, m)
+            order, understood, secret = reader(rules, g, seat, m)
         except (Rejection, ValueError) as e:
             reason = e.reason if isinstance(e, Rejection) else str(e)
             return Proposal(line_no, line, error=f"'{words}': {reason}")
-        secret = data.pop("secret", None)
-        return Proposal(line_no, line, kind, data, understood, secret={"promise": secret} if secret else None)
+        return Proposal(line_no, line, order.kind, order.to_dict(), understood,
+                        secret={"promise": secret} if secret else None)
     return Proposal(line_no, line, error=f"'{words}': not understood; now: " + PHASE_ORDERS.get(g.phase, "no order is taken now"))

@@ -3,12 +3,14 @@ the rule modules; a refusal is a ``Rejection`` naming what was wrong."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from engine import secrets
 from engine.events import Event, Rejection
 from engine.tabletop import trades, votes, windows
 from engine.trading_mediterranean import dealing, purchasing, tracks, trading
 from engine.trading_mediterranean import game as gm
+from engine.trading_mediterranean import orders as od
 from engine.trading_mediterranean.rules_data import Rules, RulesError
 
 Handler = Callable[[Rules, gm.Game, Event], list[str]]
@@ -19,6 +21,16 @@ PHASE_ORDERS = {
     gm.PURCHASING: "build <building>, buy <development>, vp <n>, done",
     gm.CALAMITY: "vote <seat>, vote no one, abstain",
 }
+
+
+O = TypeVar("O", bound=od.Order)
+
+
+def order(event: Event, cls: type[O]) -> O:
+    """The event's order, its fields checked (a log's dict of the wrong shape is refused, never half-read)."""
+    read = od.order_from_event(event)
+    assert isinstance(read, cls)  # ORDERS maps each kind to its class
+    return read
 
 
 def seat_of(g: gm.Game, event: Event) -> str:
@@ -62,7 +74,8 @@ def _give(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     seat = seat_of(g, event)
     in_phase(g, gm.CIVIC)
     acting(g, seat)
-    building, target = str(event.data.get("building")), event.data.get("target")
+    o = order(event, od.Give)
+    building, target = o.building, o.target
     if building not in g.civs[seat].buildings:
         raise Rejection(f"{seat} has no building '{building}': it has {', '.join(g.civs[seat].buildings) or 'none'}")
     if rules.building(building).give is None:
@@ -70,7 +83,7 @@ def _give(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     if target is not None and (target == seat or target not in g.civs):
         raise Rejection(f"{building} gives an opponent a step down: name one of "
                         f"{', '.join(s for s in g.order if s != seat)}, not '{target}'")
-    g.give.setdefault(seat, {})[building] = None if target is None else str(target)
+    g.give.setdefault(seat, {})[building] = target
     return [f"{seat} will use {building} on {target}" if target else f"{seat} leaves {building} unused"]
 
 
@@ -78,7 +91,7 @@ def _revolt(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     seat = seat_of(g, event)
     in_phase(g, gm.CIVIC)
     acting(g, seat)
-    return tracks.revolt(rules, g.civs[seat], str(event.data.get("track")))
+    return tracks.revolt(rules, g.civs[seat], order(event, od.Revolt).track)
 
 
 def _done(rules: Rules, g: gm.Game, event: Event) -> list[str]:
@@ -100,22 +113,23 @@ def _offered(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     seat = seat_of(g, event)
     in_phase(g, gm.TRADING)
     acting(g, seat)
-    give, get = trades.bundle_from(event.data.get("give")), trades.bundle_from(event.data.get("get"))
-    sealed = event.data.get("sealed")
+    made = order(event, od.Offer)
+    give, get = trades.bundle_from(made.give), trades.bundle_from(made.get)
+    sealed = event.data.get("sealed")  # the shell's digest of the promise (Proposal.secret)
     hidden = None
     if sealed is not None and event.secret is not None:
         hidden = secrets.check(event.secret.get("content"), event.secret.get("salt"), str(sealed))
-    counters = event.data.get("counters")
+    counters = made.counters
     if counters is not None:
         answered = trades.counter(g.market, counters, seat)
-        if str(event.data.get("to")) != answered.by:
+        if made.to != answered.by:
             raise Rejection(f"a counter-offer goes to {answered.by}, who made offer {answered.id}")
     hold = g.table.holdings[seat]
     missing = [c for c in give.cards if hold.find(c) is None]
     if missing or give.money > g.civs[seat].money or give.resources.get("vp", 0) > g.civs[seat].vp:
         raise Rejection(f"{seat} cannot offer what it does not hold: " + (
             f"no card {', '.join(missing)}" if missing else f"${g.civs[seat].money} and {g.civs[seat].vp} VP"))
-    o = trades.offer(g.market, event.seq, seat, str(event.data.get("to")), give, get, list(g.order),
+    o = trades.offer(g.market, event.seq, seat, made.to, give, get, list(g.order),
                      str(sealed) if sealed else None, hidden, counters)
     return [o.words()[0].upper() + o.words()[1:] + (" (with a sealed promise)" if sealed else "") + "."]
 
@@ -124,9 +138,10 @@ def _answered(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     seat = seat_of(g, event)
     in_phase(g, gm.TRADING)
     acting(g, seat)
-    verb, offer_id = str(event.data.get("answer")), event.data.get("offer")
+    answer = order(event, od.Answer)
+    verb, offer_id = answer.answer, answer.offer
     if verb == "accept":
-        picked = [str(c) for c in event.data.get("picked") or []]
+        picked = list(answer.picked or ())
         o = g.market.find(offer_id)
         parties = (o.by, seat)
         for s in parties:  # money and victory points change hands with the cards: the holdings carry them
@@ -152,8 +167,7 @@ def _warehouse(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     seat = seat_of(g, event)
     in_phase(g, gm.TRADING)
     assert g.window is not None
-    ids = [str(c) for c in event.data.get("cards") or []]
-    return [trading.choose(rules, g.table, g.window, g.store, g.civs[seat], ids)]
+    return [trading.choose(rules, g.table, g.window, g.store, g.civs[seat], list(order(event, od.Warehouse).cards))]
 
 
 def _vote(rules: Rules, g: gm.Game, event: Event) -> list[str]:
@@ -161,8 +175,8 @@ def _vote(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     in_phase(g, gm.CALAMITY)
     if g.vote is None:
         raise Rejection("no vote is open")
-    option = event.data.get("option")
-    votes.cast(g.vote, seat, None if option is None else str(option))
+    option = order(event, od.Vote).option
+    votes.cast(g.vote, seat, option)
     return [f"{seat} " + (f"votes {option}." if option is not None else "abstains.")]
 
 
@@ -174,19 +188,12 @@ def _purchase(what: str) -> Handler:
         civ = g.civs[seat]
         try:
             if what == "build":
-                return purchasing.build(rules, civ, str(event.data.get("name")))
+                return purchasing.build(rules, civ, order(event, od.Build).name)
             if what == "vp":
-                count = event.data.get("count")
-                if not isinstance(count, int) or isinstance(count, bool):
-                    raise Rejection(f"a number of victory points is a whole number, not {count!r}")
-                return purchasing.buy_vp(rules, civ, count)
-            dev = rules.development(str(event.data.get("name")))
-            steps = event.data.get("steps", 0)
-            if not isinstance(steps, int) or isinstance(steps, bool):
-                raise Rejection(f"steps are a whole number, not {steps!r}")
-            opt = {k: (None if event.data.get(k) is None else str(event.data.get(k))) for k in ("rural", "target", "symbol")}
-            return purchasing.develop(rules, civ, dev, g.turn, g.shown, rural=opt["rural"], target=opt["target"],
-                                      steps=steps, symbol=opt["symbol"])
+                return purchasing.buy_vp(rules, civ, order(event, od.BuyVp).count)
+            dev = order(event, od.Develop)
+            return purchasing.develop(rules, civ, rules.development(dev.name), g.turn, g.shown, rural=dev.rural,
+                                      target=dev.target, steps=dev.steps or 0, symbol=dev.symbol)
         except RulesError as e:
             raise Rejection(str(e)) from e
     return handler

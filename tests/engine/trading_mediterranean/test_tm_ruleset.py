@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from engine import canonical, secrets
+from engine import secrets
 from engine.ledger import event_hash
 from engine.verify import verify
 from engine.trading_mediterranean import game as gm

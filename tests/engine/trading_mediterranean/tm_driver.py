@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from typing import Any
 
 from engine import canonical, secrets
