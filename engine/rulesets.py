@@ -29,12 +29,19 @@ def _mare_nostrum_empires(data_dir: Path) -> Ruleset:
     return MareNostrumEmpires.load(data_dir)
 
 
+def _trading_mediterranean(data_dir: Path) -> Ruleset:
+    from engine.trading_mediterranean.ruleset import TradingMediterranean
+
+    return TradingMediterranean.load(data_dir)
+
+
 # The game a new campaign plays when none is named (the command line, Discord's /campaign create).
 DEFAULT = "mare-nostrum"
 LOADERS: dict[str, Callable[[Path], Ruleset]] = {
     "mare-nostrum": _mare_nostrum,
     "mediterranean-empires": _mediterranean_empires,
     "mare-nostrum-empires": _mare_nostrum_empires,
+    "trading-mediterranean": _trading_mediterranean,
 }
 _cache: dict[tuple[str, Path], Ruleset] = {}
 

@@ -152,7 +152,8 @@ async def set_up(g: Game) -> None:
     gm_role = str(g.world.roles["GM"].id)
     offered = await g.fake.autocomplete(None, "mare-nostrum", "gm", "campaign", "ruleset",
                                         {"name": NAME, "gm_role": gm_role, "ruleset": "medit"}, subcommand="create")
-    assert [c["value"] for c in offered] == ["mediterranean-empires"]
+    # Every registered game whose id or title holds the typed text, in the registry's order.
+    assert [c["value"] for c in offered] == ["mediterranean-empires", "trading-mediterranean"]
     created = await t.slash("gm", "campaign", "create", name=NAME, gm_role=gm_role, ruleset="mediterranean-empires")
     assert "Campaign 'middle-sea' created (Mediterranean Empires" in created, created
     seats = await g.fake.autocomplete(None, "mare-nostrum", "gm", "campaign", "nation", {"player": g.uid("alice")},

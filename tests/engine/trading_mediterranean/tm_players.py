@@ -1,0 +1,69 @@
+"""Scripted players for whole games through the ruleset's orders in words: in the civic phase they leave every
+"give opponent" ability to be used on the next seat; in trading each offers its first card's good for the next
+seat's first card's good and the next seat accepts, then they warehouse what they may (civic and luxury first);
+in purchasing they click their choices in order (a choice refused is skipped); a tied calamity's voters name the
+first tied seat."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.trading_mediterranean import game as gm
+from tests.engine.trading_mediterranean.tm_table import RULES
+
+
+def play(t: Any, players: dict[str, str], max_steps: int = 10_000) -> Counter[str]:
+    refusals: Counter[str] = Counter()
+    for _ in range(max_steps):
+        g = t.state
+        if g.phase == gm.OVER:
+            return refusals
+        if not RULES.prompts(g):  # waiting for a public value (a reshuffle's round): the shell's table waits
+            assert hasattr(t, "wait"), RULES.status(g)
+            t.wait()
+            continue
+        if g.phase == gm.CIVIC:
+            for i, seat in enumerate(g.order):
+                nxt = g.order[(i + 1) % len(g.order)]
+                lines = [f"use {b} on {nxt}" for b in g.civs[seat].buildings if RULES.rules.building(b).give]
+                refusals.update(t.order(players[seat], "\n".join(lines + ["done"])))
+        elif g.phase == gm.TRADING:
+            order = list(g.order)
+            for i, seat in enumerate(order):
+                nxt = order[(i + 1) % len(order)]
+                mine, theirs = t.state.table.holdings[seat].cards, t.state.table.holdings[nxt].cards
+                if mine and theirs:
+                    refusals.update(t.order(players[seat], f"offer 1 {mine[0].face} for 1 {theirs[0].face} to {nxt}"))
+                    refusals.update(t.order(players[nxt], f"accept {len(t.state.market.offers)}"))
+            for seat in order:
+                hold = t.state.table.holdings[seat]
+                room = 3 if t.state.civs[seat].cubes.get("warehouse") else 0
+                keep = [h.id for h in hold.cards if h.deck in ("civic", "luxury")
+                        and not RULES.rules.card(str(h.card))[1].no_warehouse][:room]
+                refusals.update(t.order(players[seat], f"warehouse {', '.join(keep) or 'nothing'}\ndone"))
+        elif g.phase == gm.PURCHASING:
+            for seat in list(g.order):
+                for choice in RULES.private_view(t.state, seat)["choices"]:
+                    if choice == "done":
+                        continue
+                    civ = t.state.civs[seat]
+                    extra = ""
+                    if choice.startswith("buy "):
+                        farm = next((p.split(":")[1] for p, n in sorted(civ.cubes.items()) if p.startswith("farm:") and n), "grain")
+                        extra = f" from {farm} on grain in " + min(RULES.rules.culture_symbols, key=lambda s: civ.culture.get(s, 0))
+                    refusals.update(t.order(players[seat], choice + extra))
+                civ = t.state.civs[seat]
+                price = max(1, 4 - civ.industry)
+                if civ.money >= price and (civ.industry or t.state.turn == RULES.rules.turns):
+                    refusals.update(t.order(players[seat], f"vp {civ.money // price}"))
+                refusals.update(t.order(players[seat], "done"))
+        elif g.phase == gm.CALAMITY and g.vote is not None:
+            for seat in g.vote.waiting():
+                refusals.update(t.order(players[seat], f"vote {g.vote.options[0]}"))
+        else:
+            raise AssertionError(f"stuck in {g.phase}: {RULES.status(g)}")
+    raise AssertionError("the game did not end")
+
+
+def civs_of(state: Any) -> list[tuple[str, int, int]]:
+    return [(s, c.vp, c.money) for s, c in state.civs.items()]
