@@ -38,6 +38,7 @@ def test_help_lists_only_what_this_game_takes_with_examples(game: str, capsys: p
         assert gone not in out, gone
     assert "/lotto confirm" in out  # this campaign's dice come from the lottery: a GM may confirm a draw
     assert "/activate <power> <area> [<units>] (e.g. /activate France Provence County)" in out
+    assert "/place <units> <power> <area> (e.g. /place 2 levies France Albi)" in out
     assert "/status" in out and "/undo" in out
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from engine.events import Event, Rejection
 from engine.log import replay
+from engine.mediterranean_empires.commands import command_line
 from engine.mediterranean_empires.orders import Place, StandardSetUp
 from engine.mediterranean_empires.parse import read_line
 from engine.mediterranean_empires.rules_version import SEED_READINGS, SEED_SETUP
@@ -167,3 +168,11 @@ def test_placements_are_read_in_words_and_replay_from_the_log() -> None:
     folded = replay(p.game, events[:2])
     assert [(u.power, u.kind, u.area) for u in folded.state.units.values() if u.power == "France"] == [
         ("France", "levy", "Albi")]
+
+
+def test_the_place_command_is_the_typed_line_with_names_picked() -> None:
+    rules = Play(rules_version=SEED_SETUP).game.rules
+    assert command_line("place", ["2 levies", "France", "Albi"]) == "place 2 levies of France in Albi"
+    assert read_line(rules, command_line("place", ["king", "Aragon", "Rosselló"])) == Place(1, "king", "Aragon", "Rosselló")
+    with pytest.raises(ValueError, match=r"/place needs 3 argument\(s\): .*e.g. /place 2 levies France Albi"):
+        command_line("place", ["a fleet", "Anjou"])
