@@ -291,7 +291,7 @@ class PostReading(PublicValues):
     def _event(self, posting: _Posting, kind: str, data: dict[str, Any], actor: str) -> Event:
         if actor != posting.author and posting.author != BOT:
             data = {**data, "by": posting.author}  # which of the GMs it was: the trace names them
-        draws = tuple(self._offered_draws(posting, str(data.get("date")) if kind == "draw.recorded" else None))
+        draws = tuple(self._offered_draws(posting))
         # A drand campaign's event says the newest round the bot held: a lower bound on its time (docs/randomness.md 4).
         known = getattr(self.beacons, "newest", None) if any(d.startswith("drand:") for d in draws) else None
         event = Event(

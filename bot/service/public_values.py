@@ -45,11 +45,9 @@ class PublicValues:
     # PostReading's: the event of ``kind`` a post makes, stamped with the public values it may bind rolls to.
     _event: Callable[[_Posting, str, dict[str, Any], str], Event]
 
-    def _offered_draws(self, posting: _Posting, recording: str | None = None) -> list[str]:
+    def _offered_draws(self, posting: _Posting) -> list[str]:
         """The future public values an event may bind rolls to: coming lottery draws after the one the game stands
-        at (``Summary.draw``), and, for a drand campaign, the first round safely in the future. ``recording``: the
-        date of the draw the event records, which is no longer to come: a roll its game asks for as it takes that
-        draw (an order waiting for it plays on and asks for the next die) binds to a later one."""
+        at (``Summary.draw``), and, for a drand campaign, the first round safely in the future."""
         offered: list[str] = []
         created = posting.folded.effective[0].data if posting.folded.effective else {}
         source = chance_sources.get(self._randomness(posting))
@@ -60,7 +58,7 @@ class PublicValues:
             # The pinned chain's round times, not those the log names: an edited genesis would bind past rounds.
             chain = campaign_chain(created).chain
             offered.append(f"{drand_source.PREFIX}{bind_round(self.clock.now().timestamp(), chain, margin=DRAND_MARGIN_SECONDS)}")
-        floor = max((d for d in (posting.summary().draw, recording) if d), default=None)
+        floor = posting.summary().draw
         if not floor:
             if source is None or not source.lottery:
                 return offered

@@ -380,9 +380,26 @@ class MediterraneanEmpires:
         chance.record(book, event)
         for binding in chance.settle(book, event):
             st.rolls[binding.label] = list(binding.values or [])
-        if st.action is not None and st.action.pending.kind is Waiting.ROLL and st.action.pending.label in st.rolls:
-            return self._run(st, event, st.action)
-        return Transition(st)
+        if st.action is None or st.action.pending.kind is not Waiting.ROLL or st.action.pending.label not in st.rolls:
+            return Transition(st)
+        done = self._run(st, event, st.action)
+        # The order plays on and may ask for its next die; on the lottery it can take another wheel of the draw this
+        # event records (what the order does next follows from it, no one decides in between, as in Mare Nostrum's
+        # chains of battles). That value is known: it is settled now, or the order would wait for it forever.
+        while done.state.rules_version >= versions.SETTLE_AT_ONCE:
+            nxt = done.state
+            pending = nxt.action.pending if nxt.action is not None else None
+            if pending is None or pending.kind is not Waiting.ROLL:
+                break
+            for binding in chance.settle(nxt.book, event):
+                nxt.rolls[binding.label] = list(binding.values or [])
+            if pending.label not in nxt.rolls:
+                break
+            more = self._run(nxt, event, nxt.action)
+            private = {seat: done.private.get(seat, ()) + more.private.get(seat, ())
+                       for seat in {**done.private, **more.private}}
+            done = Transition(more.state, done.messages + more.messages, private)
+        return done
 
     @staticmethod
     def _pick_content(work: State, need: NeedSeal) -> dict[str, Any] | None:
