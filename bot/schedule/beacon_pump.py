@@ -9,9 +9,12 @@ to the campaign's turn, mentioning the players now to act, and tries again short
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import Session
 
@@ -20,6 +23,7 @@ from bot.service.asks import is_question, question_text
 from bot.store.campaigns import CampaignRow
 
 log = logging.getLogger("legatus.scheduler")
+T = TypeVar("T")
 
 # After a round's time: a beacon takes a moment to reach the relays. Late relays are asked again this often,
 # up to ``RETRIES`` times, then the next post or change tries again.
@@ -86,9 +90,44 @@ async def pump_beacons(campaign_id: int, attempt: int = 0) -> None:
 
     app = current_app()
     job = job_id(campaign_id)
-    async with _exclusive(app, job, (job, pump_beacons, [campaign_id, attempt])) as mine:
-        if mine:
-            await _pump(app, campaign_id, attempt)
+    try:
+        async with _exclusive(app, job, (job, pump_beacons, [campaign_id, attempt])) as mine:
+            if mine:
+                await _pump(app, campaign_id, attempt)
+    except asyncio.CancelledError:
+        # A stop cut the job at its bound (relays that never answer kept it waiting): the beacons it recorded are in
+        # the log, and the next start sets the job again for a campaign still waiting (``resume_waiting``). Said in
+        # a line, not as the scheduler's traceback of a job that "raised" (issue 24: 3 of 3 consoles closed so).
+        log.info("campaign %s: the drand beacons job was cut by the stop; the next start asks again", campaign_id)
+
+
+async def _in_daemon_thread(func: Callable[..., T], *args: Any) -> T:
+    """``asyncio.to_thread`` in a daemon thread: a fetch from relays that never answer (up to their timeout on
+    every relay and attempt) must not hold the process's exit once a stop has cut the job waiting for it; the
+    default executor's threads are all waited for when the loop ends. A write it was making is one transaction:
+    the exit leaves it whole or undone."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not done.done():
+            outcome()
+
+    def work() -> None:
+        try:
+            result = func(*args)
+        except BaseException as exc:  # handed to the awaiting job, which reports it like any failure
+            error = exc
+            tell(lambda: settle(lambda: done.set_exception(error)))
+        else:
+            tell(lambda: settle(lambda: done.set_result(result)))
+
+    def tell(callback: Callable[[], None]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has ended: nobody waits for the answer any more
+            loop.call_soon_threadsafe(callback)
+
+    threading.Thread(target=work, name="legatus-beacons", daemon=True).start()
+    return await done
 
 
 async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
@@ -101,7 +140,7 @@ async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
         name, gm = row.name, row.gm
     async with _campaign_locked(app, name):
         before = acting_of(app.service, name)
-        messages = await asyncio.to_thread(app.service.pump, name)
+        messages = await _in_daemon_thread(app.service.pump, name)
         after = acting_of(app.service, name)
         ruleset, state = await asyncio.to_thread(app.service.folded, name)
     still = [n for n in ruleset.needs(state) if n.source == "drand"]

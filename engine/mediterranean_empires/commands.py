@@ -23,6 +23,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("recruit", "Recruitment: buy units of a power in an area you control",
                 (Argument("units", help="e.g. '2 levies', 'a field army', 'a fleet'"), POWER, AREA),
                 example="/recruit 2 levies France Vienne"),
+    CommandSpec("place", "Set-up (3.1-3.2): place units of one of your powers, or its King, in an area",
+                (Argument("units", help="e.g. '2 levies', 'a fleet', 'king'"), POWER, AREA),
+                example="/place 2 levies France Albi"),
     CommandSpec("attempt", "Political phase: an alliance, vassalage or rebellion attempt on a power",
                 (Argument("kind", "choice", "what is attempted", ATTEMPTS), Argument("target", "power", "the power"),
                  Argument("using", help="e.g. 'the King of France, the Pope and 1 TP'", optional=True, rest=True)),
@@ -34,6 +37,7 @@ LINES: dict[str, Callable[[list[str]], str]] = {
     "activate": lambda a: f"activate {a[2] + ' of ' if len(a) > 2 else ''}{a[0]} in {a[1]}",
     "move": lambda a: f"move to {a[0]}",
     "recruit": lambda a: f"recruit {a[0]} of {a[1]} in {a[2]}",
+    "place": lambda a: f"place {'the King' if a[0].lower() in ('king', 'the king') else a[0]} of {a[1]} in {a[2]}",
     "attempt": lambda a: (f"attempt {a[0]} {({'alliance': 'with', 'vassalage': 'on'}).get(a[0].lower(), 'in')} {a[1]}"
                           + (f" using {' '.join(a[2:])}" if len(a) > 2 else "")),
 }

@@ -128,7 +128,7 @@ def copy_state(st: Any, memo: dict[int, Any]) -> Any:
             copied = _shared(value, memo, list)
         elif name == "book" and isinstance(value, ChanceBook):
             copied = _shared(value, memo, lambda b: copy_book(b, memo))
-        elif name in ("units", "kings") and all(_atoms_only(kind) for kind in set(map(type, value.values()))):
+        elif name in ("units", "unplaced", "kings") and all(_atoms_only(kind) for kind in set(map(type, value.values()))):
             copied = _shared(value, memo, lambda d: {k: _clone(v) for k, v in d.items()})
         else:
             copied = _tree(value, memo)

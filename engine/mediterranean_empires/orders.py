@@ -172,6 +172,24 @@ class Play(Order):
 
 
 @dataclass(frozen=True)
+class Place(Order):
+    """A placement of the set-up (3.1-3.2): ``count`` units of ``kind`` (or ``kind`` "king": the power's King)."""
+
+    name: ClassVar[str] = "place"
+    count: int
+    kind: str
+    power: str
+    area: str
+
+
+@dataclass(frozen=True)
+class StandardSetUp(Order):
+    """Every unit and King of the seat placed where the data's documented set-up puts them."""
+
+    name: ClassVar[str] = "standard set-up"
+
+
+@dataclass(frozen=True)
 class Answer(Order):
     """Any other line: an answer to the question asked now, or a line that is no order."""
 
@@ -181,7 +199,7 @@ class Answer(Order):
 
 ORDER_TYPES: dict[str, type[Order]] = {
     t.name: t for t in (Draw, Attempt, Pass, Recruit, Return, Done, Activate, Move, Attack, Embark, Land, CoastalRaid,
-                        Drop, End, EndOperations, Redistribute, Standing, Play, Answer)
+                        Drop, End, EndOperations, Redistribute, Standing, Play, Place, StandardSetUp, Answer)
 }
 
 

@@ -13,6 +13,7 @@
     redistribute a levy of France from Albi to Vienne | done
     never intercept | always intercept | always avoid combat with fewer than 3 units | clear standing orders
     take losses cheapest first                    (a standing order: losses are not asked)
+    place 2 levies of France in Albi | place the King of France in Vienne | standard set-up   (the set-up, 3.1-3.2)
     an answer to a question: intercept, do not intercept, avoid combat, fight, thwart, counterattack, 2, ...
 """
 from __future__ import annotations
@@ -22,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
-                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Play, Recruit,
-                                                  Redistribute, Return, Standing)
+                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Place, Play,
+                                                  Recruit, Redistribute, Return, StandardSetUp, Standing)
 from engine.mediterranean_empires.rules_data import UNIT_KINDS, RulesData
 from engine.names import join_or
 from engine.quote import quote
@@ -160,6 +161,9 @@ READERS: tuple[Reader, ...] = (
     _reader(r"(?:always )?take (?:my )?losses cheapest first", lambda r, m: Standing("take losses cheapest first"),
             lower=True),
     _reader(r"play (?:the )?(.+?)(?: marker)?", _play),
+    _reader(r"place (?:the )?king of (.+?) (?:in|at) (.+)", lambda r, m: Place(1, "king", _power(r, m[1]), _area(r, m[2]))),
+    _reader(r"place (.+?) of (.+?) (?:in|at) (.+)", lambda r, m: Place(*_units(m[1]), _power(r, m[2]), _area(r, m[3]))),
+    _reader(r"(?:the )?standard set[- ]?up", lambda r, m: StandardSetUp(), lower=True),
 )
 
 

@@ -11,10 +11,10 @@ from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.control import add_treasury, side_of_power
 from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
-                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Play, Recruit,
-                                                  Redistribute, Return, Standing)
+                                                  Embark, End, EndOperations, Land, Move, Order, Pass, Place, Play,
+                                                  Recruit, Redistribute, Return, StandardSetUp, Standing)
 from engine.mediterranean_empires.parse import kind_word
-from engine.mediterranean_empires.rules_version import SEED_READINGS
+from engine.mediterranean_empires.rules_version import SEED_READINGS, SEED_SETUP
 
 def play(ctx: Ctx, side: str, order: Order) -> None:
     if ctx.state.phase == "over":
@@ -145,6 +145,15 @@ def _play(ctx: Ctx, side: str, order: Play) -> None:
     _play_marker(ctx, side, order.marker)
 
 
+def _set_up_over(ctx: Ctx, side: str, order: Order) -> None:
+    """A placement once the set-up is behind (the ruleset plays the set-up phase itself, ``_set_up``)."""
+    if ctx.state.rules_version < SEED_SETUP:
+        raise Rejection("this campaign began with the documented set-up on the map (created before the set-up was "
+                        "played, rules version 3): the GM corrects a placement with /gm set units")
+    raise Rejection("the set-up is over: units come onto the map by recruitment ('recruit a levy of France in "
+                    "Vienne', 6.2)")
+
+
 def _no_order(ctx: Ctx, side: str, order: Order) -> None:
     """A line read as an answer when no question is put to its seat (or a standing order played as an order)."""
     st = ctx.state
@@ -162,7 +171,7 @@ HANDLERS: dict[type[Order], Handler] = {
     Draw: _draw, Attempt: _attempt, Pass: _pass, Recruit: _recruit, Return: _return, Done: _done,
     Activate: _activate, Move: _move, Attack: _attack, Embark: _embark, Land: _land, CoastalRaid: _coastal_raid,
     Drop: _drop, End: _end, EndOperations: _end_operations, Redistribute: _redistribute, Play: _play,
-    Standing: _no_order, Answer: _no_order,
+    Place: _set_up_over, StandardSetUp: _set_up_over, Standing: _no_order, Answer: _no_order,
 }
 
 

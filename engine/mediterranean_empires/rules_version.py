@@ -17,7 +17,13 @@ FIRST = 1  # campaigns created before the field: the thwart's modifiers declared
 # yet activated.
 SEED_READINGS = 2
 SEED_THWART = SEED_READINGS
-NEWEST = SEED_READINGS
+# 3.1-3.2 as play: the game begins in a set-up phase where Player A, then Player B, place their majors' units and
+# Kings (setup_phase.py); older campaigns began with the data's placement already on the map.
+SEED_SETUP = 3
+# From the same version: a die an order asks for as a lottery draw is recorded, bound to another wheel of that very
+# draw, is settled at once (older campaigns left it waiting for a draw already recorded: their logs fold as they did).
+SETTLE_AT_ONCE = SEED_SETUP
+NEWEST = SEED_SETUP
 
 
 def of(setup: dict[str, Any]) -> int:

@@ -12,11 +12,12 @@ from engine.chance import book as chance
 from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
-from engine.mediterranean_empires import combat, control, hand, options, view
+from engine.mediterranean_empires import combat, control, hand, options, setup_phase, view
 from engine.mediterranean_empires import rules_version as versions
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
-from engine.mediterranean_empires.orders import Answer, Draw, Order, Standing, order_from_dict
+from engine.mediterranean_empires.orders import (Answer, Draw, Order, Place, StandardSetUp, Standing,
+                                                  order_from_dict)
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
@@ -76,6 +77,8 @@ class MediterraneanEmpires:
         st.options = options.chosen(self.rules, setup.get("options"))
         st.rules_version = versions.of(setup)
         control.snapshot_control(self.rules, st)
+        if st.rules_version >= versions.SEED_SETUP:
+            setup_phase.begin(self.rules, st)
         return st
 
     def apply(self, state: State, event: Event, *, in_place: bool = False) -> Transition:
@@ -119,7 +122,7 @@ class MediterraneanEmpires:
                 order = read_line(self.rules, str(event.data.get("text", "")))
             except Unclear as exc:
                 raise Rejection(str(exc)) from exc
-        if isinstance(order, Draw) and st.pick_key is None:
+        if isinstance(order, Draw) and st.pick_key is None and st.phase != setup_phase.PHASE:
             self._pick_key(st, event)
         return self._order(st, event, seat, order)
 
@@ -146,6 +149,8 @@ class MediterraneanEmpires:
             else:
                 rules[:] = [r for r in rules if r.split()[0:2] != order.rule.split()[0:2]] + [order.rule]
             return Transition(st, (f"{seat}'s standing orders: {'; '.join(rules) or 'none'}.",))
+        if st.phase == setup_phase.PHASE:
+            return Transition(st, tuple(self._set_up(st, side, order)))
         if st.action is not None:
             pending = st.action.pending
             if not isinstance(order, Answer) or pending.kind is not Waiting.ANSWER or pending.seat != seat:
@@ -159,6 +164,18 @@ class MediterraneanEmpires:
         # The order starts from the current state itself; only if it parks is that state kept as its own starting
         # state (``_park``): most orders end at once, and a copy made for them would be thrown away.
         return self._run(st, event, Action(side, order, st, Pending(Waiting.NONE, "")))
+
+    def _set_up(self, st: State, side: str, order: Order) -> list[str]:
+        """The set-up phase (3.1-3.2) takes placements only: no die, no answer, so it never parks an order, and the
+        labels of the game's rolls (``t1.o0``...) are those a campaign that began with the data's placement has."""
+        if isinstance(order, Place):
+            return setup_phase.place(self.rules, st, side, order.power, order.kind, order.area, order.count)
+        if isinstance(order, StandardSetUp):
+            return setup_phase.standard(self.rules, st, side)
+        written = order.answer if isinstance(order, Answer) else order.name
+        now = (f"now you are asked: {setup_phase.ask(self.rules, st)}" if st.to_move == side else
+               f"Player {st.to_move} sets up now (Player A first, then Player B)")
+        raise Rejection(f"'{written}' is not a set-up order, and the game begins with the set-up (3.1-3.2); {now}")
 
     def _sealed_answer(self, st: State, event: Event, seat: str) -> Transition:
         """An initiative bid under seal: the public event holds its digest; the content is checked now only where the
@@ -363,9 +380,26 @@ class MediterraneanEmpires:
         chance.record(book, event)
         for binding in chance.settle(book, event):
             st.rolls[binding.label] = list(binding.values or [])
-        if st.action is not None and st.action.pending.kind is Waiting.ROLL and st.action.pending.label in st.rolls:
-            return self._run(st, event, st.action)
-        return Transition(st)
+        if st.action is None or st.action.pending.kind is not Waiting.ROLL or st.action.pending.label not in st.rolls:
+            return Transition(st)
+        done = self._run(st, event, st.action)
+        # The order plays on and may ask for its next die; on the lottery it can take another wheel of the draw this
+        # event records (what the order does next follows from it, no one decides in between, as in Mare Nostrum's
+        # chains of battles). That value is known: it is settled now, or the order would wait for it forever.
+        while done.state.rules_version >= versions.SETTLE_AT_ONCE:
+            nxt = done.state
+            pending = nxt.action.pending if nxt.action is not None else None
+            if pending is None or pending.kind is not Waiting.ROLL:
+                break
+            for binding in chance.settle(nxt.book, event):
+                nxt.rolls[binding.label] = list(binding.values or [])
+            if pending.label not in nxt.rolls:
+                break
+            more = self._run(nxt, event, nxt.action)
+            private = {seat: done.private.get(seat, ()) + more.private.get(seat, ())
+                       for seat in {**done.private, **more.private}}
+            done = Transition(more.state, done.messages + more.messages, private)
+        return done
 
     @staticmethod
     def _pick_content(work: State, need: NeedSeal) -> dict[str, Any] | None:
@@ -416,7 +450,7 @@ class MediterraneanEmpires:
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
                                     understood=f"a sealed initiative bid for {seat}", secret={"answer": order.answer}))
                 continue
-            if isinstance(order, Draw) and state.pick_key is None:
+            if isinstance(order, Draw) and state.pick_key is None and state.phase != setup_phase.PHASE:
                 # The game's first draw carries the bot's pick key under seal: the shell's salt of this seal (hand.py).
                 out.append(Proposal(n, line, "order", {"seat": seat, "order": order.to_dict()},
                                     understood="draw (with the bot's sealed stratagem pick key)",
@@ -493,6 +527,8 @@ class MediterraneanEmpires:
                 return [Prompt(p.seat, p.mode if p.mode != "turn" else IN_TURN, p.question, p.choices, p.default, 24)]
             return []
         seat = self.rules.seat_of_side(state.to_move)
+        if state.phase == setup_phase.PHASE:
+            return [Prompt(seat, IN_TURN, setup_phase.ask(self.rules, state), ("standard set-up",), None, 72)]
         if state.phase.startswith("operations"):
             what = operations_ask(state)
             return [Prompt(seat, IN_TURN, what, ("end operations",), None, 72)]

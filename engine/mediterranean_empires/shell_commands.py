@@ -10,12 +10,15 @@ from engine.chance import book as chance
 from engine.mediterranean_empires.state import State
 
 FIRST_ORDER = "Player A begins the game turn with 'draw' (draw a stratagem marker)"
+FIRST_SET_UP = ("Player A begins with the set-up (3.1): 'standard set-up', or a unit at a time ('place a levy of "
+                "France in Albi'); then Player B (3.2)")
 
 
 def refusals(state: State) -> dict[str, str]:
     source = state.book.source if state.book is not None else chance.DRAND
+    first = FIRST_SET_UP if state.phase == "set-up" else FIRST_ORDER
     out = {
-        "turn open": f"a game of Mediterranean Empires has no turn to open: it starts by itself; {FIRST_ORDER}",
+        "turn open": f"a game of Mediterranean Empires has no turn to open: it starts by itself; {first}",
         "turn close": "game turns end by themselves once both players have finished the End of Turn phase ('done')",
         "roll": "the dice come from the orders that need them (an attempt, a battle, a crusade), each bound to "
                 "its public value as it is asked for",

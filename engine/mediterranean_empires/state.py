@@ -11,7 +11,7 @@ from typing import Any
 from engine.mediterranean_empires.orders import Order
 from engine.mediterranean_empires.rules_data import RulesData
 
-PHASES = ("stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
+PHASES = ("set-up", "stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
 
 
 @dataclass
@@ -123,6 +123,8 @@ class State:
     players: dict[str, str] = field(default_factory=dict)  # seat -> user
     gm: str = ""  # the GM named in campaign.created: whose corrections (gm.set) the game takes
     units: dict[int, Unit] = field(default_factory=dict)
+    # The majors' units still to place in the set-up (3.1-3.2), by id; each keeps the data's area, the standard set-up.
+    unplaced: dict[int, Unit] = field(default_factory=dict)
     next_unit: int = 1
     status: dict[str, str] = field(default_factory=dict)  # power -> major/ally/vassal/neutral
     side_of: dict[str, str | None] = field(default_factory=dict)  # power -> A/B/None

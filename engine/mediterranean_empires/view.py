@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.chance import book as chance
-from engine.mediterranean_empires import control, hand, options
+from engine.mediterranean_empires import control, hand, options, setup_phase
 from engine.mediterranean_empires.rules_data import RulesData
 from engine.mediterranean_empires.state import State
 from engine.ruleset import Summary
@@ -13,7 +13,7 @@ from engine.ruleset import Summary
 
 def public_view(rules: RulesData, state: State) -> dict[str, Any]:
     st = state
-    return {
+    out = {
         "turn": st.turn, "years": options.years(rules, st), "phase": st.phase, "to_move": st.to_move,
         "treasury": {s: v.treasury for s, v in st.sides.items()},
         "markers_held": {s: len(v.hand) for s, v in st.sides.items()},
@@ -26,6 +26,9 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "force": None if st.force is None else {k: st.force[k] for k in ("power", "area", "ops", "ids", "cargo")},
         "winner": st.winner, "vp": st.vp, "options": list(st.options),
     }
+    if st.phase == setup_phase.PHASE:  # only then: the views of campaigns past their set-up stay as they were
+        out["to_place"] = {side: setup_phase.left_to_place(rules, st, side) for side in st.sides}
+    return out
 
 def private_view(rules: RulesData, state: State, seat: str) -> dict[str, Any]:
     side = rules.seats.get(seat)
@@ -54,6 +57,8 @@ def status(rules: RulesData, state: State) -> str:
              f"Player {state.to_move} to act."]
     for side, s in state.sides.items():
         lines.append(f"Player {side}: {s.treasury} TP, {len(s.hand)} stratagem marker(s).")
+    if state.phase == setup_phase.PHASE:
+        lines += [f"Player {side} has to place: {setup_phase.left_to_place(rules, state, side)}." for side in state.sides]
     if state.options:
         lines.append("Options: " + ", ".join(rules.options[o].split(":")[0] for o in state.options) + ".")
     if state.action is not None:

@@ -32,6 +32,7 @@ from engine.events import Event
 from engine.log import replay
 from engine.mediterranean_empires import control
 from engine.mediterranean_empires.ruleset import MediterraneanEmpires
+from engine.mediterranean_empires.rules_version import SEED_SETUP
 from engine.mediterranean_empires.state import State
 from engine.ruleset import BID, Prompt
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, serving
@@ -79,6 +80,14 @@ class Table:
         return [Event.from_dict(json.loads(line)) for line in self.service.export().splitlines()]
 
 
+def standard_set_up(service: Legatus, campaign: str | None = None) -> None:
+    """Both players take the documented set-up (3.1-3.2), as a new campaign begins: it binds no roll, so the game's
+    rolls and their labels are those of a campaign that began with the data's placement on the map."""
+    for user in USERS.values():
+        reply = service.post(user, "standard set-up", campaign)
+        assert reply.changed, reply.render()
+
+
 @contextmanager
 def table(db: Path, options: list[str] | None = None, rules_version: int | None = None) -> Iterator[Table]:
     """A campaign at the start, its seats taken; ``options``: the campaign options the GM chooses at creation;
@@ -95,6 +104,8 @@ def table(db: Path, options: list[str] | None = None, rules_version: int | None 
         service.salt = lambda: hashlib.sha256(f"test salt {next(salts)}".encode()).hexdigest()[:32]
         created = service.create_campaign("middle-sea", "mediterranean-empires", "gm", dict(USERS), options=options)
         assert created.changed, created.render()
+        if rules_version is None or rules_version >= SEED_SETUP:
+            standard_set_up(service)
         ruleset = service.ruleset_of(None)
         t = Table(service, Console(service), clock, replay(ruleset, [Event.from_dict(json.loads(line))
                                                                      for line in service.export().splitlines()]).state)
@@ -144,6 +155,8 @@ def decide(ruleset: Any, st: State, p: Prompt, plans: dict[str, Any]) -> tuple[s
             return user, mine
         return "gm", f"/order {side} {p.on_timeout}"  # the deadline passes: its default order
     rules = ruleset.rules
+    if st.phase == "set-up":
+        return user, "standard set-up"
     if st.phase == "stratagems":
         return user, "draw"
     if st.phase == "political":

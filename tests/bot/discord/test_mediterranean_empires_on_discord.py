@@ -165,6 +165,8 @@ async def set_up(g: Game) -> None:
     for seat, rules in STANDING.items():
         for rule in rules:
             assert "✓ line 1" in await g.say(USERS[seat], rule)
+    for seat in USERS:  # 3.1-3.2: Player A, then Player B, takes the documented set-up in one line
+        assert "✓ line 1" in await g.say(USERS[seat], "standard set-up")
 
 
 async def autocomplete_checks(g: Game) -> None:

@@ -24,7 +24,7 @@ from bot.store import sealed as sealed_store
 from bot.store.db import open_engine
 from tests.bot.drand.drand_fakes import TEST_CHAIN, FakeRelay, InProcessSession
 from tests.bot.schedule.scheduler_drive import fake_fetch
-from tests.games.mediterranean_empires_players import START
+from tests.games.mediterranean_empires_players import START, standard_set_up
 
 PLAYERS = {"Player A": "ann", "Player B": "bob"}
 
@@ -53,6 +53,7 @@ def test_a_roll_is_recorded_when_its_round_comes_and_after_a_restart(tmp_path: P
     async def scenario() -> None:
         service = _service(tmp_path / "me.db", clock, relay)
         assert service.create_campaign("sea", "mediterranean-empires", "gm", dict(PLAYERS)).changed
+        standard_set_up(service, "sea")
         poster = S.RecordingPoster()
         scheduler = await S.start_scheduler(service, poster, clock, fetch=fake_fetch, run=False)
         assert "Waiting for the roll" in service.post("ann", "draw").render()

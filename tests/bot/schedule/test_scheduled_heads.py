@@ -13,6 +13,7 @@ import pytest
 from bot.service.legatus import Legatus
 from bot.store.db import open_engine
 from tests.bot.schedule import scheduler_drive as drive
+from tests.games.mediterranean_empires_players import standard_set_up
 
 HEAD = re.compile(r"Log head after this post: (\d+):([0-9a-f]{64})")
 
@@ -49,6 +50,7 @@ def test_a_beacon_the_scheduler_records_is_posted_with_the_head(tmp_path: Path) 
     async def scenario() -> None:
         service = _service(tmp_path / "me.db", clock, relay)
         assert service.create_campaign("sea", "mediterranean-empires", "gm", dict(PLAYERS)).changed
+        standard_set_up(service, "sea")
         poster = S.RecordingPoster()
         scheduler = await S.start_scheduler(service, poster, clock, fetch=drive.fake_fetch, run=False)
         try:

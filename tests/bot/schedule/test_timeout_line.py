@@ -13,6 +13,7 @@ from bot.store.db import open_engine
 from engine import rulesets
 from tests.conftest import LOTTO, PLAYERS
 from tests.games import blind_auction
+from tests.games.mediterranean_empires_players import standard_set_up
 
 
 def test_each_game_gets_its_own_timeout_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -25,6 +26,9 @@ def test_each_game_gets_its_own_timeout_order(tmp_path: Path, monkeypatch: pytes
     assert timeout_line(service, "mare", first) == f"/gm pass {first} timeout"
 
     service.create_campaign("sea", "mediterranean-empires", "gm", {"Player A": "ann", "Player B": "bob"})
+    # The set-up (3.1-3.2) has no default a deadline could apply: the GM is told.
+    assert timeout_line(service, "sea", "Player A") is None
+    standard_set_up(service, "sea")
     line = timeout_line(service, "sea", "Player A")
     assert line == '/order "Player A" draw'
     # The GM's /order for a seat whose name has a space: applied for that seat, as its player would.

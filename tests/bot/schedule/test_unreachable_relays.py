@@ -15,7 +15,7 @@ from bot.service.legatus import Legatus
 from bot.store.db import open_engine
 from tests.bot.drand.drand_fakes import TEST_CHAIN, refused_url
 from tests.bot.schedule.scheduler_drive import fake_fetch
-from tests.games.mediterranean_empires_players import START
+from tests.games.mediterranean_empires_players import START, standard_set_up
 
 PLAYERS = {"Player A": "ann", "Player B": "bob"}
 
@@ -29,6 +29,7 @@ def test_unreachable_relays_are_named_once_with_the_way_out(tmp_path: Path) -> N
         service.beacons = BeaconSource(DrandClient(TEST_CHAIN, [dead], timeout=1, attempts=1), test_chain=True,
                                        clock=lambda: clock.now().timestamp())
         assert service.create_campaign("sea", "mediterranean-empires", "gm", dict(PLAYERS)).changed
+        standard_set_up(service, "sea")
         poster = S.RecordingPoster()
         scheduler = await S.start_scheduler(service, poster, clock, fetch=fake_fetch, run=False)
         assert "Waiting for the roll" in service.post("ann", "draw").render()

@@ -19,9 +19,9 @@ def created_data(service: Legatus, name: str) -> dict:
 
 def test_a_new_mediterranean_empires_campaign_follows_the_newest_reading(service: Legatus) -> None:
     assert service.create_campaign("new", "mediterranean-empires", "gm", {}, randomness="lottery").changed
-    assert created_data(service, "new")["rules_version"] == NEWEST == 2
+    assert created_data(service, "new")["rules_version"] == NEWEST == 3
     events = [Event.from_dict(json.loads(line)) for line in service.export("new").splitlines()]
-    assert replay(load_ruleset("mediterranean-empires", service.data_dir), events).state.rules_version == 2
+    assert replay(load_ruleset("mediterranean-empires", service.data_dir), events).state.rules_version == 3
 
 
 def test_a_game_without_versions_gets_no_field(service: Legatus) -> None:

@@ -22,7 +22,7 @@ from engine.lotto import wheels_on
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.conftest import PLAYERS
-from tests.games.mediterranean_empires_players import START
+from tests.games.mediterranean_empires_players import START, standard_set_up
 from tests.log_tools import events_of, rechained
 
 TURN_DRAW = dt.date(2026, 12, 1)  # a Tuesday: the turn's draw
@@ -140,6 +140,7 @@ def test_a_book_roll_on_drand_is_not_undone_after_its_round(tmp_path: Path) -> N
     clock = FixedClock(START)
     service = Legatus(open_engine(tmp_path / "me.db"), clock=clock)
     assert service.create_campaign("sea", "mediterranean-empires", "gm", {"Player A": "ann", "Player B": "bob"}).changed
+    standard_set_up(service, "sea")
     assert "Waiting for the roll" in service.post("ann", "draw").render()
     [binding] = [e for e in _ledger(service, "sea") if e["source"] == "drand"]
     round_no = int(binding["key"])

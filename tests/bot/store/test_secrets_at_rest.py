@@ -24,6 +24,7 @@ from bot.store.db import open_engine
 from tests.bot.store.databases import db_url  # noqa: F401  (the fixture: each test on SQLite and PostgreSQL)
 from tests.conftest import PLAYERS as MN_PLAYERS
 from tests.conftest import LOTTO
+from tests.games.mediterranean_empires_players import standard_set_up
 
 AUCTION = {"LEGATUS_RULESETS": "blind-auction=tests.games.blind_auction:load"}
 START = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
@@ -116,6 +117,7 @@ def test_the_stratagem_pick_key_is_not_in_the_database_file_nor_in_its_backup(tm
     salts = with_salts(service)
     players = {"Player A": "ann", "Player B": "bob"}
     assert service.create_campaign("sea", "mediterranean-empires", "gm", players).changed
+    standard_set_up(service, "sea")
     assert "Waiting for the roll" in service.post("ann", "draw").render()
     assert salts, "the first draw sealed the pick key"
     with Session(service.engine) as session:

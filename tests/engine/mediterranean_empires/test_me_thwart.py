@@ -93,5 +93,5 @@ def test_a_campaign_created_before_the_version_keeps_the_thwart_it_was_played_wi
 
 
 def test_an_unknown_rules_version_is_refused() -> None:
-    with pytest.raises(Rejection, match="rules_version 7 is not one of this game's: 1 to 2"):
+    with pytest.raises(Rejection, match="rules_version 7 is not one of this game's: 1 to 3"):
         Play(rules_version=7)
