@@ -46,6 +46,8 @@ def mediterranean_empires_on_quicknet(db: Path) -> Legatus:
         created = service.create_campaign(NAME, "mediterranean-empires", "gm", {"Player A": "ann", "Player B": "bob"},
                                           randomness="drand")
         assert created.changed, created
+        for author in ("ann", "bob"):  # the documented set-up first (3.1-3.2): it binds no roll
+            assert service.post(author, "standard set-up", NAME).changed
         for round_number, author in zip(ROUNDS, ("ann", "bob")):
             clock.moment = _before(round_number)
             reply = service.post(author, "draw", NAME)

@@ -243,16 +243,16 @@ def test_a_roll_bound_after_its_round_is_named(browser: Any, sites: dict[str, An
     """Operator who writes the binding of roll #1 once round 657413 was out (its time moved after the round's, the
     round it knew moved with it), every hash made to match."""
     events = _events(sites["me_log"])
-    binding = events[1]
+    binding = events[3]  # after the two set-up orders
     assert binding["draws"] == ["drand:657413"]
     binding["at"], binding["known_round"] = "2023-09-15T11:00:05+00:00", 657413
     out = _tampered(sites, ME_NAME, _lines(events, rehash=True), tmp_path)
     page = open_page(browser, _url(out, ME_NAME))
     checks = _checks(page)
-    assert checks["time"] == ["fail", ["roll #1, turn 1 (t1.draw.A1.pick): event #2 was made when round 657413 was "
+    assert checks["time"] == ["fail", ["roll #1, turn 1 (t1.draw.A1.pick): event #4 was made when round 657413 was "
                                        "already known, not before drand round 657413"]]
     del binding["known_round"]
     out = _tampered(sites, ME_NAME, _lines(events, rehash=True), tmp_path / "again")
     checks = _checks(open_page(browser, _url(out, ME_NAME)))
-    assert checks["time"] == ["fail", ["roll #1, turn 1 (t1.draw.A1.pick): bound by event #2 at 2023-09-15T11:00:05Z, "
+    assert checks["time"] == ["fail", ["roll #1, turn 1 (t1.draw.A1.pick): bound by event #4 at 2023-09-15T11:00:05Z, "
                                        "not 6 s before drand round 657413 (2023-09-15T11:00:03Z)"]]

@@ -111,13 +111,13 @@ def test_the_live_site_serves_pages_and_refuses_everything_else(live) -> None:  
 def test_the_live_site_follows_the_log(live) -> None:  # type: ignore[no-untyped-def]
     service, web = live
     base = f"http://127.0.0.1:{web.port}/{folder_of(NAME)}/site-data.js"
-    assert '"last_seq": 7' in requests.get(base, timeout=5).text
+    assert '"last_seq": 9' in requests.get(base, timeout=5).text
     assert service.post("ann", "draw", NAME).ok  # Player A's next stratagem marker: one event more
     deadline = time.monotonic() + 20
-    while '"last_seq": 8' not in requests.get(base, timeout=5).text:
+    while '"last_seq": 10' not in requests.get(base, timeout=5).text:
         assert time.monotonic() < deadline, "the live site was not written again"
         time.sleep(0.1)
-    assert site_data(web.site.current / folder_of(NAME))["last_seq"] == 8
+    assert site_data(web.site.current / folder_of(NAME))["last_seq"] == 10
     assert [p.name for p in web.site.base.iterdir()] == [web.site.current.name]  # the old version is gone
     assert web.site.refresh() is False  # nothing changed since: nothing written
 
