@@ -12,7 +12,7 @@ from engine.chance import book as chance
 from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
-from engine.mediterranean_empires import combat, control, hand, options, setup_phase, view
+from engine.mediterranean_empires import combat, control, fastcopy, hand, options, setup_phase, view
 from engine.mediterranean_empires import rules_version as versions
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
@@ -310,7 +310,7 @@ class MediterraneanEmpires:
     def _run(self, current: State, event: Event, action: Action, said: tuple[str, ...] = ()) -> Transition:
         """Plays the order from its starting state with every die and answer known so far. Only ``work``, a copy, is
         changed until the order is done: parked, the current state is as the order found it (but what only grows)."""
-        work = _detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
+        work = fastcopy.detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
                               standing=current.standing)
         oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
                         sealed=frozenset(action.sealed), revealed=action.revealed, picks=action.picks,
@@ -364,7 +364,7 @@ class MediterraneanEmpires:
         messages, standing orders) with the current state, and a replay of the order always takes those from the
         current state (``_run``)."""
         if action.base is current:
-            action.base = _detached_copy(current, book=current.book, rolls=current.rolls, log=current.log,
+            action.base = fastcopy.detached_copy(current, book=current.book, rolls=current.rolls, log=current.log,
                                          standing=current.standing)
         current.action = action
 
@@ -598,15 +598,3 @@ class MediterraneanEmpires:
     def carry_over(self, before: State, after: State) -> State:
         chance.carry(before.book, after.book)
         return after
-
-
-def _detached_copy(src: State, *, book: Any, rolls: dict[str, list[int]], log: list[str],
-                   standing: dict[str, list[str]]) -> State:
-    """A deep copy of ``src`` that takes its growing parts from elsewhere instead of copying them: a deep copy of the
-    whole state for every replay of a parked order made a game's fold quadratic in its length."""
-    memo: dict[int, Any] = {id(old): new for old, new in ((src.book, book), (src.rolls, rolls), (src.log, log),
-                                                          (src.standing, standing)) if old is not None}
-    copied = copy.deepcopy(src, memo)
-    copied.action = None
-    return copied
-
