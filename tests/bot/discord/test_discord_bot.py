@@ -83,7 +83,11 @@ GAME_FLOW_LIMIT = (5, 0.25)
 
 
 async def table(tmp_path: Path, scenario: Callable[[Table], Awaitable[None]]) -> None:
-    service = Legatus(open_engine(tmp_path / "discord.db"), clock=FixedClock(datetime(2026, 11, 22, 12, tzinfo=timezone.utc)))
+    # The service's clock stands at the real hour: the scheduler fires jobs by the real clock, so a table clock in
+    # the past made every deadline (48 h on) due at once, its job claimed, found early by the table's clock and
+    # rescheduled for a moment already past, in a loop (since 2026-11-24 12:00 UTC with a clock of 2026-11-22).
+    now = datetime.now(timezone.utc).replace(minute=0, second=0, microsecond=0)
+    service = Legatus(open_engine(tmp_path / "discord.db"), clock=FixedClock(now))
     service.import_draws((LOTTO / "draws-2023-01.txt").read_text(encoding="utf-8"), "draws-2023-01.txt")
     async with FakeDiscord.start(host="127.0.0.1", port=0, channel_message_limit=GAME_FLOW_LIMIT) as fake:
         world = seed_dev_world(fake.world)

@@ -26,10 +26,6 @@ def test_the_countdown_says_who_trades_and_when_the_window_closes() -> None:
         "⏳ **Open window**: North still trading. It has no deadline set, or when everyone says done.")
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect since the merge of the jobs-off-the-loop scheduler with window deadlines: the window's deadline is "
-    "due by the wall clock but not by the table's fixed clock, so act_on_deadline re-arms itself at once in a loop "
-    "('maximum number of running instances reached'), and the closing edit comes only at the stop; to fix next"))
 def test_a_market_window_counts_down_in_one_message_edited_in_place(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(rulesets.LOADERS, market_day.RULESET_ID, market_day.load)
