@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.discord.hand_menu import hand_menu
+from bot.discord.long_followups import follow_up_whole
 from bot.discord.output import split_message
 from bot.discord.typed_secrets import tell_owners
 from bot.service.replies import Reply
@@ -107,7 +108,7 @@ async def respond(interaction: discord.Interaction, reply: Reply, bot: Any, embe
     await say(interaction, reply.render(for_author=hidden), private=hidden, deferred_private=private, view=view)
     if not hidden and reply.sealed:
         # The channel saw the sealed lines unquoted; their author sees them whole.
-        await interaction.followup.send(split_message(reply.render())[0], ephemeral=True)
+        await follow_up_whole(interaction, reply.render(), ephemeral=True)
     if not hidden and interaction.channel is not None:
         await bot.ping(interaction.channel, reply)
     await tell_owners(bot, reply)

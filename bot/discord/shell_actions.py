@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.answers import EMBED_COLOUR, campaign_channel_id, deferred_campaign, defer, respond, say
+from bot.discord.long_followups import follow_up_whole
 from bot.discord.output import split_message
 from engine.rulesets import DEFAULT as DEFAULT_RULESET
 
@@ -125,7 +126,7 @@ async def verify(bot: LegatusBot, interaction: discord.Interaction, values: Mapp
     result, log_text = await asyncio.to_thread(bot.service.verify, campaign_row.name, witnesses)
     text = verification_text(result, unread=len(unread))  # the verdict, the full anchor, every mismatch and note
     log_file = discord.File(io.BytesIO(log_text.encode("utf-8")), filename=f"{campaign_row.name}.log")
-    await interaction.followup.send(split_message(text)[0], file=log_file)
+    await follow_up_whole(interaction, text, file=log_file)
 
 
 ACTIONS: dict[str, Action] = {
