@@ -120,6 +120,10 @@ class LegatusBot(discord.Client):
         # channel id -> campaign: every plain message asks, and a database read per message on the event loop
         # is what a burst of posts queues behind. Only hits are kept (a channel may get a campaign later).
         self._campaigns: dict[str, Any] = {}
+        from bot.discord.campaign_channels import CampaignChannels
+
+        # The channels that host a campaign: a message anywhere else is dropped with no database read at all.
+        self.campaign_channels = CampaignChannels(service.engine)
         # The hash of the commands last synced, so that a restart with the same commands does not sync again.
         self.sync_state = SyncState(sync_state or state_path(service.engine))
 
@@ -139,6 +143,13 @@ class LegatusBot(discord.Client):
         self.service.observers[:] = [o for o in self.service.observers if getattr(o, "__self__", None) not in mine]
         self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe,
                                    self.countdowns.observe]
+        from bot.discord.campaign_channels import CampaignChannels
+
+        # A bot started before on the same service (tests, a restart in-process) no longer listens.
+        self.service.created[:] = [h for h in self.service.created
+                                   if not isinstance(getattr(h, "__self__", None), CampaignChannels)]
+        self.service.created.append(self.campaign_channels.created)
+        await self.campaign_channels.reload()
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
         if self.shard.whole:  # a sharded process's observers act for its guilds only: it serves no local posts
             from bot.service.local_posts import LocalPosts
@@ -248,6 +259,7 @@ class LegatusBot(discord.Client):
         await self.edit_notes.edited(self, payload)
 
     async def on_resumed(self) -> None:
+        await self.campaign_channels.reload()  # campaigns another process created meanwhile
         # Discord replays the missed events of a resumed session, but not those of a session it dropped meanwhile.
         self.catch_up.start("a gateway resume")
 
@@ -255,7 +267,7 @@ class LegatusBot(discord.Client):
 
     def campaign_at(self, channel_id: str | None) -> Any:
         """The campaign hosted in ``channel_id`` (a channel or forum id), cached once found."""
-        if not channel_id:
+        if not channel_id or not self.campaign_channels.hosts(channel_id):
             return None
         known = self._campaigns.get(channel_id)
         if known is None:

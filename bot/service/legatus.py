@@ -117,6 +117,8 @@ class Legatus(PostReading):
         self._summaries: dict[int, tuple[Any, Any]] = {}
         # Called after every committed change (deadlines, posting the map, ...). Errors are logged, never raised.
         self.observers: list[Callable[[Change], None]] = []
+        # Called with each campaign's row once its creation is committed (the bot's set of campaign channels).
+        self.created: list[Callable[[CampaignRow], None]] = []
         # round -> a verified drand beacon, or None while it is not produced or not fetched (bot/drand/).
         self.beacons: Callable[[int], Any] | None = None
         # day -> what every lottery source says of it now (bot/lottery/asking.py), asked before a GM's ruling on a
@@ -217,6 +219,8 @@ class Legatus(PostReading):
             folded, sealed = seal_at_creation(self, session, row, ruleset, folded)
             session.commit()
             self._folds[row.id] = folded
+            for hook in list(self.created):
+                hook(row)
             seats = ", ".join(f"{n} ({p})" for n, p in sorted(players.items())) or "no players yet"
             reply.changed = True
             return reply.note(
