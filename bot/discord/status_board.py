@@ -21,6 +21,7 @@ import discord
 from sqlmodel import Session, select
 
 from bot.discord.output import DISCORD_LIMIT
+from bot.discord.poster import discord_nonce
 from bot.service.deadlines import discord_when, seat_players
 from bot.store.campaigns import CampaignRow
 from bot.store.discord_places import save_status_board, status_board
@@ -159,7 +160,11 @@ class StatusBoards:
                     return await channel.get_partial_message(int(stored.message_id)).edit(content=text)
                 except discord.NotFound:
                     pass  # deleted by a moderator: a new board is posted
-            message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            # A stable nonce (Discord enforces it): a board sent but not saved (the process killed in between) is
+            # sent again by the next refresh with the same nonce, and Discord returns the first message, not a second.
+            replaced = stored.message_id if stored is not None else "first"
+            message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
+                                         nonce=discord_nonce(f"status-board:{campaign_id}:{row.channel_id}:{replaced}"))
             await asyncio.to_thread(save_status_board, engine, campaign_id, row.channel_id, str(message.id))
             try:
                 await message.pin(reason="Legatus status board")

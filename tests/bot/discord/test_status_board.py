@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sqlmodel import Session
 
@@ -66,5 +69,36 @@ def test_a_choice_button_posts_the_choice_as_the_clicker_checked_like_a_typed_or
         assert "end their turn" in (await t.answer(done))["content"] and not t.ephemeral
         assert t.service.summary("mare").turn == acting_before.turn
         await t.fake.wait_for_message(str(thread.id), lambda m: m["content"] == f"<@{t.uid('pat')}>: it is your turn.")
+
+    run(lambda: table(tmp_path, scenario))
+
+
+def test_a_board_sent_but_never_saved_is_not_posted_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies between sending the board and saving its id (here: the save fails once). The next refresh
+    sends it again with the same nonce, Discord (enforce_nonce) returns the first message, and that one is saved."""
+    from bot.discord import status_board as boards
+
+    saved = boards.save_status_board
+    lost: list[str] = []
+
+    def dies_first(engine: Any, campaign_id: int, channel_id: str, message_id: str) -> None:
+        if not lost:
+            lost.append(message_id)
+            raise RuntimeError("killed between the send and the save")
+        saved(engine, campaign_id, channel_id, message_id)
+
+    monkeypatch.setattr(boards, "save_status_board", dies_first)
+
+    async def scenario(t: Table) -> None:
+        await set_up_campaign(t)
+        row = t.service.campaign_for_channel_name("mare")
+        assert row is not None and row.id is not None
+        await t.fake.wait_until(lambda: lost, 10, "the board sent, its save lost")
+        message = await t.bot.boards.refresh(row.id)
+        assert [m["id"] for m in t.fake.messages_in("mare-nostrum") if m["content"].startswith("📋")] == lost
+        assert str(message.id) == lost[0]
+        with Session(t.service.engine) as session:
+            stored = status_board(session, row.id)
+        assert stored is not None and stored.message_id == lost[0]
 
     run(lambda: table(tmp_path, scenario))
