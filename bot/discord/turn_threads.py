@@ -151,12 +151,17 @@ class TurnThreads:
         name = summary.turn_label[:100]
         text = split_message(turn_announcement(summary, page_url(row.name)))
         try:
+            # Opened before but never saved (the process killed between the two): that thread, not a second one.
+            thread: Any = opened_unsaved(channel, name, self.bot.user)
             if isinstance(channel, discord.ForumChannel):
-                created = await channel.create_thread(name=name, content=text[0], applied_tags=forum_tags(channel))
-                thread: Any = created.thread
+                if thread is None:
+                    created = await channel.create_thread(name=name, content=text[0], applied_tags=forum_tags(channel))
+                    thread = created.thread
             elif isinstance(channel, discord.TextChannel):
-                thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
-                await thread.send(text[0])
+                if thread is None:
+                    thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+                if not [m async for m in thread.history(limit=1)]:  # killed before its announcement, too
+                    await thread.send(text[0])
             else:
                 return None
         except discord.HTTPException:
@@ -230,3 +235,12 @@ def forum_tags(forum: discord.ForumChannel) -> list[discord.ForumTag]:
         log.warning("forum %s requires a tag and has none the bot may apply: its turn posts will be refused", forum.id)
     return usable[:1]
 
+
+
+def opened_unsaved(channel: Any, name: str, me: Any) -> Any:
+    """The active thread named ``name`` the bot itself opened in ``channel``, if any. Only asked when no thread of
+    the turn is saved, so such a thread is one whose saving was lost; turn labels are unique within a campaign, and
+    a channel hosts one campaign."""
+    if me is None:
+        return None
+    return next((t for t in getattr(channel, "threads", []) if t.name == name and t.owner_id == me.id), None)
