@@ -309,7 +309,7 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
         border=max(1, round(1.5 * u)), attack_border=attack, radius=max(2, round(6 * u)),
         pattern_step=max(5, round(12 * u)),
         info={"turn_text": picture.subtitle, "lines": tuple(t for _n, t in picture.info)},
-        areas=tuple(a.area for a in final_areas), land=land, coast=tuple(coast_lines(land, frame)),
+        areas=tuple(a.area for a in final_areas), land=land, coast=ground.coast,
         land_borders=tuple(shapes["land"]),
         sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
     )
@@ -337,6 +337,7 @@ class _Ground:
     frame: Box
     land: tuple[tuple[Point, ...], ...]
     mask: Image.Image
+    coast: tuple[tuple[Point, ...], ...]
     groups: dict[tuple[object, ...], tuple[list[Cell], list[_Region | None]]] = dataclasses.field(default_factory=dict)
 
 
@@ -354,7 +355,8 @@ def _ground(drawing: Drawing, width: int, margin: int, top: int) -> _Ground:
     frame = (margin, top, width - margin, top + round(view_h))
     # Cut to the frame: nothing of the coast is painted outside it.
     land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
-    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)))
+    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)),
+                     tuple(coast_lines(land, frame)))
     _GROUNDS[key] = ground
     while len(_GROUNDS) > GROUNDS_KEPT:
         _GROUNDS.popitem(last=False)
