@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from typing import Any
@@ -270,12 +271,9 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     labels, header_box = header(picture, width, u, margin)
     icons: list[Icon] = []
     top = header_box[3] + margin // 2
-    project, view_h = projection(drawing, margin, top, width - 2 * margin)
-    frame = (margin, top, width - margin, top + round(view_h))
-    # Cut to the frame: nothing of the coast is painted outside it.
-    land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
-    mask = land_mask(land, (width, frame[3] + 1))
-    areas, shapes, crossings = _areas(picture, drawing, project, mask, frame, styles, u)
+    ground = _ground(drawing, width, margin, top)
+    project, frame, land, mask = ground.project, ground.frame, ground.land, ground.mask
+    areas, shapes, crossings = _areas(picture, drawing, ground, styles, u)
     placed = _place_names(picture, areas, mask, frame, styles, u)
     for name_labels, badge_icons in placed.values():
         labels.extend(name_labels)
@@ -311,22 +309,71 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
         border=max(1, round(1.5 * u)), attack_border=attack, radius=max(2, round(6 * u)),
         pattern_step=max(5, round(12 * u)),
         info={"turn_text": picture.subtitle, "lines": tuple(t for _n, t in picture.info)},
-        areas=tuple(a.area for a in final_areas), land=land, coast=tuple(coast_lines(land, frame)),
+        areas=tuple(a.area for a in final_areas), land=land, coast=ground.coast,
         land_borders=tuple(shapes["land"]),
         sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
     )
 
 
+@dataclasses.dataclass
+class _Region:
+    """What an area's cell and the land make of it, which depends only on the map file and the frame: kept across
+    renders of the same map (``_ground``), with what was worked out over it (averages, grids, where names fit)."""
+
+    region: Box | None
+    room: int
+    fits: Fits
+    clearance: Clearance
+    grids: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)
+    names: dict[tuple[object, ...], list[Label] | None] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass
+class _Ground:
+    """The frame of one map at one width: the projection, the land cut to the frame and rasterised, the cells."""
+
+    rings: object  # the drawing's rings, held so that their id in the key is not reused while the entry lives
+    project: Callable[[Point], Point]
+    frame: Box
+    land: tuple[tuple[Point, ...], ...]
+    mask: Image.Image
+    coast: tuple[tuple[Point, ...], ...]
+    groups: dict[tuple[object, ...], tuple[list[Cell], list[_Region | None]]] = dataclasses.field(default_factory=dict)
+
+
+_GROUNDS: OrderedDict[tuple[object, ...], _Ground] = OrderedDict()
+GROUNDS_KEPT = 4  # a bot draws a few maps at a few widths: each entry is about a mask of the picture
+
+
+def _ground(drawing: Drawing, width: int, margin: int, top: int) -> _Ground:
+    key = (drawing, id(drawing.rings), width, margin, top)
+    found = _GROUNDS.get(key)
+    if found is not None:
+        _GROUNDS.move_to_end(key)
+        return found
+    project, view_h = projection(drawing, margin, top, width - 2 * margin)
+    frame = (margin, top, width - margin, top + round(view_h))
+    # Cut to the frame: nothing of the coast is painted outside it.
+    land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
+    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)),
+                     tuple(coast_lines(land, frame)))
+    _GROUNDS[key] = ground
+    while len(_GROUNDS) > GROUNDS_KEPT:
+        _GROUNDS.popitem(last=False)
+    return ground
+
+
 class _Placing:
     """An area while the layout is built: its cell, its region and the test of a box against it."""
 
-    def __init__(self, space: Space, cell: Cell, centre: Point, region_mask: Image.Image | None, region: Box | None,
-                 room: int, fits: Fits, style: SeatStyle | None, area: Area) -> None:
-        self.space, self.cell, self.centre, self.region, self.room = space, cell, centre, region, room
-        self.fits, self.style, self.area, self.name = fits, style, area, space.name
+    def __init__(self, space: Space, cell: Cell, centre: Point, shape: _Region, style: SeatStyle | None,
+                 area: Area) -> None:
+        self.space, self.cell, self.centre, self.region, self.room = space, cell, centre, shape.region, shape.room
+        self.fits, self.style, self.area, self.name = shape.fits, style, area, space.name
         self.edges: tuple[Shape, ...] = ()
-        self.clearance = Clearance(region_mask, region)
-        self.grids: dict[int, list[tuple[int, int]]] = {}
+        self.clearance = shape.clearance
+        self.grids = shape.grids
+        self.names = shape.names
 
     def places(self, k: int, cx: float | None = None, cy: float | None = None) -> list[tuple[int, int]]:
         """Points of a grid over the area, inside it, nearest (cx, cy) (its centre) first: a few hundred at most."""
@@ -361,9 +408,9 @@ class _Placing:
         return self
 
 
-def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point], mask: Image.Image, frame: Box,
-           styles: dict[str, SeatStyle], u: float
+def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str, SeatStyle], u: float
            ) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
+    project, mask, frame = ground.project, ground.mask, ground.frame
     spaces = [s for s in picture.spaces if s.at is not None]
     links = {frozenset(pair) for pair in picture.links}
     lines = {(b.a, b.b): (project(b.line[0]), project(b.line[1])) for b in drawing.borders}
@@ -376,17 +423,21 @@ def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point]
         names = [s.name for s in group]
         centres = [project(s.at) for s in group]  # type: ignore[arg-type]
         reaches = [drawing.reach_of(s.name, sea) * scale for s in group]
-        group_cells = cells(names, centres, reaches, frame, lines)
+        key = (sea, tuple(names), tuple(centres), tuple(reaches), tuple(sorted(lines.items())))
+        if key not in ground.groups:
+            made = cells(names, centres, reaches, frame, lines)
+            ground.groups[key] = (made, [_shape(cell, mask, not sea) if len(cell.points) >= 3 else None
+                                         for cell in made])
+        group_cells, group_shapes = ground.groups[key]
         tints = _tints(names, group_cells) if sea else {}
-        for space, centre, cell in zip(group, centres, group_cells):
-            if len(cell.points) < 3:
+        for space, centre, cell, shape in zip(group, centres, group_cells, group_shapes):
+            if shape is None:
                 continue
-            region_mask, region, room = _region(cell, mask, not sea)
             style = None if sea else style_of(styles, space.fill)
             area = Area("sea" if sea else "province", space.name, cell.points, centre,
                         "sea" if sea else style_of(styles, space.fill).name, space.fill, space.highlight, None,
                         "sea" if sea else "land", tints.get(space.name))
-            placing = _Placing(space, cell, centre, region_mask, region, room, _fits(region_mask, region), style, area)
+            placing = _Placing(space, cell, centre, shape, style, area)
             out.append(placing)
             by_name[space.name] = placing
         for name, cell in zip(names, group_cells):
@@ -422,6 +473,11 @@ def _areas(picture: Picture, drawing: Drawing, project: Callable[[Point], Point]
     return out, shapes, crossings
 
 
+def _shape(cell: Cell, mask: Image.Image, land: bool) -> _Region:
+    region_mask, region, room = _region(cell, mask, land)
+    return _Region(region, room, _fits(region_mask, region), Clearance(region_mask, region))
+
+
 def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], bool]:
     want = 255 if land else 0
 
@@ -446,8 +502,15 @@ def _place_names(picture: Picture, areas: list[_Placing], mask: Image.Image, fra
             if not p.fits((round(cx) - 1, round(cy) - 1, round(cx) + 1, round(cy) + 1)):
                 cx, cy = (p.region[0] + p.region[2]) / 2, (p.region[1] + p.region[3]) / 2
             # A name stays as near its centre as the shape allows.
-            anchors = p.places(k, cx, cy)
-            block = _name_inside(p.space, p.style, anchors, p.fits, p.room, largest, smallest, p.clearance)
+            # Where a name goes depends on its text, its style and the area's shape: found once for each.
+            key = (p.space.name, p.space.kind, note_of(p.space), p.style, largest, smallest, k, cx, cy)
+            if key not in p.names:
+                if len(p.names) > 64:  # notes and marks change with the game: keep only the recent ones
+                    p.names.clear()
+                anchors = p.places(k, cx, cy)
+                p.names[key] = _name_inside(p.space, p.style, anchors, p.fits, p.room, largest, smallest, p.clearance)
+            found = p.names[key]
+            block = None if found is None else list(found)
         if block is None:
             beside.append(p)
             continue

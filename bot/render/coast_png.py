@@ -27,13 +27,30 @@ def _moved(points: Sequence[Point], dx: float, dy: float) -> tuple[Point, ...]:
     return tuple((x - dx, y - dy) for x, y in points)
 
 
+_LAND_MASKS: dict[tuple[int, tuple[int, int], int], tuple[object, Image.Image]] = {}
+
+
+def _frame_land(layout: MapLayout, size: tuple[int, int], ss: int) -> Image.Image:
+    """The land of the frame at ``ss`` times its size: the same for every render of one map at one width (the
+    layout's rings are then the very same object, coast_layout keeps them), so it is rasterised once."""
+    key = (id(layout.land), size, ss)
+    found = _LAND_MASKS.get(key)
+    if found is not None and found[0] is layout.land:
+        return found[1]
+    mask = land_mask([_moved(ring, layout.grid[0], layout.grid[1]) for ring in layout.land], size, ss)
+    if len(_LAND_MASKS) >= 4:  # as many as coast_layout keeps frames
+        _LAND_MASKS.clear()
+    _LAND_MASKS[key] = (layout.land, mask)
+    return mask
+
+
 def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker, draw_shapes: ShapeDrawer) -> None:
     """The frame's seas, land and borders, straight onto the canvas: the layout cut the coast to the frame."""
     gx, gy, gx1, gy1 = layout.grid
     size = (gx1 - gx, gy1 - gy)
     draw = ImageDraw.Draw(image)
     # The land of the frame alone (the layout's rings in the frame's own coordinates): the masks stay that small.
-    land = land_mask([_moved(ring, gx, gy) for ring in layout.land], size, ss)
+    land = _frame_land(layout, size, ss)
     draw.rectangle((gx * ss, gy * ss, gx1 * ss - 1, gy1 * ss - 1), fill=OFF_SEA)
     # The seas whole, their waves and borders: the land painted over them cuts them at the coast.
     for area in layout.areas:
