@@ -77,6 +77,18 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         # the same findings, only slower (the mark is a speed-up, bench/verify.py; a game may leave it out).
         "141:28:words": "without the game's ledger_mark verify reads the ledger after every event: same result",
     },
+    "engine/mediterranean_empires/combat.py": {
+        # combat_modifier: the defender's marker with city=True: a city counts only for an attacker (Siege Train,
+        # Coup de Main); marker_value never reads ``city`` when attacking=False.
+        "66:67:False->True": "a city changes a marker's worth only for the attacker; the defender's reads attacking=False",
+        # take_losses: the loss question's context {"area": ...}: contexts are read only by standing orders
+        # (ruleset._standing), and the loss rule reads "default" alone.
+        "131:47:words": "no standing order reads the area of a loss question's context",
+        # DV+S eliminates every defender: 10**6 or 11**6, both beyond any stack's weight.
+        "184:34:10->11": "10**6 and 11**6 both exceed every stack: all defenders go either way",
+        # choose_table: the question's context {"raid": ...}: no standing order answers the table question.
+        "290:100:words": "no standing order reads the table question's context",
+    },
     "engine/commit_reveal.py": {
         # roll(): uniform(seed, label, 2, ...)[0]: the first value of a stream does not depend on how many follow.
         "78:32:1->2": "the first of two values of a stream is the first of one",

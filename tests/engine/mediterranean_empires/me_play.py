@@ -172,11 +172,14 @@ class Play:
 
 
 def battle(defenders: list[str], *, aragon_king: bool = False,
-           attackers: tuple[str, ...] = ("field_army", "field_army")) -> Play:
+           attackers: tuple[str, ...] = ("field_army", "field_army"), held: tuple[str, ...] = (),
+           rules_version: int | None = None) -> Play:
     """French ``attackers`` (two field armies: 4 units on the Field table) attack Aragonese ``defenders`` in Rosselló:
     France activated in Montpellier (OPs 3+3), moved to Rosselló (B's units there do not intercept), attacking; with
-    ``aragon_king``, the King of Aragon (military 2) stands with the defenders. Shared by the combat and losses tests."""
-    p = Play()
+    ``aragon_king``, the King of Aragon (military 2) stands with the defenders; ``held``: markers in France's hand,
+    sealed, and the pick key sealed as the Stratagem Phase's first draw leaves it (a spoils pick can then be sealed).
+    Shared by the combat and losses tests."""
+    p = Play(rules_version=rules_version)
     st = p.state
     st.phase, st.to_move = "operations A", "A"
     p.clear("Montpellier", "Rosselló")
@@ -187,6 +190,13 @@ def battle(defenders: list[str], *, aragon_king: bool = False,
     if aragon_king:
         st.kings["Aragon"].area = "Rosselló"
     st.owner["Montpellier"], st.owner["Rosselló"] = "A", "B"
+    if held:
+        salt = p.salt()
+        p.seq += 1
+        st.pick_key = {"seq": p.seq, "digest": secrets.digest(hand.PICK_KEY_CONTENT, salt), "salt": salt,
+                       "revealed": False}
+        for marker in held:
+            p.hold("A", marker)
     p.order("A", "activate France in Montpellier")
     p.drive([3, 3])
     p.order("A", "move to Rosselló")

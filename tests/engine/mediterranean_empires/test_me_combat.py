@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.mediterranean_empires import combat
+from engine.chance.book import COMMIT_REVEAL, LOTTERY, ChanceBook
+from engine.mediterranean_empires import combat, hand
 from engine.mediterranean_empires.combat import AMBUSH, COUP_DE_MAIN, MILITARY_ADVANTAGE, NO_MARKER, SIEGE_TRAIN, Battle
 from engine.mediterranean_empires.context import Ctx
-from engine.mediterranean_empires.oracle import Scripted
+from engine.mediterranean_empires.oracle import NeedRoll, Oracle, Scripted
 from engine.mediterranean_empires.rules_data import default_rules
+from engine.mediterranean_empires.rules_version import SEED_READINGS
 from engine.mediterranean_empires.state import Unit, new_state
 from tests.engine.mediterranean_empires.me_play import Play, battle
 
@@ -163,3 +165,89 @@ def test_a_raid_that_goes_wrong_costs_each_side_a_unit_and_offers_a_counterattac
     assert p.asked[-1].what == "Counterattack in Rosselló?" and p.asked[-1].choices == ("counterattack", "no")
     assert p.kinds("Rosselló", "France") == ["raider"]
     assert p.kinds("Rosselló", "Aragon") == ["field_army", "field_army", "levy", "raider"]
+
+
+def test_a_counterattack_left_to_its_default_is_a_new_battle_of_the_defender() -> None:
+    """Three French units (field army and levy) roll 1: CA. Each side loses its levy (the default, cheapest first);
+    Player B leaves the counterattack question to its default, counterattacking: its field army (2 on the Field table)
+    rolls 3 under the label '.c.combat', a NE. Every unit there fought twice this turn (14.1 counts combats)."""
+    p = battle(["levy", "field_army"], attackers=("field_army", "levy"))
+    p.drive([6, 1, 1, 3], {"avoid": "fight"})
+    assert p.keys[6:] == [f"{PREFIX}.combat", f"{PREFIX}.A1.loss", f"{PREFIX}.B1.loss", f"{PREFIX}.counterattack",
+                          f"{PREFIX}.c.combat"]
+    assert p.asked[-1].on_timeout == "counterattack"
+    assert p.messages[-3:] == ["Player B counterattacks.", f"Waiting for the roll '{PREFIX}.c.combat' (1d6).",
+                               "Field/Naval Battle Table in Rosselló: 2 attacking unit(s), roll 3 modified to 3: NE."]
+    assert sorted((u.power, u.kind, u.combats) for u in p.state.units_in("Rosselló")) == [
+        ("Aragon", "field_army", 2), ("France", "field_army", 2)]
+
+
+def test_a_coup_de_main_on_a_city_makes_a_dv_plus_s_whose_spoils_are_drawn_under_seal() -> None:
+    """Rosselló holds the city of Perpignan: France, holding a Coup de Main, plays it as attacker (+1), and its roll
+    of 6 on the 4-unit column becomes 7: DV+S (10.3.2). Aragon's five units are all eliminated; under the seed's
+    reading France is asked whether it takes a marker, takes the default, and draws one under seal: a pick whose
+    public value (2 among 2**31) gives the Crusade, which goes into France's hand sealed, not shown: only the
+    Stratagem Phase's draws show the Crusade at once."""
+    p = battle(ROSSELLO, held=("Coup de Main",), rules_version=SEED_READINGS)
+    p.drive([6, 1, 6], {"avoid": "fight", "attacker_marker": "Coup de Main"}, fill=2)
+    assert p.keys[2:] == [f"{PREFIX}.avoid", f"{PREFIX}.bid.A", f"{PREFIX}.initiative.A", f"{PREFIX}.initiative.B",
+                          f"{PREFIX}.table", f"{PREFIX}.attacker_marker", f"{PREFIX}.combat", f"{PREFIX}.spoils_pick",
+                          f"{PREFIX}.spoils.pick"]
+    bid, _, marker, spoils = p.asked[-4:]
+    assert (bid.what, bid.choices) == (
+        "Initiative in Rosselló: how many Military Advantage/Ambush markers do you spend (0-1)?", ("0", "1"))
+    assert (marker.seat, marker.what, marker.choices, marker.on_timeout) == (
+        "Player A", "Play a stratagem marker as attacker in Rosselló?",
+        (NO_MARKER, COUP_DE_MAIN, MILITARY_ADVANTAGE, SIEGE_TRAIN), NO_MARKER)
+    assert COUP_DE_MAIN == "Coup de Main"  # the marker's name in the rules' pool, which the question offers
+    assert (spoils.what, spoils.choices, spoils.on_timeout) == (
+        "DV+S in Rosselló: pick a stratagem marker as spoils?", ("take a marker", "no marker"), "take a marker")
+    assert "Field/Naval Battle Table in Rosselló: 4 attacking unit(s), roll 6 modified to 7: DV+S." in p.messages
+    assert p.messages[-2] == f"Waiting for the roll '{PREFIX}.spoils.pick' (1d2147483648)."
+    [entry] = p.state.sides["A"].hand
+    assert p.messages[-1] == f"Player A draws a stratagem marker (sealed: {entry['digest'][:12]}…)."
+    assert (entry["pick"], entry["marker"], entry["revealed"]) == (f"{PREFIX}.spoils", "Crusade", False)
+    assert "Crusade" in p.state.unseen  # sealed in a hand, still unseen by the other player
+    assert p.kinds("Rosselló", "Aragon") == []
+    assert [u.combats for u in p.state.units_in("Rosselló")] == [1, 1]
+
+
+def test_a_pick_in_a_lottery_campaign_asks_for_a_number_of_1_to_90() -> None:
+    """A lottery draw gives numbers of 1-90, not 1-2**31: the pick's public value is asked on the sides it can have."""
+    ctx = Ctx(RULES, new_state(RULES), Oracle())
+    ctx.state.book = ChanceBook(source=LOTTERY)
+    with pytest.raises(NeedRoll) as lottery:
+        combat.draw_marker(ctx, "A", "t2.o5.force.spoils")
+    assert (lottery.value.label, lottery.value.count, lottery.value.sides) == ("t2.o5.force.spoils.pick", 1, 90)
+    ctx.state.book = ChanceBook(source=COMMIT_REVEAL)
+    with pytest.raises(NeedRoll) as sealed:
+        combat.draw_marker(ctx, "A", "t2.o5.force.spoils")
+    assert sealed.value.sides == 2**31
+
+
+@pytest.mark.parametrize(("die", "shows", "returned", "held"), [
+    (7, True, "Crusade", []), (7, False, None, ["Crusade"]), (1, True, None, ["Ambush"]),
+])
+def test_an_open_draw_shows_the_crusade_only_when_the_draw_shows(die: int, shows: bool, returned: str | None,
+                                                                 held: list[str]) -> None:
+    """Examples of play draw openly from the pool sorted by name (four Ambushes, two Coups de Main, the Crusade...):
+    the 7th is the Crusade. Drawn in the Stratagem Phase (``shows``) it acts at once and leaves the pool; drawn as
+    spoils it goes into the hand like any marker, as the Ambush, the 1st, does in either case."""
+    ctx = Ctx(RULES, new_state(RULES), Scripted([die]))
+    assert combat.draw_marker(ctx, "A", "t1.draw.A1", shows=shows) == returned
+    assert hand.known(ctx.state, "A") == held
+    assert ("Crusade" in ctx.state.unseen) == (die == 1)  # an open marker, in a hand or in play, is seen
+
+
+@pytest.mark.parametrize("shown", [True, False])
+def test_a_sealed_draw_is_shown_or_kept_as_the_bots_seal_says(shown: bool) -> None:
+    """The bot's seal of a pick (ruleset.py) says whether the marker is shown: the Crusade of a Stratagem Phase draw
+    is, and leaves the pool at once; a marker kept goes into the hand under its seal (seq, digest, pick)."""
+    digest = "ab" * 32
+    seal = {"seq": 9, "digest": digest, "pick": "t1.draw.A1", "marker": "Crusade", "shown": shown}
+    ctx = Ctx(RULES, new_state(RULES), Oracle(rolls={"t1.draw.A1.pick": [7]}, picks={"t1.draw.A1": seal}))
+    assert combat.draw_marker(ctx, "A", "t1.draw.A1", shows=shown) == ("Crusade" if shown else None)
+    assert ctx.messages == ["Player A draws a stratagem marker (sealed: abababababab…)."]
+    assert ctx.state.sides["A"].hand == ([] if shown else [
+        {"seq": 9, "digest": digest, "pick": "t1.draw.A1", "marker": "Crusade", "revealed": False}])
+    assert ctx.state.unseen.count("Crusade") == (0 if shown else 1)
