@@ -252,6 +252,13 @@ def on_revealed(table: Table, event: Event) -> list[str] | None:
         return None
     if seq not in table.due:
         raise Rejection(f"the card sealed in event #{seq} is not due to be revealed: it stays with its holder")
+    card = reveal_held(table, held, event, seq)
+    return [f"Card {held.id} is revealed: {card} (it matches digest {str(held.digest)[:12]}…)."]
+
+
+def reveal_held(table: Table, held: hands.Held, event: Event, seq: int) -> str:
+    """A due sealed card's reveal checked against its seal, its face and its draw, then marked revealed: its card.
+    (A card held, or one a game keeps elsewhere, e.g. put back on a deck.)"""
     content = secrets.check(event.data.get("content"), event.data.get("salt"), str(held.digest))
     card = str(content.get("card"))
     if held.card is not None and held.card != card:
@@ -260,7 +267,7 @@ def on_revealed(table: Table, event: Event) -> list[str] | None:
         raise Rejection(f"the card revealed for event #{seq} does not match its face or its draw")
     held.card, held.revealed = card, True
     table.due.remove(seq)
-    return [f"Card {held.id} is revealed: {card} (it matches digest {str(held.digest)[:12]}…)."]
+    return card
 
 
 def sealed_seqs(table: Table) -> set[int]:

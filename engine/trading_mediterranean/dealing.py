@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine import secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.tabletop import hands
@@ -112,12 +111,5 @@ def on_revealed(table: tb.Table, dealing: Dealing, event: Event) -> list[str] | 
         return None
     if seq not in table.due:
         raise Rejection(f"the card sealed in event #{seq} is revealed at the game's end, not before")
-    content = secrets.check(event.data.get("content"), event.data.get("salt"), str(held.digest))
-    card = str(content.get("card"))
-    if held.card is not None and held.card != card:
-        raise Rejection(f"the card revealed for event #{seq} is not the one sealed")
-    if table.decks[held.deck].spec.face(card) != held.face or content.get("draw") != held.id:
-        raise Rejection(f"the card revealed for event #{seq} does not match its face or its draw")
-    held.card, held.revealed = card, True
-    table.due.remove(seq)
+    card = tb.reveal_held(table, held, event, seq)
     return [f"Card {held.id}, put back on top in production, is revealed: {card}."]
