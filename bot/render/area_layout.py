@@ -15,6 +15,8 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 
+# One convexity test for both area renderers (the disc layout and the coastline one).
+from bot.render.area_geometry import box_in_convex as box_inside, inside_convex as inside_polygon  # noqa: F401  (its tests)
 from bot.render.badges import BadgeItem, badge_items, badges_placed, place_badges
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Point, Shape, label_at, note_of
 from bot.render.legend import header, legend_and_key, picture_styles
@@ -62,26 +64,6 @@ def cells(points: Sequence[Point], radius: float, gap: float) -> list[list[Point
                 break
         out.append(poly)
     return out
-
-
-def inside_polygon(point: Point, polygon: Sequence[Point]) -> bool:
-    """Whether ``point`` is inside a convex polygon whose vertices turn one way (either way)."""
-    sign = 0
-    n = len(polygon)
-    for i in range(n):
-        (ax, ay), (bx, by) = polygon[i], polygon[(i + 1) % n]
-        cross = (bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)
-        if cross != 0:
-            s = 1 if cross > 0 else -1
-            if sign and s != sign:
-                return False
-            sign = s
-    return True
-
-
-def box_inside(box: Box, polygon: Sequence[Point]) -> bool:
-    x0, y0, x1, y1 = box
-    return all(inside_polygon(p, polygon) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
 
 
 def name_block(space: Space, style: SeatStyle | None, cx: int, edge: int, above: bool, fits: Fits,
