@@ -20,14 +20,10 @@ from bot.schedule.clock import FixedClock  # noqa: E402
 from bot.service.legatus import Legatus  # noqa: E402
 from bot.store.db import open_engine  # noqa: E402
 from tests.fixture_paths import REPO  # noqa: E402
+from trading_window import quantile  # noqa: E402  (this script's folder is on the path: the same quantile)
 
 PLAYERS = {"Ann": "ann", "Bob": "bob", "Cat": "cat", "Dan": "dan", "Eve": "eve", "Fay": "fay"}
 CAMPAIGN = "trading"
-
-
-def quantile(times: list[float], q: float) -> float:
-    ordered = sorted(times)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:
