@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import combat, commerce, production, tiles, titles, victory
+from engine.mare_nostrum_empires import abilities, combat, commerce, production, tiles, titles, victory
 from engine.mare_nostrum_empires.game import (
     CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Battle, Commerce, Game, Turns,
 )
@@ -73,11 +73,13 @@ def _legendary(rules: RulesData, game: Game, event: Event, say: Say) -> None:
 def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say) -> bool:
     """Fights ``battle`` if its dice are known; False while they are not."""
     if battle.roll is None:
-        dice = battle.attackers + battle.defenders
+        battle.extra_dice = abilities.extra_dice(rules, game.board, battle.defender, battle.at_sea, True)
+        dice = battle.attackers + battle.defenders + battle.extra_dice
         colour = "blue" if battle.at_sea else "white"
         bound = _ask(game, event, f"battle-{game.round}-{battle.place}", 1, combat.FACES, dice,
                      f"the battle in {battle.place}", f"{dice} {colour} dice: the {battle.attacker}' "
-                     f"{battle.attackers} first, then the {battle.defender}' {battle.defenders}", say)
+                     f"{battle.attackers} first, then the {battle.defender}' {battle.defenders + battle.extra_dice}",
+                     say)
         if bound is None:
             return False
         battle.roll = bound
@@ -85,17 +87,20 @@ def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say
     if values is None:
         return False
     prov = None if battle.at_sea else game.board.provinces[battle.place]
-    fortress = prov is not None and prov.fortress == battle.defender
-    result = combat.fight(values[:battle.attackers], values[battle.attackers:], fortress, battle.at_sea,
-                          prov is not None and prov.fortress == battle.attacker)
+    cut = battle.attackers
+    att = abilities.side(rules, game.board, battle.attacker, battle.place, battle.attackers, values[:cut], True,
+                         battle.by_sea)
+    dfn = abilities.side(rules, game.board, battle.defender, battle.place, battle.defenders, values[cut:], False)
+    result = combat.throw(att.units, combat.hits(att.dice, points=att.points), att.cancels, dfn.units,
+                          combat.hits(dfn.dice, points=dfn.points), dfn.cancels, battle.at_sea)
     units = game.board.triremes[battle.place] if prov is None else prov.legions
     for side, lost in ((battle.attacker, result.attacker_losses), (battle.defender, result.defender_losses)):
         units[side] -= lost
         if not units[side]:
             del units[side]
-    say(f"Battle in {battle.place}: the {battle.attacker} throw {values[:battle.attackers]}, the {battle.defender} "
-        f"{values[battle.attackers:]}{' (fortress: +5, one hit cancelled)' if fortress else ''}; the "
-        f"{battle.attacker} lose {result.attacker_losses}, the {battle.defender} {result.defender_losses}.")
+    say(f"Battle in {battle.place}: the {battle.attacker} throw {att.dice}{_why(att)}, the {battle.defender} "
+        f"{dfn.dice}{_why(dfn)}; the {battle.attacker} lose {result.attacker_losses}, the {battle.defender} "
+        f"{result.defender_losses}.")
     if prov is not None:
         if result.outcome == "conquest":
             prov.conqueror, prov.at_war = battle.attacker, False
@@ -106,6 +111,10 @@ def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say
     elif result.outcome == "tie":
         say(f"Nothing more happens in {battle.place}.")
     return True
+
+
+def _why(side: abilities.Side) -> str:
+    return f" ({'; '.join(side.why)})" if side.why else ""
 
 
 def _apply_exchange(game: Game, results: dict[str, Counter[str]]) -> None:

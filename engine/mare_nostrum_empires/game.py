@@ -39,6 +39,8 @@ class Battle:
     defenders: int
     at_sea: bool
     roll: int | None = None  # the chance book's binding id
+    by_sea: bool = False  # the attackers came along their trireme chain
+    extra_dice: int = 0  # the defenders' dice beyond one per unit (a tile's), fixed when the dice are bound
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Turns:
     done: list[str] = field(default_factory=list)
     moved_legions: bool = False  # in the Military phase: triremes move first
     arrived: dict[str, int] = field(default_factory=dict)  # area -> units that moved there this turn (they stay)
+    long_march: bool = False  # a tile's once-a-phase longer legion move is used
 
 
 @dataclass
@@ -79,6 +82,7 @@ class Game:
     extra_choices: dict[str, dict[str, str]] = field(default_factory=dict)  # empire -> province -> choice
     claims_choices: dict[str, str] = field(default_factory=dict)
     standing: dict[str, int] = field(default_factory=dict)  # province -> the round a conqueror stood on its marker
+    swapped: dict[str, int] = field(default_factory=dict)  # empire -> the round it last swapped a good by its tile
     winners: list[tuple[str, str]] = field(default_factory=list)
     history: list[str] = field(default_factory=list)  # one line per round's claims, for the status
     commitment: str | None = None  # commit-reveal: the commitment published at creation

@@ -15,7 +15,8 @@ from typing import Any
 from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import commerce, flow, setup, view
+from engine.mare_nostrum_empires import abilities, commerce, flow, setup, view
+from engine.mare_nostrum_empires import rules_version as versions
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.commands import COMMANDS, command_line
 from engine.mare_nostrum_empires.game import COMMERCE, OVER, Game, Offer
@@ -44,6 +45,7 @@ class MareNostrumEmpires:
     id = "mare-nostrum-empires"
     title = "Mare Nostrum: Empires"
     randomness = "drand"
+    rules_version = versions.NEWEST
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
@@ -97,6 +99,7 @@ class MareNostrumEmpires:
         game = Game(self.id, str(setup_data.get("gm", "gm")), {e: players.get(e) for e in empires},
                     setup.start(self.rules, count), chance.new_book(source, setup_data))
         game.commitment = setup_data.get("commitment") if source == chance.COMMIT_REVEAL else None
+        game.board.rules_version = versions.of(setup_data)
         flow.start_phase(self.rules, game, COMMERCE, lambda *_: None)
         return game
 
@@ -147,7 +150,8 @@ class MareNostrumEmpires:
         if event.secret is not None:
             content = secrets.check(event.secret.get("content"), event.secret.get("salt"), sealed)
             known = [str(t) for t in content.get("tokens", [])]
-            commerce.check_offer(game.board.screens[seat], seat, known, c.count)
+            commerce.check_offer(game.board.screens[seat], seat, known, c.count,
+                                 abilities.smallest_offer(self.rules, game.board, seat, c.count))
         c.offers[seat] = Offer(event.seq, sealed, known)
         say(f"The {seat} seal their offer (digest {sealed[:12]}…).")
         if known is not None:
@@ -165,7 +169,8 @@ class MareNostrumEmpires:
         content = secrets.check(event.data.get("content"), event.data.get("salt"), offer.sealed)
         tokens = [str(t) for t in content.get("tokens", [])]
         seat = next(s for s, x in c.offers.items() if x is offer)
-        commerce.check_offer(game.board.screens[seat], seat, tokens, c.count or 0)
+        commerce.check_offer(game.board.screens[seat], seat, tokens, c.count or 0,
+                             abilities.smallest_offer(self.rules, game.board, seat, c.count or 0))
         offer.revealed = tokens
         say(f"The {seat}' offer is revealed: {', '.join(tokens)} (it matches digest {offer.sealed[:12]}…).")
 

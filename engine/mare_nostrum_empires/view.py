@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mare_nostrum_empires import commerce, production, titles
+from engine.mare_nostrum_empires import abilities, commerce, production, titles
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Game
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.ruleset import IN_TURN, SEALED, Prompt
@@ -50,7 +50,7 @@ def prompts(rules: RulesData, game: Game) -> list[Prompt]:
         return [Prompt(turns.current, IN_TURN, what, ("done",), "done")]
     if game.phase == CLAIMS:
         ties = titles.needs_choice(rules, board)
-        return [Prompt(board.leaders[t], IN_TURN, f"the new {rules.titles[t].name} among {', '.join(tied)} "
+        return [Prompt(abilities.tie_chooser(rules, board, t), IN_TURN, f"the new {rules.titles[t].name} among {', '.join(tied)} "
                                                   f"('name <empire> {t}')", tuple(f"name {e} {t}" for e in tied),
                        None)
                 for t, tied in ties.items() if t not in game.claims_choices]

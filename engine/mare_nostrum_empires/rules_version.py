@@ -1,0 +1,21 @@
+"""Which rules a Mare Nostrum: Empires campaign follows: a rule added after a campaign began never changes its fold.
+
+``campaign.created`` carries ``rules_version`` for campaigns created since (the shell writes the ruleset's
+``rules_version``); a log without it (every older campaign) folds by version 1, as it always did."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import Rejection
+
+FIELD = "rules_version"
+FIRST = 1  # the Heroes and Wonders are shown and count for the 5-tile victory, but no ability is played
+ABILITIES = 2  # every tile's ability is played (abilities.py)
+NEWEST = ABILITIES
+
+
+def of(setup: dict[str, Any]) -> int:
+    value = setup.get(FIELD, FIRST)
+    if not isinstance(value, int) or isinstance(value, bool) or not FIRST <= value <= NEWEST:
+        raise Rejection(f"rules_version {str(value)[:20]} is not one of this game's: {FIRST} to {NEWEST}")
+    return value
