@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import abilities, combat, commerce, production, tiles, titles, victory
+from engine.mare_nostrum_empires import abilities, combat, commerce, hidden_row, production, tiles, titles, victory
 from engine.mare_nostrum_empires.game import (
     CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Battle, Commerce, Game, Turns,
 )
@@ -40,6 +40,9 @@ def _ask(game: Game, event: Event, label: str, lo: int, hi: int, count: int, pur
 
 
 def _row(rules: RulesData, game: Game, event: Event, say: Say) -> None:
+    if game.table is not None:
+        hidden_row.advance(rules, game, event, say)
+        return
     if game.row is not None:
         return
     if game.row_roll is None:
@@ -192,6 +195,8 @@ def progress(rules: RulesData, game: Game, event: Event, say: Say) -> None:
         if won:
             game.winners = won
             game.phase = OVER
+            if game.table is not None:
+                hidden_row.end(game)
             say("The game is over: " + "; ".join(f"the {e} {why}" for e, why in won) + ".")
             break
         if not _step(rules, game, say):
@@ -231,7 +236,9 @@ def _step(rules: RulesData, game: Game, say: Say) -> bool:
         assert turns is not None
         if turns.current is not None or len(turns.done) < len(board.empires):
             return False
-        if game.phase == PURCHASE:
+        if game.phase == PURCHASE and game.table is not None:
+            hidden_row.refill(game)
+        elif game.phase == PURCHASE:
             turned = tiles.refill(game.row) if game.row else []
             if turned:
                 say(f"The row turns up: {', '.join(turned)}.")

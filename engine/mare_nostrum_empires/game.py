@@ -9,6 +9,7 @@ from engine.chance.book import ChanceBook
 from engine.mare_nostrum_empires.commerce import Exchange, Tokens
 from engine.mare_nostrum_empires.state import Board
 from engine.mare_nostrum_empires.tiles import Row
+from engine.tabletop.table import Table
 
 PRODUCTION, COMMERCE, PURCHASE, MILITARY, CLAIMS, OVER = "production", "commerce", "purchase", "military", "claims", "over"
 PHASE_NAMES = {PRODUCTION: "Production", COMMERCE: "Commerce", PURCHASE: "Purchase and placement",
@@ -87,6 +88,7 @@ class Game:
     history: list[str] = field(default_factory=list)  # one line per round's claims, for the status
     commitment: str | None = None  # commit-reveal: the commitment published at creation
     seed: str | None = None
+    table: Table | None = None  # from rules version 2: the hidden decks, the row's (hidden_row.py)
 
     @property
     def round(self) -> int:

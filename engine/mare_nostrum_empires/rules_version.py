@@ -9,8 +9,11 @@ from typing import Any
 from engine.events import Rejection
 
 FIELD = "rules_version"
-FIRST = 1  # the Heroes and Wonders are shown and count for the 5-tile victory, but no ability is played
+FIRST = 1  # the tiles are shown and count for the 5-tile victory, no ability is played; the row's shuffle is open
 ABILITIES = 2  # every tile's ability is played (abilities.py)
+# From the same version the row's face-down tiles are a hidden deck (hidden_row.py): its order keyed by a deck key the
+# bot seals at the campaign's creation; older campaigns keep the open shuffle bound at their first event.
+HIDDEN_ROW = ABILITIES
 NEWEST = ABILITIES
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import abilities, commerce, flow, setup, view
+from engine.mare_nostrum_empires import abilities, commerce, flow, hidden_row, setup, view
 from engine.mare_nostrum_empires import rules_version as versions
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.commands import COMMANDS, command_line
@@ -27,6 +27,7 @@ from engine.mare_nostrum_empires.rules_data import RulesData, load_rules
 from engine.names import Resolution
 from engine.quote import quote
 from engine.ruleset import CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.tabletop import table as tb
 
 OFFERED = "commerce.offered"
 PLAYER_OPTIONS = {"three-players": 3, "four-players": 4}
@@ -100,20 +101,28 @@ class MareNostrumEmpires:
                     setup.start(self.rules, count), chance.new_book(source, setup_data))
         game.commitment = setup_data.get("commitment") if source == chance.COMMIT_REVEAL else None
         game.board.rules_version = versions.of(setup_data)
+        if game.board.rules_version >= versions.HIDDEN_ROW:
+            game.table = hidden_row.new_table(self.rules, game.board.empires)
         flow.start_phase(self.rules, game, COMMERCE, lambda *_: None)
         return game
 
     def apply(self, state: Game, event: Event, *, in_place: bool = False) -> Transition:
         game = state if in_place else copy.deepcopy(state)
         say = Said()
+        if game.table is not None:
+            tb.check_key_first(game.table, event)
         if event.kind == "order":
             seat = self._acting_for(game, event)
             order = o.order_from_dict(event.data.get("order"))
             HANDLERS[type(order)](self.rules, game, seat, order, say)
         elif event.kind == OFFERED:
             self._offered(game, event, say)
+        elif event.kind == secrets.SEALED and game.table is not None:
+            for line in hidden_row.on_sealed(game, event):
+                say(line)
         elif event.kind == secrets.REVEALED:
-            self._revealed(game, event, say)
+            if game.table is None or not hidden_row.on_revealed(game, event, say):
+                self._revealed(game, event, say)
         elif event.kind == "player.assigned":
             self._assigned(game, event, say)
         elif event.kind == "seed.revealed":
@@ -294,13 +303,15 @@ class MareNostrumEmpires:
         if c is not None and c.count is not None and len(c.offers) == len(c.taking_part):
             due = [Need("secret", str(x.seq)) for x in sorted(c.offers.values(), key=lambda x: x.seq)
                    if x.revealed is None]
-        return due + ([] if state.phase == OVER else chance.needs(state.book))
+        held = tb.needs(state.table) if state.table is not None else []
+        return due + held + ([] if state.phase == OVER else chance.needs(state.book))
 
     def wanted_draws(self, state: Game) -> list[str]:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def _waiting(self, state: Game) -> list[str]:
-        return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state)]
+        # A draw's seal is asked for only where the tile is known (the bot's fold): every fold shows the same list.
+        return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != "seal"]
 
     def public_view(self, state: Game) -> dict[str, Any]:
         return view.public_view(self.rules, state, self._waiting(state))

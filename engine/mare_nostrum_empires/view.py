@@ -81,6 +81,7 @@ def public_view(rules: RulesData, game: Game, waiting: list[str]) -> dict[str, A
         "row": game.row.public() if game.row else None,
         "battles": [b.place for b in game.battles], "winners": [list(w) for w in game.winners],
         "chance": game.book.to_dict(), "waiting": waiting,
+        **({"row_deck": game.table.public()} if game.table is not None else {}),  # seals, digests, the deck key
     }
 
 

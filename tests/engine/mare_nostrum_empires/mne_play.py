@@ -3,6 +3,7 @@ an event (sealed offers with a digest and their content, revealed when the game 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from engine import secrets
@@ -31,10 +32,12 @@ class Play:
         if rules_version is not None:
             setup["rules_version"] = rules_version
         self.rules_version = rules_version
+        self.setup = setup
         self.state: Game = self.rs.initial_state(setup)
         self.events: list[Event] = []
         self.said: list[str] = []
         self.secrets: dict[int, tuple[dict[str, Any], str]] = {}
+        self.reveal_due()  # the bot's seals a new campaign needs (the deck key, from rules version 2)
 
     def _apply(self, kind: str, actor: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> None:
         event = Event(len(self.events) + 1, kind, actor, data, secret=secret)
@@ -60,10 +63,20 @@ class Play:
             self.reveal_due()
 
     def reveal_due(self) -> None:
-        for need in self.rs.needs(self.state):
+        """The bot's part: each content due revealed, each seal asked for made (its salt kept as the store would)."""
+        while needs := [n for n in self.rs.needs(self.state) if n.source in ("secret", "seal")]:
+            need = needs[0]
             if need.source == "secret":
                 content, salt = self.secrets[int(need.key)]
                 self._apply(secrets.REVEALED, "bot", {"seq": int(need.key), "content": content, "salt": salt})
+                continue
+            spec = json.loads(need.content or "{}")
+            seq = len(self.events) + 1
+            salt = hashlib.sha256(f"seal-{seq}".encode()).hexdigest()
+            self.secrets[seq] = (spec["content"], salt)
+            self._apply(secrets.SEALED, "legatus", {"key": need.key, **spec["public"],
+                                                    "sealed": secrets.digest(spec["content"], salt)},
+                        {"content": spec["content"], "salt": salt})
 
     def gm(self, empire: str, text: str) -> None:
         self.post("gm", text, empire)
