@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.mare_nostrum_empires.mne_play import Play, quick_claims, quick_commerce, quick_turns
+from tests.engine.mare_nostrum_empires.mne_play import Play, quick_claims, quick_commerce, quick_turns, user
 
 from engine.events import Rejection
 
@@ -84,6 +84,8 @@ def test_the_great_library_swaps_one_good_a_round_on_the_holders_purchase_turn()
     p = holding("Great Library")
     to_purchase(p)
     p.post("bob", "next Romans")
+    command = p.rs.read_command(p.state, "ann", "swap", ["wine", "iron"], is_gm=False)
+    assert command.data == {"seat": "Romans", "order": {"kind": "swap", "good": "wine", "for_good": "iron"}}
     p.post("ann", "swap wine for iron")
     assert p.said[-1] == "The Romans swap wine for iron from the reserve."
     assert p.state.board.screens["Romans"].goods == {"gladiators": 1, "marble": 2, "wine": 1, "iron": 1}
@@ -128,6 +130,16 @@ def test_cleopatra_takes_part_with_one_token_fewer_than_the_face() -> None:
         p.post("ann", "offer wine, tax, tax")
     p.post("dan", "offer papyrus, papyrus, tax")
     assert p.state.commerce.offers["Egyptians"].known == ["papyrus", "papyrus", "tax"]
+    p.post("ann", "offer wine, wine, tax, tax")
+    p.post("cat", "offer oil, oil, tax, tax")
+    while p.state.phase == "commerce":  # each picker takes the first token of the first offer it may take from
+        ask = p.rs.prompts(p.state)[0]
+        target = ask.what.removeprefix("take one token from ").split(",")[0].split(" (")[0]
+        assert p.state.commerce.exchange is not None
+        p.post(user(p, ask.seat), f"take {p.state.commerce.exchange.offers[target][0]} from {target}")
+    # The chain ends with the short offer taken whole: the Egyptians gave their 3 tokens and took 3.
+    egyptians = p.state.board.screens["Egyptians"]
+    assert (egyptians.goods, egyptians.taxes) == ({"wine": 1, "oil": 1}, 1)
 
 
 def test_without_cleopatra_three_tokens_sit_out_a_face_of_four() -> None:
