@@ -109,25 +109,61 @@ def test_an_old_campaign_keeps_the_open_shuffle_bound_at_its_first_event() -> No
 
 
 def test_at_the_end_the_deck_key_is_revealed_and_the_order_derived_again() -> None:
+    p = _to_three_titles()
+    export = p.replay()
+    assert export.table is not None and p.state.table is not None and export.row is not None
+    assert export.table.key_revealed and export.table.key == p.state.table.key
+    derived = _order(export, export.table.key)
+    # The order the revealed key derives is the one the row showed: the first five, then the sixth in the gap.
+    assert export.row.face_up == [derived[5], *derived[1:5]]
+    assert export.board.screens["Greeks"].tiles == ["Pericles", derived[0]]
+
+
+def _to_three_titles() -> Play:
+    """A 3-player game to the Romans' three titles in two rounds; the Greeks buy the first tile of the row."""
     p = Play(3, rules_version=NEW)
     quick_commerce(p)
+    assert p.state.row is not None
     quick_turns(p, {"Romans": "buy legion in Rome with taxes\nbuy influence in Gallia Cisalpina with gladiators, "
-                              "marble, wine"})
+                              "marble, wine", "Greeks": f"buy {p.state.row.face_up[0]} with taxes"})
     quick_turns(p)
     quick_claims(p)
     quick_commerce(p, "II 2")
     quick_turns(p, {"Romans": "buy caravan in Gallia Cisalpina with taxes"})
     quick_turns(p)
     assert p.state.winners == [("Romans", "hold the three titles")]
-    export = p.replay()
-    assert export.table is not None and p.state.table is not None and export.row is not None
-    assert export.table.key_revealed and export.table.key == p.state.table.key
-    derived = _order(export, export.table.key)
-    # The order the revealed key derives is the one the row showed (no tile was bought: it shows the first five).
-    assert derived[:5] == export.row.face_up
-    # Every content given back (verify's replay): each tile's seal is checked against the derived order again.
-    kept = {seq: {"content": c, "salt": s} for seq, (c, s) in p.secrets.items()}
+    return p
+
+
+def _with_revealed_contents(events: list[Event]) -> list[Event]:
+    """verify's replay: each revealed content given back to the event that sealed it."""
+    revealed = {int(e.data["seq"]): {"content": e.data["content"], "salt": e.data["salt"]}
+                for e in events if e.kind == secrets.REVEALED}
+    return [Event(e.seq, e.kind, e.actor, e.data, secret=revealed.get(e.seq)) for e in events]
+
+
+def test_an_operator_who_turns_up_a_chosen_tile_is_caught_once_the_key_is_revealed() -> None:
+    p = _to_three_titles()
+    honest = [Event(e.seq, e.kind, e.actor, e.data) for e in p.events]
+    sealed = next(e for e in honest if e.kind == secrets.SEALED and e.data.get("key") == "row.2")
+    revealed = next(e for e in honest if e.kind == secrets.REVEALED and e.data.get("seq") == sealed.seq)
+    assert p.state.row is not None
+    chosen = next(t for t in tiles.row_tiles(ruleset().rules) if t not in p.state.row.face_up)
+    content, salt = {"card": chosen, "deck": "row", "draw": "row.2"}, "cd" * 32
+    forged = [Event(e.seq, e.kind, e.actor, dict(e.data, sealed=secrets.digest(content, salt))) if e is sealed else
+              Event(e.seq, e.kind, e.actor, dict(e.data, content=content, salt=salt)) if e is revealed else e
+              for e in honest]
+    # The export's fold, without the key's order, cannot tell: the forged tile stands face up...
     game = ruleset().initial_state(p.setup)
-    for e in p.events:
-        game = ruleset().apply(game, Event(e.seq, e.kind, e.actor, e.data, secret=kept.get(e.seq))).state
+    for e in forged:
+        game = ruleset().apply(game, e).state
+    assert game.row is not None and game.row.face_up[1] == chosen
+    # ...but once the key is revealed, the replay with every content given back derives the order and refuses it.
+    game = ruleset().initial_state(p.setup)
+    with pytest.raises(Rejection, match="the card sealed as 'row.2' is not the one its shuffle puts there"):
+        for e in _with_revealed_contents(forged):
+            game = ruleset().apply(game, e).state
+    game = ruleset().initial_state(p.setup)
+    for e in _with_revealed_contents(honest):
+        game = ruleset().apply(game, e).state
     assert p.rs.public_view(game) == p.rs.public_view(p.state)
