@@ -61,6 +61,10 @@ class Game:
     ranking: list[str] = field(default_factory=list)
     outcome: str = ""
     history: list[str] = field(default_factory=list)  # what each turn's resolution said, turn by turn
+    rules_version: int = 1  # the reading of the seed this campaign follows (rules_version.py)
+    loss_due: tuple[str, str] | None = None  # (victim, calamity) waiting for the victim to name its losses
+    bank: dict[str, str | None] = field(default_factory=dict)  # seat -> its Bank's use this turn (None: asked)
+    unstored: dict[str, list[str]] = field(default_factory=dict)  # seat -> warehoused card ids to discard, revealed
 
     def seats(self) -> list[str]:
         return list(self.civs)
@@ -75,6 +79,8 @@ class Game:
             "warehoused": {s: len(ids) for s, ids in self.store.stored.items()},
             "vote": self.vote.public() if self.vote else None, "table": self.table.public(),
             "ranking": list(self.ranking), "outcome": self.outcome, "chance": self.book.to_dict(),
+            **({"rules_version": self.rules_version, "losses_asked_of": list(self.loss_due) if self.loss_due else None,
+                "bank_asked": dict(self.bank)} if self.rules_version > 1 else {}),
         }
 
 

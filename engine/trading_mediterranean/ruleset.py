@@ -8,9 +8,10 @@ from typing import Any
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
-from engine.ruleset import VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.ruleset import REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 from engine.tabletop import table as tb
-from engine.trading_mediterranean import flow, parse, trading, view
+from engine.trading_mediterranean import choices, flow, parse, trading, view
+from engine.trading_mediterranean import rules_version as versions
 from engine.trading_mediterranean import game as gm
 from engine.trading_mediterranean.play import HANDLERS, PHASE_ORDERS
 from engine.trading_mediterranean.rules_data import Rules, load
@@ -23,6 +24,7 @@ class TradingMediterranean:
     id = "trading-mediterranean"
     title = "Trading in the Mediterranean"
     randomness = "drand"
+    rules_version = versions.NEWEST
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -67,6 +69,7 @@ class TradingMediterranean:
         g = gm.Game(str(setup.get("gm", "gm")), {s: players[s] for s in seats}, book,
                     tb.new_table(self.rules.deck_specs() + gm.open_decks(self.rules), seats),
                     {s: new_civ(self.rules, s) for s in seats}, mode, hours)
+        g.rules_version = versions.of(setup)
         if mode == trading.FORUM:
             trading.open_trading(self.rules, seats, Event(0, "check", "gm", at="2026-01-01T00:00:00+00:00"), mode, hours)
         elif mode != trading.LIVE:
@@ -135,8 +138,17 @@ class TradingMediterranean:
         return state.players.get(seat)
 
     def prompts(self, state: gm.Game) -> list[Prompt]:
+        hours = (self.rules.trading_minutes / 60) if state.mode == trading.LIVE else float(state.forum_hours)
+        if state.phase == gm.CALAMITY and state.loss_due is not None:  # the victim names its losses
+            seat, name = state.loss_due
+            cal = self.rules.calamity(name)
+            default = choices.losses_line(*choices.default_losses(state.civs[seat], cal))
+            return [Prompt(seat, REACTION, choices.losses_asked(cal, state.civs[seat]), (default,), default, hours)]
+        if state.phase == gm.SPENDING and state.bank:
+            return [Prompt(s, REACTION, f"{s}'s Bank: triple prosperity or ignore poverty this turn?",
+                           ("bank prosperity", "bank poverty"), "bank prosperity", hours)
+                    for s, use in state.bank.items() if use is None]
         if state.phase in gm.WINDOWS and state.window is not None and not state.window.closed:
-            hours = (self.rules.trading_minutes / 60) if state.mode == trading.LIVE else float(state.forum_hours)
             return [Prompt(s, WINDOW, f"{state.phase} until {state.window.closes_at}: {PHASE_ORDERS[state.phase]}",
                            ("done", *(f"{verb} {o.id}" for o in state.market.open() if o.to == s
                                       for verb in ("accept", "decline"))) if state.phase == gm.TRADING else ("done",),
@@ -174,7 +186,7 @@ class TradingMediterranean:
 
     def summary(self, state: gm.Game) -> Summary:
         return Summary(state.turn, f"Turn {state.turn} of {self.rules.turns}", state.phase,
-                       state.phase in (*gm.WINDOWS, gm.CALAMITY), state.phase == gm.OVER,
+                       state.phase in (*gm.WINDOWS, gm.CALAMITY) or bool(state.bank), state.phase == gm.OVER,
                        state.ranking[0] if state.ranking else None, (state.outcome,) if state.outcome else (),
                        closed_turn=max(state.turn - 1, 0) if state.phase != gm.OVER else state.turn,
                        order=())  # every phase is a window or a vote: nobody plays after another

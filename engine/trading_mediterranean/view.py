@@ -8,12 +8,18 @@ from typing import Any
 from engine.ruleset import Picture, Space
 from engine.tabletop import trades
 from engine.trading_mediterranean import game as gm
+from engine.trading_mediterranean import choices as asked
 from engine.trading_mediterranean import purchasing, tracks
 from engine.trading_mediterranean.rules_data import Rules
 
 
 def choices(rules: Rules, g: gm.Game, seat: str) -> list[str]:
     """The orders a click can give now (Discord's hand menu; typed in the console)."""
+    if g.phase == gm.CALAMITY and g.loss_due is not None:
+        return [asked.losses_line(*asked.default_losses(g.civs[seat], rules.calamity(g.loss_due[1])))] * (
+            g.loss_due[0] == seat)
+    if g.phase == gm.SPENDING and g.bank.get(seat, "") is None:
+        return ["bank prosperity", "bank poverty"]
     if g.window is None or g.window.closed or seat not in g.window.waiting():
         if g.phase == gm.CALAMITY and g.vote is not None and seat in g.vote.waiting():
             return [f"vote {o}" for o in g.vote.options] + ["abstain"]
