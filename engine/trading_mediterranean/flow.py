@@ -241,7 +241,9 @@ def progress(rules: Rules, g: gm.Game, event: Event) -> list[str]:
             for seat in g.order:
                 purchasing.end_of_turn(g.civs[seat])
             if g.piracy:
-                said.append(tb.reshuffle(t, g.book, event, "luxury"))
+                # Version 2: the seed's "the luxury deck is reshuffled", the whole deck; version 1 its discard pile.
+                gather = tb.reshuffle_whole if g.rules_version >= OWN_CHOICES else tb.reshuffle
+                said.append(gather(t, g.book, event, "luxury"))
                 g.piracy = False
             if g.turn >= rules.turns:
                 g.phase = gm.ENDING
