@@ -13,7 +13,7 @@ from engine.tabletop import shuffle, trades, windows
 from engine.tabletop import table as tb
 from engine.trading_mediterranean import calamity, choices, civic, dealing, purchasing, resolution, scoring, tracks, trading
 from engine.trading_mediterranean import game as gm
-from engine.trading_mediterranean.rules_data import Rules
+from engine.trading_mediterranean.rules_data import AGES, CALAMITY_KINDS, Rules
 from engine.trading_mediterranean.rules_version import OWN_CHOICES
 from engine.trading_mediterranean.state import Civ
 
@@ -36,10 +36,36 @@ def _start_turn(rules: Rules, g: gm.Game, event: Event) -> list[str]:
 
 def _reveal_developments(rules: Rules, g: gm.Game) -> list[str]:
     stack = rules.stack[g.turn - 1]
-    g.shown = [str(dk.take(g.table.decks[stack.age])) for _ in range(stack.developments)]
-    g.calamities = [str(dk.take(g.table.decks[kind])) for kind in ("unhappiness", "barbarian") for _ in range(stack.calamities)]
+    if g.rules_version >= OWN_CHOICES:  # face down: drawn to the board, sealed, then revealed (_face_down)
+        board, g.table.holdings[gm.BOARD].cards = g.table.holdings[gm.BOARD].cards, []
+        g.shown = [str(h.card) for h in board if h.deck in AGES]
+        g.calamities = [str(h.card) for h in board if h.deck in CALAMITY_KINDS]
+    else:
+        g.shown = [str(dk.take(g.table.decks[stack.age])) for _ in range(stack.developments)]
+        g.calamities = [str(dk.take(g.table.decks[kind])) for kind in CALAMITY_KINDS for _ in range(stack.calamities)]
     return [f"Turn {g.turn}'s developments: {', '.join(g.shown)}."
             + (f" Calamities: {', '.join(g.calamities)}." if g.calamities else "")]
+
+
+def _face_down(rules: Rules, g: gm.Game) -> bool:
+    """Version 2: this turn's developments and calamities drawn face down to the board, each sealed by the bot, then
+    revealed to everyone; True once every one of them is revealed (the civic phase can open)."""
+    t = g.table
+    if not g.board_dealt:
+        stack = rules.stack[g.turn - 1]
+        for _ in range(stack.developments):
+            tb.deal(t, stack.age, gm.BOARD)
+        for kind in CALAMITY_KINDS:
+            for _ in range(stack.calamities):
+                tb.deal(t, kind, gm.BOARD)
+        g.board_dealt = True
+        return False
+    for held in t.holdings[gm.BOARD].cards:
+        tb.reveal(t, gm.BOARD, held.id)
+    if t.due:
+        return False
+    g.board_dealt = False
+    return True
 
 
 def _strike(rules: Rules, g: gm.Game, name: str, seat: str) -> list[str]:
@@ -202,6 +228,8 @@ def progress(rules: Rules, g: gm.Game, event: Event) -> list[str]:
             said.append(f"The turn order: {', '.join(g.order)}.")
             said += _start_turn(rules, g, event)
         elif g.phase == gm.PRODUCTION and not t.queue and not t.sealing and all(d.ready() for d in t.decks.values()):
+            if g.rules_version >= OWN_CHOICES and not _face_down(rules, g):
+                return said + tb.advance(t, g.book, event)  # drawn or due: the bot's seals and reveals come first
             said += _reveal_developments(rules, g)
             for seat in g.order:
                 said += civic.own_abilities(rules, g.civs[seat])

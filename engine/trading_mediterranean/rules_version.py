@@ -14,7 +14,8 @@ FIELD = "rules_version"
 FIRST = 1  # a fixed order picks a calamity victim's losses and a Bank's use; the open development decks
 # The players choose what the seed lets them choose: a calamity victim names its own losses, a Bank's owner its use
 # (each a prompt with a deadline whose default is version 1's fixed choice); losing the warehouse cube discards the
-# cards warehoused. After a turn with Piracy the whole luxury deck is reshuffled, not only its discard pile.
+# cards warehoused. After a turn with Piracy the whole luxury deck is reshuffled, not only its discard pile. The
+# development and calamity decks are face down (hidden, keyed by the deck key), each turn's drawn, sealed, revealed.
 OWN_CHOICES = 2
 NEWEST = OWN_CHOICES
 

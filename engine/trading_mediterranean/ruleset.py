@@ -66,10 +66,15 @@ class TradingMediterranean:
             raise Rejection(f"trading_hours is a whole number of hours, not {hours!r}")
         book = chance.new_book(str(setup.get("randomness") or chance.DRAND), setup)
         seats = [str(s) for s in players]
+        version = versions.of(setup)
+        face_down = version >= versions.OWN_CHOICES
+        if face_down and gm.BOARD in seats:
+            raise Rejection(f"'{gm.BOARD}' is where the developments are revealed: name the seat otherwise")
         g = gm.Game(str(setup.get("gm", "gm")), {s: players[s] for s in seats}, book,
-                    tb.new_table(self.rules.deck_specs() + gm.open_decks(self.rules), seats),
+                    tb.new_table(self.rules.deck_specs() + gm.open_decks(self.rules, face_down),
+                                 seats + [gm.BOARD] * face_down),
                     {s: new_civ(self.rules, s) for s in seats}, mode, hours)
-        g.rules_version = versions.of(setup)
+        g.rules_version = version
         if mode == trading.FORUM:
             trading.open_trading(self.rules, seats, Event(0, "check", "gm", at="2026-01-01T00:00:00+00:00"), mode, hours)
         elif mode != trading.LIVE:

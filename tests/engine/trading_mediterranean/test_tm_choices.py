@@ -18,9 +18,9 @@ from tests.engine.trading_mediterranean.tm_table import RULES, Table, replay
 
 AT = "2026-11-01T12:00:00+00:00"
 FOUR = {"Ann": "ann", "Bob": "bob", "Cat": "cat", "Dan": "dan"}
-RIOTS_ON_CAT = ("Riots strikes Cat: Cat names 2 population cube(s) to lose, 'lose <places and buildings>' (its "
-                "cubes: available 1, farm:grain 1, farm:ore 1, farm:salt 1, farm:timber 1, farm:wool 1, industry 1, "
-                "warehouse 1; its buildings: Shrine); at the deadline: 'lose available, farm:grain'")
+FAMINE_ON_BOB = ("Famine strikes Bob: Bob names 1 population cube(s) to lose, 'lose <places and buildings>' (its "
+                 "cubes: city 1, farm:salt 1, farm:timber 1, farm:wool 1, industry 1, warehouse 1); at the deadline: "
+                 "'lose city'")
 
 
 @cache
@@ -32,30 +32,30 @@ def first_calamity() -> Table:
 
 def test_the_victim_is_asked_with_the_fixed_order_as_its_deadline_default() -> None:
     g = first_calamity().state
-    assert (g.turn, g.phase, g.loss_due) == (2, gm.CALAMITY, ("Cat", "Riots"))
-    assert RULES.prompts(g) == [Prompt("Cat", REACTION, RIOTS_ON_CAT, ("lose available, farm:grain",),
-                                       "lose available, farm:grain", 4 / 60)]
-    assert RULES.private_view(g, "Cat")["choices"] == ["lose available, farm:grain"]
+    assert (g.turn, g.phase, g.loss_due) == (2, gm.CALAMITY, ("Bob", "Famine"))
+    assert RULES.prompts(g) == [Prompt("Bob", REACTION, FAMINE_ON_BOB, ("lose city",), "lose city", 4 / 60)]
+    assert RULES.private_view(g, "Bob")["choices"] == ["lose city"]
     assert RULES.private_view(g, "Ann")["choices"] == []
 
 
 def test_a_victim_names_its_own_losses_and_a_wrong_line_is_refused_with_what_would_be_right() -> None:
     t = Table(FOUR, "game 4", rules_version=2)
     play(t, FOUR, until=lambda g: g.loss_due is not None)
-    assert t.order("ann", "lose city") == ["no calamity asks Ann to name its losses; Cat names its losses to Riots"]
-    assert t.order("cat", "lose farm:ore") == ["Riots takes 2 population cube(s): name 2 places, not 1"]
-    assert t.order("cat", "lose moon, farm:ore") == [
-        "'lose moon, farm:ore': 'moon' is neither a place of Cat's cubes (available, farm:grain, farm:ore, farm:salt, "
-        "farm:timber, farm:wool, industry, warehouse) nor one of its buildings (Shrine)"]
-    assert t.order("cat", "lose city, farm:ore") == [
-        "Cat has no cube on 'city' to lose; its cubes are available 1, farm:grain 1, farm:ore 1, farm:salt 1, "
-        "farm:timber 1, farm:wool 1, industry 1, warehouse 1"]
-    assert t.state.civs["Cat"].population() == 8  # nothing half-applied
-    assert t.order("cat", "lose ore farm, farm grain") == []
-    assert t.state.civs["Cat"].cubes == {"farm:salt": 1, "farm:timber": 1, "farm:wool": 1, "industry": 1,
-                                         "warehouse": 1, "available": 1}
-    assert "Riots strikes Cat: Cat loses farm:ore, farm:grain" in t.messages
-    assert t.state.loss_due == ("Dan", "Sack")  # the next calamity's victim is asked in turn
+    assert t.order("ann", "lose city") == ["no calamity asks Ann to name its losses; Bob names its losses to Famine"]
+    assert t.order("bob", "lose city, farm:salt") == ["Famine takes 1 population cube(s): name 1 places, not 2"]
+    assert t.order("bob", "lose moon") == [
+        "'lose moon': 'moon' is neither a place of Bob's cubes (city, farm:salt, farm:timber, farm:wool, industry, "
+        "warehouse) nor one of its buildings (none)"]
+    assert t.order("bob", "lose farm:ore") == [
+        "Bob has no cube on 'farm:ore' to lose; its cubes are city 1, farm:salt 1, farm:timber 1, farm:wool 1, "
+        "industry 1, warehouse 1"]
+    vp = t.state.civs["Bob"].vp
+    assert t.state.civs["Bob"].population() == 6  # nothing half-applied
+    assert t.order("bob", "lose salt farm") == []
+    assert t.state.civs["Bob"].cubes == {"farm:timber": 1, "farm:wool": 1, "industry": 1, "warehouse": 1, "city": 1}
+    assert t.state.civs["Bob"].vp == vp - 2  # Famine's 2 VP
+    assert "Famine strikes Bob: Bob loses farm:salt" in t.messages
+    assert t.state.loss_due == ("Dan", "Burning")  # the next calamity's victim is asked in turn
     again = replay(t.export())
     assert again.head == t.folded.head and RULES.public_view(again.state) == RULES.public_view(t.state)
 
@@ -68,18 +68,17 @@ def test_losing_the_warehouse_cube_discards_the_warehoused_cards_revealed() -> N
         assert t.order(user, f"warehouse {', '.join(keep[:3])}\ndone") == []
     play(t, FOUR, until=lambda g: g.loss_due is not None)
     g = t.state
-    assert g.loss_due == ("Cat", "Riots") and g.store.stored["Cat"] == ["salt.7", "timber.7", "wool.7"]
+    assert g.loss_due == ("Bob", "Famine") and g.store.stored["Bob"] == ["salt.8", "timber.8", "wool.8"]
     discards = {d: list(g.table.decks[d].discard) for d in ("salt", "timber", "wool")}
-    assert t.order("cat", "lose warehouse, available") == []
+    assert t.order("bob", "lose warehouse") == []
     g = t.state
-    assert g.civs["Cat"].cubes == {"farm:salt": 1, "farm:timber": 1, "farm:wool": 1, "farm:grain": 1, "farm:ore": 1,
-                                   "industry": 1}
-    assert g.table.holdings["Cat"].cards == [] and g.store.stored["Cat"] == []
+    assert g.civs["Bob"].cubes == {"farm:salt": 1, "farm:timber": 1, "farm:wool": 1, "industry": 1, "city": 1}
+    assert g.table.holdings["Bob"].cards == [] and g.store.stored["Bob"] == []
     assert {d: g.table.decks[d].discard[len(discards[d]):] for d in discards} == {
-        "salt": ["salt venus"], "timber": ["timber democracy"], "wool": ["wool prosperity"]}
-    assert [m for m in t.messages if "warehouse" in m and "Cat" in m][-2:] == [
-        "Cat's warehouse is lost: salt.7, timber.7, wool.7 are revealed and discarded",
-        "Cat discards salt venus, timber democracy, wool prosperity from its lost warehouse"]
+        "salt": ["salt venus"], "timber": ["timber democracy"], "wool": ["wool poverty"]}
+    assert [m for m in t.messages if "warehouse" in m and "Bob" in m][-2:] == [
+        "Bob's warehouse is lost: salt.8, timber.8, wool.8 are revealed and discarded",
+        "Bob discards salt venus, timber democracy, wool poverty from its lost warehouse"]
     assert [h.id for h in g.table.holdings["Dan"].cards] == ["salt.6", "timber.6", "wool.6"]  # others keep theirs
     play(t, FOUR)
     assert t.state.phase == gm.OVER

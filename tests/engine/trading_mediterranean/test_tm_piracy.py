@@ -27,5 +27,5 @@ def test_after_piracy_the_whole_luxury_deck_is_shuffled_again() -> None:
     values = next(b.values for b in t.state.book.bindings if b.id == gathering.roll)
     k = shuffle.shuffle_key("luxury.gathering2", values or [], t.state.table.key)
     assert deck.pile == shuffle.permute(sorted(before), k, "luxury.gathering2.0") != before
-    assert deck.pile[:5] == ["gold poverty", "gold mars", "spice dictatorship", "spice dictatorship", "gold venus"]
+    assert deck.pile[:5] == ["piracy", "gold barbarians", "gold prosperity", "gold poverty", "spice poverty"]
     assert t.state.turn == 2 and not t.state.piracy
