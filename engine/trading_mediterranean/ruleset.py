@@ -11,6 +11,7 @@ from engine.names import NameIndex, Resolution
 from engine.ruleset import REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 from engine.tabletop import table as tb
 from engine.trading_mediterranean import choices, flow, parse, trading, view
+from engine.trading_mediterranean.commands import COMMANDS, command_line
 from engine.trading_mediterranean import rules_version as versions
 from engine.trading_mediterranean import game as gm
 from engine.trading_mediterranean.play import HANDLERS, PHASE_ORDERS
@@ -108,10 +109,17 @@ class TradingMediterranean:
         return out
 
     def commands(self) -> list[CommandSpec]:
-        return []
+        return list(COMMANDS)
 
     def read_command(self, state: gm.Game, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
-        return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: its orders are typed")
+        if name not in {c.name for c in COMMANDS}:
+            return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: post orders instead")
+        try:
+            line = command_line(name, args)
+        except ValueError as exc:
+            return Proposal(0, f"/{name}", error=str(exc))
+        proposals = self.read_post(state, actor, line)
+        return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")
 
     def names(self, kind: str) -> list[str]:
         if kind in ("seat", "nation"):
@@ -120,6 +128,10 @@ class TradingMediterranean:
             return sorted(b.name for b in self.rules.buildings)
         if kind == "development":
             return sorted(d.name for d in self.rules.developments)
+        if kind == "good":
+            return [*self.rules.goods["basic"], *self.rules.goods["civic"], "luxury", "money", "vp"]
+        if kind == "symbol":
+            return list(self.rules.culture_symbols)
         return []
 
     def resolve(self, kind: str, text: str) -> Resolution:
