@@ -12,6 +12,7 @@ from engine.ruleset import REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, P
 from engine.tabletop import table as tb
 from engine.trading_mediterranean import choices, flow, parse, trading, view
 from engine.trading_mediterranean.commands import COMMANDS, command_line
+from engine.trading_mediterranean.picture import picture as status_picture
 from engine.trading_mediterranean import rules_version as versions
 from engine.trading_mediterranean import game as gm
 from engine.trading_mediterranean.play import HANDLERS, PHASE_ORDERS
@@ -212,7 +213,7 @@ class TradingMediterranean:
         return view.status(self.rules, state)
 
     def picture(self, state: gm.Game) -> Picture:
-        return view.picture(self.rules, state, self.to_act(state))
+        return status_picture(self.rules, state, self.to_act(state))
 
     def ledger(self, state: gm.Game) -> list[dict[str, Any]]:
         return [chance.ledger_entry(b, state.turn) for b in state.book.bindings]

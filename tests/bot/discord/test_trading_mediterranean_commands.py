@@ -33,6 +33,10 @@ def test_the_games_orders_as_slash_commands_with_autocomplete(tmp_path: Path) ->
         assert await complete("alice", "develop", "development", "port") == ["Fishing Port"]
         assert await complete("alice", "offer", "get", "w", give="1 grain", to="Egypt") == ["wool", "wine"]
 
+        picture = await t.fake.invoke_slash(None, "mare-nostrum", "carla", "map")  # the status picture, as a map
+        shown = await picture.wait_reply(timeout=15)
+        (attached,) = shown["attachments"]
+        assert attached["filename"] == "map-turn-1.png", shown
         refused = await t.slash("alice", "use", building="Assembly", seat="Egypt")
         assert "Phoenicia has no building 'Assembly': it has none" in refused, refused
         assert "✓" in await t.slash("alice", "revolt")
