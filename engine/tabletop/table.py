@@ -103,6 +103,21 @@ def reshuffle(table: Table, book: chance.ChanceBook, event: Event, deck_name: st
     return _bind(table, book, event, deck, [dk.reshuffle_pile(deck)], "reshuffle")
 
 
+def reshuffle_whole(table: Table, book: chance.ChanceBook, event: Event, deck_name: str) -> str:
+    """The whole deck, its draw pile and its discard pile, gathered and shuffled again (a game's rule: Trading in the
+    Mediterranean's Piracy). A fold that knows the draw pile's order (the bot's; ``verify``'s once the deck key is
+    revealed) shuffles its cards; another keeps only their number, as for any hidden order."""
+    deck = deck_of(table, deck_name)
+    if not deck.ready():
+        raise Rejection(f"the {deck.name} deck is being shuffled: it waits for its public value")
+    unknown = ["?"] * deck.size if deck.pile is None else list(deck.pile)
+    cards = sorted(unknown + deck.discard)
+    deck.discard, deck.size = [], 0
+    if deck.pile is not None:
+        deck.pile = []
+    return _bind(table, book, event, deck, [cards], "gathering")
+
+
 def _bind(table: Table, book: chance.ChanceBook, event: Event, deck: dk.Deck, piles: list[list[str]], what: str) -> str:
     lo, hi, count = shuffle.roll_shape(book.source)
     label = f"{deck.name}.{what}{len(deck.shuffles) + 1}"

@@ -22,12 +22,16 @@ SETUP, PRODUCTION, CIVIC, TRADING, SPENDING, CALAMITY, PURCHASING, ENDING, OVER 
 WINDOWS = (CIVIC, TRADING, PURCHASING)
 
 
-def open_decks(rules: Rules) -> list[dk.DeckSpec]:
-    """The development deck by age and the calamities by kind, as open decks: each is shuffled once from the public
-    randomness and its order is public from then on (CHOICE, docs/rules/trading-mediterranean.md)."""
-    specs = [dk.spec_from_data(age, {"cards": {d.name: 1 for d in rules.developments if d.age == age}, "hidden": False})
+BOARD = "the board"  # the holding a turn's developments and calamities are drawn to, sealed, then revealed
+
+
+def open_decks(rules: Rules, hidden: bool = False) -> list[dk.DeckSpec]:
+    """The development deck by age and the calamities by kind. Rules version 1: open decks, each shuffled once from
+    the public randomness, their order public from then on; version 2: face down, keyed by the deck key like the
+    goods decks, each turn's cards drawn to ``BOARD``, sealed and revealed in the civic phase (flow.py)."""
+    specs = [dk.spec_from_data(age, {"cards": {d.name: 1 for d in rules.developments if d.age == age}, "hidden": hidden})
              for age in AGES]
-    specs += [dk.spec_from_data(kind, {"cards": {c.name: 1 for c in rules.calamities if c.kind == kind}, "hidden": False})
+    specs += [dk.spec_from_data(kind, {"cards": {c.name: 1 for c in rules.calamities if c.kind == kind}, "hidden": hidden})
               for kind in CALAMITY_KINDS]
     return specs
 
@@ -61,6 +65,11 @@ class Game:
     ranking: list[str] = field(default_factory=list)
     outcome: str = ""
     history: list[str] = field(default_factory=list)  # what each turn's resolution said, turn by turn
+    rules_version: int = 1  # the reading of the seed this campaign follows (rules_version.py)
+    loss_due: tuple[str, str] | None = None  # (victim, calamity) waiting for the victim to name its losses
+    bank: dict[str, str | None] = field(default_factory=dict)  # seat -> its Bank's use this turn (None: asked)
+    unstored: dict[str, list[str]] = field(default_factory=dict)  # seat -> warehoused card ids to discard, revealed
+    board_dealt: bool = False  # version 2: this turn's developments and calamities are drawn face down to BOARD
 
     def seats(self) -> list[str]:
         return list(self.civs)
@@ -75,6 +84,8 @@ class Game:
             "warehoused": {s: len(ids) for s, ids in self.store.stored.items()},
             "vote": self.vote.public() if self.vote else None, "table": self.table.public(),
             "ranking": list(self.ranking), "outcome": self.outcome, "chance": self.book.to_dict(),
+            **({"rules_version": self.rules_version, "losses_asked_of": list(self.loss_due) if self.loss_due else None,
+                "bank_asked": dict(self.bank)} if self.rules_version > 1 else {}),
         }
 
 

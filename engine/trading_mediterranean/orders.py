@@ -102,8 +102,25 @@ class BuyVp(Order):
     count: int
 
 
+@dataclass(frozen=True)
+class Losses(Order):
+    """A calamity victim's losses, named by the victim (rules version 2): cubes by place, buildings by name."""
+
+    kind: ClassVar[str] = "calamity.losses"
+    cubes: tuple[str, ...]
+    buildings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Bank(Order):
+    """A Bank's use this turn (rules version 2): ``prosperity`` (tripled) or ``poverty`` (ignored)."""
+
+    kind: ClassVar[str] = "bank.chosen"
+    use: str
+
+
 ORDERS: dict[str, type[Order]] = {o.kind: o for o in (Give, Revolt, Done, Offer, Answer, Warehouse, Vote, Build,
-                                                        Develop, BuyVp)}
+                                                        Develop, BuyVp, Losses, Bank)}
 _TYPES = {"str": str, "int": int, "dict[str, Any]": dict}
 _WORDS = {str: "text", int: "whole number", dict: "table"}
 

@@ -11,6 +11,7 @@ from engine.events import Rejection
 from engine.ruleset import Proposal
 from engine.tabletop import hands, orders
 from engine.tabletop import table as tb
+from engine.trading_mediterranean import choices
 from engine.trading_mediterranean import game as gm
 from engine.trading_mediterranean import orders as od
 from engine.trading_mediterranean.play import PHASE_ORDERS
@@ -154,6 +155,16 @@ def _vote(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
     return od.Vote(seat, option), f"{seat} votes {option}", None
 
 
+def _lose(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
+    cubes, buildings = choices.read_losses(rules, g.civs[seat], m.group(1))
+    return od.Losses(seat, tuple(cubes), tuple(buildings)), f"{seat} loses {', '.join([*cubes, *buildings])}", None
+
+
+def _bank(rules: Rules, g: gm.Game, seat: str, m: re.Match[str]) -> Read:
+    use = m.group(1).lower()
+    return od.Bank(seat, use), f"{seat}'s Bank: {choices.BANK_USES[use]}", None
+
+
 READERS: list[tuple[re.Pattern[str], Reader]] = [
     (re.compile(r"^offer\s+(.*?)\s+for\s+(.*)$", re.I | re.S), _offer),
     (re.compile(r"^counter\s+(\d+)\s+(.*?)\s+for\s+(.*)$", re.I | re.S), _counter),
@@ -167,6 +178,8 @@ READERS: list[tuple[re.Pattern[str], Reader]] = [
     (re.compile(r"^buy\s+(.+)$", re.I), _buy),
     (re.compile(r"^vp\s+(\S+)$", re.I), _vp),
     (re.compile(r"^(?:vote\s+(.+)|abstain)$", re.I), _vote),
+    (re.compile(r"^lose\s+(.+)$", re.I), _lose),
+    (re.compile(r"^bank\s+(?:triple\s+|ignore\s+)?(prosperity|poverty)$", re.I), _bank),
 ]
 
 

@@ -8,7 +8,7 @@ from typing import TypeVar
 from engine import secrets
 from engine.events import Event, Rejection
 from engine.tabletop import trades, votes, windows
-from engine.trading_mediterranean import dealing, purchasing, tracks, trading
+from engine.trading_mediterranean import choices, dealing, flow, purchasing, tracks, trading
 from engine.trading_mediterranean import game as gm
 from engine.trading_mediterranean import orders as od
 from engine.trading_mediterranean.rules_data import Rules, RulesError
@@ -19,7 +19,8 @@ PHASE_ORDERS = {
     gm.TRADING: "offer <cards> for <goods> to <seat>, accept/decline/withdraw <n>, counter <n> ..., "
                 "warehouse <cards>, done",
     gm.PURCHASING: "build <building>, buy <development>, vp <n>, done",
-    gm.CALAMITY: "vote <seat>, vote no one, abstain",
+    gm.CALAMITY: "vote <seat>, vote no one, abstain; a victim: lose <places and buildings>",
+    gm.SPENDING: "a Bank's owner: bank prosperity, bank poverty",
 }
 
 
@@ -180,6 +181,31 @@ def _vote(rules: Rules, g: gm.Game, event: Event) -> list[str]:
     return [f"{seat} " + (f"votes {option}." if option is not None else "abstains.")]
 
 
+def _losses(rules: Rules, g: gm.Game, event: Event) -> list[str]:
+    seat = seat_of(g, event)
+    in_phase(g, gm.CALAMITY)
+    if g.loss_due is None or g.loss_due[0] != seat:
+        raise Rejection(f"no calamity asks {seat} to name its losses"
+                        + (f"; {g.loss_due[0]} names its losses to {g.loss_due[1]}" if g.loss_due else ""))
+    o = order(event, od.Losses)
+    name = g.loss_due[1]
+    said = flow.strike(rules, g, seat, name, list(o.cubes), list(o.buildings))
+    g.loss_due = None
+    return said
+
+
+def _bank(rules: Rules, g: gm.Game, event: Event) -> list[str]:
+    seat = seat_of(g, event)
+    in_phase(g, gm.SPENDING)
+    if g.bank.get(seat, "") is not None:
+        raise Rejection(f"no Bank's use is asked of {seat} now")
+    use = order(event, od.Bank).use
+    if use not in choices.BANK_USES:
+        raise Rejection(f"a Bank's use is 'prosperity' (triple it) or 'poverty' (ignore it), not '{use}'")
+    g.bank[seat] = use
+    return [f"{seat}'s Bank will {choices.BANK_USES[use]} this turn."]
+
+
 def _purchase(what: str) -> Handler:
     def handler(rules: Rules, g: gm.Game, event: Event) -> list[str]:
         seat = seat_of(g, event)
@@ -214,4 +240,5 @@ HANDLERS: dict[str, Handler] = {
     "window.done": _done, "window.closed": _closed, "trade.offered": _offered, "trade.answered": _answered,
     "warehouse.chosen": _warehouse, "vote.cast": _vote, "building.built": _purchase("build"),
     "development.bought": _purchase("develop"), "vp.bought": _purchase("vp"), "player.assigned": _assigned,
+    "calamity.losses": _losses, "bank.chosen": _bank,
 }

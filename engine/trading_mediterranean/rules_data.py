@@ -148,6 +148,12 @@ class Rules:
                 return d
         raise RulesError(f"there is no development '{name}'")
 
+    def calamity(self, name: str) -> Calamity:
+        for c in self.calamities:
+            if c.name == name:
+                return c
+        raise RulesError(f"there is no calamity '{name}'")
+
     def building(self, name: str) -> Building:
         for b in self.buildings:
             if b.name.lower() == name.strip().lower():

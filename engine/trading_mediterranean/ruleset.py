@@ -8,9 +8,12 @@ from typing import Any
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
-from engine.ruleset import VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.ruleset import REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 from engine.tabletop import table as tb
-from engine.trading_mediterranean import flow, parse, trading, view
+from engine.trading_mediterranean import choices, flow, parse, trading, view
+from engine.trading_mediterranean.commands import COMMANDS, command_line
+from engine.trading_mediterranean.picture import picture as status_picture
+from engine.trading_mediterranean import rules_version as versions
 from engine.trading_mediterranean import game as gm
 from engine.trading_mediterranean.play import HANDLERS, PHASE_ORDERS
 from engine.trading_mediterranean.rules_data import Rules, load
@@ -23,6 +26,7 @@ class TradingMediterranean:
     id = "trading-mediterranean"
     title = "Trading in the Mediterranean"
     randomness = "drand"
+    rules_version = versions.NEWEST
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -64,9 +68,15 @@ class TradingMediterranean:
             raise Rejection(f"trading_hours is a whole number of hours, not {hours!r}")
         book = chance.new_book(str(setup.get("randomness") or chance.DRAND), setup)
         seats = [str(s) for s in players]
+        version = versions.of(setup)
+        face_down = version >= versions.OWN_CHOICES
+        if face_down and gm.BOARD in seats:
+            raise Rejection(f"'{gm.BOARD}' is where the developments are revealed: name the seat otherwise")
         g = gm.Game(str(setup.get("gm", "gm")), {s: players[s] for s in seats}, book,
-                    tb.new_table(self.rules.deck_specs() + gm.open_decks(self.rules), seats),
+                    tb.new_table(self.rules.deck_specs() + gm.open_decks(self.rules, face_down),
+                                 seats + [gm.BOARD] * face_down),
                     {s: new_civ(self.rules, s) for s in seats}, mode, hours)
+        g.rules_version = version
         if mode == trading.FORUM:
             trading.open_trading(self.rules, seats, Event(0, "check", "gm", at="2026-01-01T00:00:00+00:00"), mode, hours)
         elif mode != trading.LIVE:
@@ -100,10 +110,17 @@ class TradingMediterranean:
         return out
 
     def commands(self) -> list[CommandSpec]:
-        return []
+        return list(COMMANDS)
 
     def read_command(self, state: gm.Game, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
-        return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: its orders are typed")
+        if name not in {c.name for c in COMMANDS}:
+            return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: post orders instead")
+        try:
+            line = command_line(name, args)
+        except ValueError as exc:
+            return Proposal(0, f"/{name}", error=str(exc))
+        proposals = self.read_post(state, actor, line)
+        return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")
 
     def names(self, kind: str) -> list[str]:
         if kind in ("seat", "nation"):
@@ -112,6 +129,10 @@ class TradingMediterranean:
             return sorted(b.name for b in self.rules.buildings)
         if kind == "development":
             return sorted(d.name for d in self.rules.developments)
+        if kind == "good":
+            return [*self.rules.goods["basic"], *self.rules.goods["civic"], "luxury", "money", "vp"]
+        if kind == "symbol":
+            return list(self.rules.culture_symbols)
         return []
 
     def resolve(self, kind: str, text: str) -> Resolution:
@@ -135,8 +156,17 @@ class TradingMediterranean:
         return state.players.get(seat)
 
     def prompts(self, state: gm.Game) -> list[Prompt]:
+        hours = (self.rules.trading_minutes / 60) if state.mode == trading.LIVE else float(state.forum_hours)
+        if state.phase == gm.CALAMITY and state.loss_due is not None:  # the victim names its losses
+            seat, name = state.loss_due
+            cal = self.rules.calamity(name)
+            default = choices.losses_line(*choices.default_losses(state.civs[seat], cal))
+            return [Prompt(seat, REACTION, choices.losses_asked(cal, state.civs[seat]), (default,), default, hours)]
+        if state.phase == gm.SPENDING and state.bank:
+            return [Prompt(s, REACTION, f"{s}'s Bank: triple prosperity or ignore poverty this turn?",
+                           ("bank prosperity", "bank poverty"), "bank prosperity", hours)
+                    for s, use in state.bank.items() if use is None]
         if state.phase in gm.WINDOWS and state.window is not None and not state.window.closed:
-            hours = (self.rules.trading_minutes / 60) if state.mode == trading.LIVE else float(state.forum_hours)
             return [Prompt(s, WINDOW, f"{state.phase} until {state.window.closes_at}: {PHASE_ORDERS[state.phase]}",
                            ("done", *(f"{verb} {o.id}" for o in state.market.open() if o.to == s
                                       for verb in ("accept", "decline"))) if state.phase == gm.TRADING else ("done",),
@@ -174,7 +204,7 @@ class TradingMediterranean:
 
     def summary(self, state: gm.Game) -> Summary:
         return Summary(state.turn, f"Turn {state.turn} of {self.rules.turns}", state.phase,
-                       state.phase in (*gm.WINDOWS, gm.CALAMITY), state.phase == gm.OVER,
+                       state.phase in (*gm.WINDOWS, gm.CALAMITY) or bool(state.bank), state.phase == gm.OVER,
                        state.ranking[0] if state.ranking else None, (state.outcome,) if state.outcome else (),
                        closed_turn=max(state.turn - 1, 0) if state.phase != gm.OVER else state.turn,
                        order=())  # every phase is a window or a vote: nobody plays after another
@@ -183,7 +213,7 @@ class TradingMediterranean:
         return view.status(self.rules, state)
 
     def picture(self, state: gm.Game) -> Picture:
-        return view.picture(self.rules, state, self.to_act(state))
+        return status_picture(self.rules, state, self.to_act(state))
 
     def ledger(self, state: gm.Game) -> list[dict[str, Any]]:
         return [chance.ledger_entry(b, state.turn) for b in state.book.bindings]

@@ -1,19 +1,24 @@
 """What each face shows: the public view (no card's bottom), a seat's private view (its own cards with their
-bottoms, the promises it is party to, the orders a click can give), the status text and the status picture of
-every player's tracks."""
+bottoms, the promises it is party to, the orders a click can give) and the status text; the status picture is
+picture.py."""
 from __future__ import annotations
 
 from typing import Any
 
-from engine.ruleset import Picture, Space
 from engine.tabletop import trades
 from engine.trading_mediterranean import game as gm
+from engine.trading_mediterranean import choices as asked
 from engine.trading_mediterranean import purchasing, tracks
 from engine.trading_mediterranean.rules_data import Rules
 
 
 def choices(rules: Rules, g: gm.Game, seat: str) -> list[str]:
     """The orders a click can give now (Discord's hand menu; typed in the console)."""
+    if g.phase == gm.CALAMITY and g.loss_due is not None:
+        return [asked.losses_line(*asked.default_losses(g.civs[seat], rules.calamity(g.loss_due[1])))] * (
+            g.loss_due[0] == seat)
+    if g.phase == gm.SPENDING and g.bank.get(seat, "") is None:
+        return ["bank prosperity", "bank poverty"]
     if g.window is None or g.window.closed or seat not in g.window.waiting():
         if g.phase == gm.CALAMITY and g.vote is not None and seat in g.vote.waiting():
             return [f"vote {o}" for o in g.vote.options] + ["abstain"]
@@ -68,15 +73,3 @@ def status(rules: Rules, g: gm.Game) -> str:
         lines.append(g.outcome)
     return "\n".join(lines)
 
-
-def picture(rules: Rules, g: gm.Game, acting: list[str]) -> Picture:
-    """A status card: one space per civilization with its tracks."""
-    seats = g.order or g.seats()
-    spaces = tuple(Space(s, at=(50.0, 15.0 + 25.0 * i), fill=s, highlight=s in acting, marks=(
-        f"{g.civs[s].vp} VP, ${g.civs[s].money}",
-        f"gov {g.civs[s].government.side} {g.civs[s].government.level}",
-        f"rel {g.civs[s].religion.side} {g.civs[s].religion.level}",
-        f"happy {g.civs[s].happiness}, safe {g.civs[s].safety}, ind {g.civs[s].industry}"))
-        for i, s in enumerate(seats))
-    legend = tuple((s, f"{s} ({g.players.get(s) or 'nobody'})") for s in seats)
-    return Picture(rules.title, f"turn {g.turn}, {g.phase}", None, spaces, (), legend, tuple(g.seats()))

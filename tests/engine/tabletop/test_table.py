@@ -144,3 +144,35 @@ def test_a_draw_queued_before_the_key_waits_for_it_instead_of_finding_the_deck_e
     seal_key(t, book, 2, with_secret=True)
     tb.advance(t, book, beacon(book, 3, 102))
     assert t.queue == [] and [d.label for d, _, _ in t.sealing] == ["development.1"]
+
+
+def luxury() -> decks.DeckSpec:
+    return decks.spec_from_data("luxury", {"cards": {"spice venus": 1, "spice mars": 1, "gold venus": 1, "gold mars": 1,
+                                                     "piracy": 1}})
+
+
+def test_a_whole_deck_gathered_shuffles_its_draw_pile_with_its_discard_pile() -> None:
+    bot, export = (tb.new_table([luxury()], ["A"]), chance.ChanceBook()), (tb.new_table([luxury()], ["A"]), chance.ChanceBook())
+    for (t, book), knows in ((bot, True), (export, False)):
+        seal_key(t, book, 2, with_secret=knows)
+        tb.advance(t, book, beacon(book, 3, 102))
+    before = list(bot[0].decks["luxury"].pile or [])
+    assert before == ["gold venus", "piracy", "gold mars", "spice venus", "spice mars"]
+    for t, book in (bot, export):
+        tb.deal(t, "luxury", "A")
+        tb.advance(t, book, event(4))
+        decks.discard(t.decks["luxury"], before[0])  # the card dealt, spent and discarded face up
+        said = tb.reshuffle_whole(t, book, event(5), "luxury")
+        assert said == "The luxury deck's gathering is bound to drand quicknet round 105, label 'luxury.gathering2'."
+        deck = t.decks["luxury"]
+        assert (deck.size, deck.discard) == (0, [])  # nothing to draw until the gathering's value is out
+        with pytest.raises(Rejection, match="the luxury deck is being shuffled: it waits for its public value"):
+            decks.take(deck)
+        tb.advance(t, book, beacon(book, 6, 105))
+        assert (deck.size, deck.discard) == (5, [])
+    # The bot's fold (and verify's, with the key) knows the new order: every card, the discarded one among them.
+    assert bot[0].decks["luxury"].pile == ["spice mars", "gold mars", "spice venus", "piracy", "gold venus"]
+    (_, gathering) = bot[1].bindings
+    k = shuffle.shuffle_key("luxury.gathering2", gathering.values or [], KEY)
+    assert bot[0].decks["luxury"].pile == shuffle.permute(sorted(before), k, "luxury.gathering2.0")
+    assert export[0].decks["luxury"].pile is None and export[0].public()["decks"] == bot[0].public()["decks"]

@@ -1,22 +1,26 @@
 """Scripted players for whole games through the ruleset's orders in words: in the civic phase they leave every
 "give opponent" ability to be used on the next seat; in trading each offers its first card's good for the next
-seat's first card's good and the next seat accepts, then they warehouse what they may (civic and luxury first);
+seat's first card's good and the next seat accepts, then they warehouse what they may (civic and luxury first); a calamity's victim and a Bank's owner
+answer what their prompt's deadline would;
 in purchasing they click their choices in order (a choice refused is skipped); a tied calamity's voters name the
 first tied seat."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from engine.trading_mediterranean import game as gm
 from tests.engine.trading_mediterranean.tm_table import RULES
 
 
-def play(t: Any, players: dict[str, str], max_steps: int = 10_000) -> Counter[str]:
+def play(t: Any, players: dict[str, str], max_steps: int = 10_000,
+         until: Callable[[gm.Game], bool] | None = None) -> Counter[str]:
+    """Play to the end, or until ``until(state)`` holds (then return with the table as it stands)."""
     refusals: Counter[str] = Counter()
     for _ in range(max_steps):
         g = t.state
-        if g.phase == gm.OVER:
+        if g.phase == gm.OVER or (until is not None and until(g)):
             return refusals
         if not RULES.prompts(g):  # waiting for a public value (a reshuffle's round): the shell's table waits
             assert hasattr(t, "wait"), RULES.status(g)
@@ -57,6 +61,9 @@ def play(t: Any, players: dict[str, str], max_steps: int = 10_000) -> Counter[st
                 if civ.money >= price and (civ.industry or t.state.turn == RULES.rules.turns):
                     refusals.update(t.order(players[seat], f"vp {civ.money // price}"))
                 refusals.update(t.order(players[seat], "done"))
+        elif g.loss_due is not None or any(use is None for use in g.bank.values()):
+            for prompt in RULES.prompts(g):  # a victim's losses, a Bank's use: what the deadline would post
+                refusals.update(t.order(players[prompt.seat], str(prompt.on_timeout)))
         elif g.phase == gm.CALAMITY and g.vote is not None:
             for seat in g.vote.waiting():
                 refusals.update(t.order(players[seat], f"vote {g.vote.options[0]}"))

@@ -20,14 +20,15 @@ START = dt.datetime(2026, 11, 1, 12, 0, tzinfo=dt.timezone.utc)
 
 
 class Table:
-    def __init__(self, players: dict[str, str], tag: str, trading: str = "live") -> None:
+    def __init__(self, players: dict[str, str], tag: str, trading: str = "live", rules_version: int | None = None) -> None:
         self.tag = tag
         self.store: dict[int, dict[str, Any]] = {}
         self.events: list[Event] = []
         self.messages: list[str] = []
         self.now = START
         created = self._event("campaign.created", "gm", {"ruleset": RULES.id, "gm": "gm", "players": players,
-                                                        "randomness": "drand", "trading": trading})
+                                                        "randomness": "drand", "trading": trading,
+                                                        **({"rules_version": rules_version} if rules_version else {})})
         self.folded, _ = start(RULES, created)
         self.events.append(created)
         self.serve()

@@ -1,0 +1,68 @@
+"""Six civilizations in a live trading window on the fake Discord: the six seats assigned, the civic window closed
+by all six saying done, three offers each accepted by its recipient's click on the ping's button, the window
+closed when all six are done; the campaign's export replays to the same chain head and public view and ``verify``
+finds nothing wrong with it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.events import Event
+from tests.bot.discord.test_discord_bot import Table, run, table
+from tests.engine.trading_mediterranean.tm_table import RULES, replay
+
+SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max", "Etruria": "pat",
+         "Persia": "sam"}
+PAIRS = (("alice", "Egypt", "bob"), ("carla", "Carthage", "max"), ("pat", "Persia", "sam"))
+
+
+def test_a_live_trading_window_of_six_on_discord(tmp_path: Path) -> None:
+    async def scenario(t: Table) -> None:
+        gm_role = str(t.dev.roles["GM"].id)
+        created = await t.slash("gm", "campaign", "create", name="six", gm_role=gm_role,
+                                ruleset="trading-mediterranean", randomness="lottery", clock="historical",
+                                options="live")
+        assert "Campaign 'six' created (Trading in the Mediterranean" in created, created
+        for seat, user in SEATS.items():
+            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+        state = t.service.folded("six")[1]
+        assert (state.phase, state.rules_version, sorted(state.civs)) == ("civic", 2, sorted(SEATS))
+        for user in SEATS.values():
+            assert "✓" in await t.say(user, "done")
+        assert t.service.summary("six").phase == "trading", t.service.status("six")
+
+        hands = {}
+        for user in SEATS.values():
+            mine = await t.slash(user, "private")
+            body = json.loads(mine[mine.index("{"):mine.rindex("}") + 1])
+            hands[user] = [(h["id"], h["face"]) for h in body["holding"]["held"]]
+        assert all(len(h) == 5 for h in hands.values()), hands
+
+        def with_buttons(n: int) -> object:
+            return next((m for m in t.fake.world.messages.values() if any(
+                c.get("custom_id") == f"legatus:choice:accept {n}" for row in m.components for c in row["components"])),
+                None)
+
+        for n, (user, seat, to) in enumerate(PAIRS, start=1):
+            give, want = hands[user][0], hands[to][0]
+            assert "✓" in await t.say(user, f"offer 1 {give[1]} for 1 {want[1]} to {seat}")
+            ping = await t.fake.wait_until(lambda n=n: with_buttons(n), 10, f"the ping with offer {n}'s buttons")
+            assert f"<@{t.uid(to)}>" in ping.content
+            await t.fake.click(ping.id, to, f"legatus:choice:accept {n}")
+            await t.fake.wait_until(
+                lambda n=n: t.service.state("six")["offers"][n - 1]["status"] == "accepted" or None, 10, "the click")
+            moved = t.service.folded("six")[1].table.holdings[seat].find(give[0])
+            assert moved is not None and moved.face == give[1]
+        for user in SEATS.values():
+            assert "✓" in await t.say(user, "done")
+        g = t.service.folded("six")[1]
+        assert (g.phase, g.turn) == ("purchasing", 1), t.service.status("six")
+
+        events = [Event.from_dict(json.loads(line)) for line in t.service.export("six").splitlines()]
+        again = replay(events)
+        assert again.head == events[-1].hash
+        assert RULES.public_view(again.state) == RULES.public_view(t.service.folded("six")[1])
+        result, _ = t.service.verify("six")
+        assert [str(f) for f in result.findings] == []
+
+    run(lambda: table(tmp_path, scenario))
