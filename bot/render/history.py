@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.events import Event
-from engine.log import replay
+from engine.log import replay, start, step
 from engine.ruleset import Ruleset
 from engine.rulesets import load_ruleset
 
@@ -77,12 +77,30 @@ def folded_at_turn(service: CampaignService, campaign: str | None, turn: int | N
 
 
 def state_at_close(ruleset: Ruleset, events: list[Event], turn: int) -> Any:
-    """The game state when turn ``turn`` was closed, from the campaign's whole log; raises TurnNotPlayed."""
+    """The game state when turn ``turn`` was closed, from the campaign's whole log; raises TurnNotPlayed.
+
+    A game whose GM closes turns (a ``turn.closed`` event) is read at that event; a game whose turns end by play
+    (the last order of a round) has no such event, and is read at the first event after which its summary counts
+    the turn as closed."""
     now = replay(ruleset, events)
     closes = [e for e in now.effective if e.kind == CLOSED]
-    if turn < 1 or turn > len(closes):
-        current = ruleset.summary(now.state).turn
-        extra = f"; turn {turn} is being played now" if current == turn and turn > len(closes) else ""
-        raise TurnNotPlayed(f"turn {turn} has not been closed: {closed_turns_text(len(closes))}{extra}")
-    close = closes[turn - 1]
-    return replay(ruleset, [e for e in events if e.seq <= close.seq]).state
+    summary = ruleset.summary(now.state)
+    closed = len(closes) if closes else summary.closed_turn
+    if turn < 1 or turn > closed:
+        extra = f"; turn {turn} is being played now" if summary.turn == turn and turn > closed else ""
+        raise TurnNotPlayed(f"turn {turn} has not been closed: {closed_turns_text(closed)}{extra}")
+    if closes:
+        close = closes[turn - 1]
+        return replay(ruleset, [e for e in events if e.seq <= close.seq]).state
+    return _state_when_played_to(ruleset, events, turn)
+
+
+def _state_when_played_to(ruleset: Ruleset, events: list[Event], turn: int) -> Any:
+    """The state at the first event (undos on the way played as they happened) that closed ``turn`` by play."""
+    folded, _ = start(ruleset, events[0])
+    for event in events[1:]:
+        # The fold owns its state here: nothing else holds it, so no copy per event.
+        folded, _ = step(ruleset, folded, event, in_place=True)
+        if ruleset.summary(folded.state).closed_turn >= turn:
+            return folded.state
+    raise TurnNotPlayed(f"turn {turn} has not been closed")  # unreachable: the whole log's summary closed it

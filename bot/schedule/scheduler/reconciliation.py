@@ -48,6 +48,8 @@ class DeadlineKeeper:
         self.service = service
         self.clock = clock or service.clock
         self.scheduler: BaseScheduler | None = None
+        # The closed turn last seen of each campaign, to notice a round that ended by play.
+        self.closed_turns: dict[int, int] = {}
 
     def __call__(self, change: Any) -> None:
         self.observe_many([change])
@@ -58,11 +60,16 @@ class DeadlineKeeper:
         each. A deadline both made and ended within them is never scheduled."""
         now = as_utc(self.clock.now())
         for change in changes:
-            if any(e.kind == "turn.closed" for e in change.events):
+            turn = change.summary.closed_turn if change.summary is not None else 0
+            known = self.closed_turns.get(change.campaign_id)
+            self.closed_turns[change.campaign_id] = turn
+            # A GM's close is an event; a game whose rounds end by play only counts one more closed turn. The
+            # first change seen of a campaign since start-up may have closed one too (the start-up only looked
+            # at turns closed before it): the job is idempotent, keyed by campaign and turn.
+            if any(e.kind == "turn.closed" for e in change.events) or (turn > 0 and (known is None or turn > known)):
                 # The map and charts of the closed turn: a job, so a crash before they are out does not lose them.
                 # Due at once by the scheduler's own (real) time, whatever clock the deadlines follow.
                 when = min(now, datetime.now(timezone.utc))
-                turn = change.summary.closed_turn
                 _add(self.scheduler, f"results-{change.campaign_id}-{turn}", post_results, when, [change.campaign_id, turn])
         moving = [c for c in changes if set(c.to_act_after) != set(c.to_act_before)]
         if not moving:
