@@ -71,6 +71,35 @@ def _point(value: object, where: str) -> Point:
     return _number(value[0], where), _number(value[1], where)
 
 
+# A map file without a ``[drawing]`` table is drawn over the first of these coastlines that covers all its centres
+# (``derived_table``): the smaller first, it is the finer view of the western sea.
+DERIVED_LANDS = ("mediterranean-land.json", "mediterranean-wide-land.json")
+DERIVED_MARGIN = 1.5  # degrees of land and sea shown beyond the outermost centres
+DERIVED_REACH, DERIVED_SEA_REACH = 2.0, 3.4  # as Mediterranean Empires' own table: areas of a few provinces
+
+
+def derived_table(areas: dict[str, tuple[str, Point]], geo: Path) -> dict[str, Any] | None:
+    """The ``[drawing]`` table of a map file that has none, so that every area map is drawn over the coast by one
+    renderer: a coastline that covers every centre, a view around them, the default reaches. None when no
+    coastline file covers them (a board elsewhere, or centres that are not degrees): such a map is drawn around its
+    centres alone."""
+    if not areas:
+        return None
+    xs, ys = [p[0] for _k, p in areas.values()], [p[1] for _k, p in areas.values()]
+    for land in DERIVED_LANDS:
+        path = geo / land
+        if not path.is_file():
+            continue
+        rings = load_land(path)
+        west, east = min(x for r in rings for x, _y in r), max(x for r in rings for x, _y in r)
+        south, north = min(y for r in rings for _x, y in r), max(y for r in rings for _x, y in r)
+        if west <= min(xs) and max(xs) <= east and south <= min(ys) and max(ys) <= north:
+            m = DERIVED_MARGIN
+            view = [max(west, min(xs) - m), max(south, min(ys) - m), min(east, max(xs) + m), min(north, max(ys) + m)]
+            return {"land": land, "view": view, "reach": DERIVED_REACH, "sea_reach": DERIVED_SEA_REACH}
+    return None
+
+
 @lru_cache(maxsize=8)
 def load_land(path: Path) -> tuple[tuple[Point, ...], ...]:
     """A coastline file (scripts/reduce_coastline.py): its rings, each a polygon of land in degrees."""
