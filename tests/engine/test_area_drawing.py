@@ -38,7 +38,7 @@ def test_a_table_is_read_with_its_defaults() -> None:
 
 def test_each_mistake_says_what_was_wrong_and_what_is_right() -> None:
     assert refused(colour="blue") == ("tiny.toml: [drawing]: unknown key 'colour'; the keys are land, view, reach, "
-                                      "sea_reach, reaches, border")
+                                      "sea_reach, reaches, border, colours")
     assert refused(land="../secrets.json") == ('tiny.toml: [drawing]: \'land\' must name a coastline file of data/geo/, '
                                                'such as "mediterranean-land.json", not \'../secrets.json\'')
     assert refused(view=[0, 0, 4]) == "tiny.toml: [drawing]: 'view' must be [west, south, east, north], not [0, 0, 4]"
