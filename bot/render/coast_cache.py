@@ -10,7 +10,7 @@ own contents and is read only if both match. A file missing, unreadable, corrupt
 the layout computes (and writes) it again; a folder that cannot be written only costs the speed.
 
 Where: ``$LEGATUS_CACHE_DIR``, else ``$XDG_CACHE_HOME/legatus``, else ``~/.cache/legatus``; the files are in its
-``maps`` folder, and any of them may be deleted at any time.
+``maps`` folder (the ``FILES_KEPT`` most recently written), and any of them may be deleted at any time.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ import PIL
 from PIL import Image
 
 FORMAT = b"legatus-map-cache 1\n"
+FILES_KEPT = 32  # maps times widths: past this, the least recently written go (each file is a few hundred KiB)
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
 
@@ -120,8 +121,16 @@ def save(folder: Path, key: str, groups: Mapping[str, StoredGroup]) -> None:
         with tempfile.NamedTemporaryFile("wb", dir=folder, prefix=".", suffix=".tmp", delete=False) as out:
             out.write(FORMAT + check + b"\n" + str(len(head)).encode() + b"\n" + head + body)
         os.replace(out.name, folder / f"{key}.bin")
+        _prune(folder)
     except OSError:
         return  # a folder that cannot be written: the next process computes it again
+
+
+def _prune(folder: Path) -> None:
+    """The folder kept to ``FILES_KEPT`` files: a bot asked for many widths does not fill the disk."""
+    files = sorted(folder.glob("*.bin"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+    for stale in files[FILES_KEPT:]:
+        stale.unlink(missing_ok=True)
 
 
 def load(folder: Path, key: str) -> dict[str, StoredGroup]:

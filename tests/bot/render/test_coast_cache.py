@@ -116,3 +116,15 @@ def test_the_folder_follows_the_environment() -> None:
     assert coast_cache.cache_dir({"LEGATUS_CACHE_DIR": "/srv/c", "XDG_CACHE_HOME": "/x"}) == Path("/srv/c/maps")
     assert coast_cache.cache_dir({"XDG_CACHE_HOME": "/x", "HOME": "/h"}) == Path("/x/legatus/maps")
     assert coast_cache.cache_dir({"HOME": "/h"}) == Path("/h/.cache/legatus/maps")
+
+
+def test_the_folder_keeps_only_the_most_recent_files(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coast_cache, "FILES_KEPT", 2)
+    setup = area_pictures.load("me-setup.json")
+    for width in (800, 850, 900):
+        render_png(setup, width)
+    assert len(list(cache.glob("*.bin"))) == 2
+    coast_layout._GROUNDS.clear()
+    _fresh(monkeypatch)
+    render_png(setup, 900)  # the last two widths are still read from the disk
+    render_png(setup, 850)
