@@ -2,8 +2,8 @@
 its drawing, which is read again from the map file, so that a change of the map's drawing shows in the images).
 
 The late position is the last of the scripted seven-turn game (tests/games/mediterranean_empires_players.py), the
-set-up the game's first state; Mare Nostrum: Empires' set-up is its first state at five empires. ``write_pictures``
-plays the game again (bench/regenerate_reference_images.py)."""
+set-up the game's first state; Mare Nostrum: Empires' set-up is its first state at five empires, its late position
+the end of its scripted game (tests/games/mare_nostrum_empires_players.py). ``write_pictures`` plays the games again (bench/regenerate_reference_images.py)."""
 from __future__ import annotations
 
 import dataclasses
@@ -20,10 +20,11 @@ HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "reference"
 DATA = HERE.parents[2] / "data"
 PICTURES = {"me-setup.json": "the set-up", "me-late.json": "the end of the scripted game",
-            "mne-setup.json": "Mare Nostrum: Empires' set-up at five empires"}
+            "mne-setup.json": "Mare Nostrum: Empires' set-up at five empires",
+            "mne-late.json": "the end of Mare Nostrum: Empires' scripted three-player game"}
 # Whose map each picture is drawn over.
 RULESETS = {"me-setup.json": "mediterranean-empires", "me-late.json": "mediterranean-empires",
-            "mne-setup.json": "mare-nostrum-empires"}
+            "mne-setup.json": "mare-nostrum-empires", "mne-late.json": "mare-nostrum-empires"}
 MNE_PLAYERS = {"Romans": "ann", "Greeks": "bob", "Carthaginians": "cid", "Egyptians": "dan", "Babylonians": "eve"}
 
 
@@ -70,9 +71,22 @@ def write_pictures() -> list[Path]:
             t.service.engine.dispose()
     empires = ruleset("mare-nostrum-empires")
     mne_setup = empires.picture(empires.initial_state({"players": MNE_PLAYERS}))
+    mne_late = _mne_late()
     written = []
-    for name, picture in (("me-setup.json", setup), ("me-late.json", late), ("mne-setup.json", mne_setup)):
+    for name, picture in (("me-setup.json", setup), ("me-late.json", late), ("mne-setup.json", mne_setup),
+                          ("mne-late.json", mne_late)):
         path = REFERENCE / name
         path.write_text(canonical.dumps(to_json(picture), indent=2) + "\n", encoding="utf-8")
         written.append(path)
     return written
+
+
+def _mne_late() -> Picture:
+    from tests.games.mare_nostrum_empires_players import play_game as play_mne, table as mne_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with mne_table(Path(tmp) / "mne.db") as t:
+            play_mne(t)
+            game, state = t.service.folded(None)
+            t.service.engine.dispose()
+    return game.picture(state)  # type: ignore[no-any-return]

@@ -29,7 +29,9 @@ def setup() -> Picture:
 
 
 @pytest.mark.parametrize("width", [900, 1200, 1600])
-def test_names_sit_in_their_own_area_and_never_on_another_label(setup: Picture, width: int) -> None:
+@pytest.mark.parametrize("which", ["mne-setup.json", "mne-late.json"])
+def test_names_sit_in_their_own_area_and_never_on_another_label(which: str, width: int) -> None:
+    setup = area_pictures.load(which)
     layout = build_layout(setup, width)
     assert overlapping_labels(layout) == []
     assert {a.name for a in layout.areas} == {s.name for s in setup.spaces}

@@ -4,7 +4,7 @@ The states are kept beside the images (``reference/state-turn*.json``, the publi
 campaign of tests/bot/campaign_play.py after 2 and after 15 turns), so a change of the rules does not show
 up here: only a change of the drawing does. The area maps keep their pictures instead (``reference/me-*.json``,
 ``reference/mne-*.json``, tests/bot/render/area_pictures.py): Mediterranean Empires' set-up and the end of its
-scripted game, Mare Nostrum: Empires' set-up, drawn over the coastline of the map file's drawing as it is now.
+scripted game, Mare Nostrum: Empires' set-up and the end of its scripted game, drawn over the coastline of the map file's drawing as it is now.
 
 When the drawing changes on purpose, look at the ``*.actual.png`` a failure leaves next to the reference,
 then regenerate:
@@ -74,6 +74,7 @@ REFERENCES: dict[str, Callable[[], bytes]] = {
     "me-setup.png": _area_map("me-setup.json", 1200),
     "me-late.png": _area_map("me-late.json", 1200),
     "mne-setup.png": _area_map("mne-setup.json", 1200),
+    "mne-late.png": _area_map("mne-late.json", 1200),
 }
 
 
