@@ -18,7 +18,7 @@ the line a border runs along:
     between = ["Milan", "Brescia"]
     through = [[9.75, 44.9], [9.85, 46.2]]
 
-Pure: this module only reads and checks the table; ``bot/render/area_layout.py`` draws it.
+Pure: this module only reads and checks the table; ``bot/render/coast_layout.py`` draws it.
 """
 from __future__ import annotations
 

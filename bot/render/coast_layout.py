@@ -307,7 +307,7 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     _keep(ground)
     legend_top = frame[3] + round(margin * 1.2)
     # What the lines mean, after the game's own key: only those the map shows.
-    drawn = {"closed": any(e.outline == CLOSED for e in shapes["land"]), "crossing": bool(crossings)}
+    drawn = {"closed": bool(shapes["closed"]), "crossing": bool(crossings)}
     extra = tuple((kind, KEY_TEXT[kind]) for kind, shown in drawn.items() if shown and kind not in dict(picture.key))
     keyed = dataclasses.replace(picture, key=picture.key + extra)
     legend_labels, legend_icons, entries, legend_box = legend_and_key(keyed, styles, legend_top, width, margin, u)
@@ -434,7 +434,8 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
     lines = {(b.a, b.b): (project(b.line[0]), project(b.line[1])) for b in drawing.borders}
     scale = project((drawing.view[0], drawing.view[3] - 1))[1] - project((drawing.view[0], drawing.view[3]))[1]
     out: list[_Placing] = []
-    shapes: dict[str, list[Shape]] = {"land": [], "sea": [], "overlays": []}
+    # "closed": the closed land borders that run over land somewhere (a diagram's run only across its gaps).
+    shapes: dict[str, list[Shape]] = {"land": [], "sea": [], "overlays": [], "closed": []}
     by_name: dict[str, _Placing] = {}
     for sea in (False, True):
         group = [s for s in spaces if (s.kind == "sea") == sea]
@@ -482,6 +483,8 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
                 edges.append(edge)
                 if other is None or other > name or other not in by_name:  # drawn once for the whole map
                     shapes["sea" if sea else "land"].append(edge)
+                    if other is not None and not (open_ or sea or shapes["closed"]) and _touches(cell, other, mask, True):
+                        shapes["closed"].append(edge)
             by_name[name].edges = tuple(edges)
     # Crossings and straits: linked areas of one kind whose shapes do not meet over their own ground.
     crossings: list[tuple[str, str]] = []
