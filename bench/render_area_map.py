@@ -3,10 +3,13 @@
     .venv/bin/python bench/render_area_map.py [--runs 7] [--width 1600] [--peer-python PY]
 
 In process: the layout, the painting and the whole PNG (and the SVG) of the reference pictures (the set-up and the
-end of the scripted game, tests/bot/render/reference/me-*.json), median of ``--runs`` after one warm-up. Whole
-process: ``legatus map`` on a new Mediterranean Empires campaign, against the python ``diplomacy`` package drawing
-its ``ancmed`` map through cairosvg at the same width (bench/render_map.py says how to install the peer), each a
-fresh process, interleaved, median wall time and peak RSS.
+end of the scripted game, tests/bot/render/reference/me-*.json), median of ``--runs`` after one warm-up; and the
+first layout of a process, with an empty disk cache and with the map's file in it (bot/render/coast_cache.py).
+Whole process: ``legatus map`` on a new Mediterranean Empires campaign, with the map's file in the disk cache (as
+every draw after a map's first) and with an empty one (a map's very first draw), against the python ``diplomacy``
+package drawing its ``ancmed`` map through cairosvg at the same width (bench/render_map.py says how to install the
+peer), each a fresh process, interleaved: median wall and CPU time (CPU is the steadier figure on a shared machine),
+peak RSS.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from render_map import PEER_SCRIPT, run_process  # type: ignore[import-not-found]  # noqa: E402
+from render_map import PEER_SCRIPT  # type: ignore[import-not-found]  # noqa: E402
 
 
 def median_ms(fn: object, runs: int) -> float:
@@ -33,6 +36,39 @@ def median_ms(fn: object, runs: int) -> float:
         fn()  # type: ignore[operator]
         samples.append(time.perf_counter() - start)
     return statistics.median(samples) * 1000
+
+
+def run_process(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """Wall and CPU seconds and peak resident MiB of one whole process (wait4's rusage is the child's own)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{command[:3]} failed: {process.stderr.read().decode()[-400:] if process.stderr else ''}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def first_layouts(runs: int, width: int, cache: Path) -> None:
+    """The first layout of a process (nothing kept in memory), from an empty disk cache and from the map's file."""
+    from bot.render import coast_layout
+    from bot.render.layout import build_layout
+    from tests.bot.render import area_pictures
+
+    picture = area_pictures.load("me-setup.json")
+    empty, kept = [], []
+    for i in range(runs):
+        os.environ["LEGATUS_CACHE_DIR"] = str(cache / f"empty-{i}")
+        coast_layout._GROUNDS.clear()
+        start = time.perf_counter()
+        build_layout(picture, width)
+        empty.append(time.perf_counter() - start)
+        coast_layout._GROUNDS.clear()
+        start = time.perf_counter()
+        build_layout(picture, width)
+        kept.append(time.perf_counter() - start)
+    print(f"me-setup.json {width} px, first layout of a process: {statistics.median(empty) * 1000:.0f} ms with an "
+          f"empty disk cache, {statistics.median(kept) * 1000:.0f} ms with the map's file in it ({runs} runs)")
 
 
 def in_process(runs: int, width: int) -> None:
@@ -52,7 +88,7 @@ def in_process(runs: int, width: int) -> None:
               f"{len(layout.areas)} areas, {sum(1 for a in layout.areas if a.label_outside)} names beside their area")
 
 
-def whole_process(width: int, runs: int, peer_python: str) -> None:
+def whole_process(width: int, runs: int, peer_python: str, cache: Path) -> None:
     legatus = Path(sys.executable).with_name("legatus")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "me.db"
@@ -61,24 +97,35 @@ def whole_process(width: int, runs: int, peer_python: str) -> None:
         ours_cmd = [str(legatus), "map", "--db", str(db), "--out", str(Path(tmp) / "ours.png"), "--width", str(width)]
         peer_cmd = [peer_python, "-c", PEER_SCRIPT, str(Path(tmp) / "peer.png"), str(width)]
         has_peer = subprocess.run([peer_python, "-c", "import diplomacy, cairosvg"], capture_output=True).returncode == 0
-        run_process(ours_cmd)
+        kept_env = {**os.environ, "LEGATUS_CACHE_DIR": str(cache / "kept")}
+        run_process(ours_cmd, kept_env)  # the map's first draw: its file is written
         if has_peer:
             run_process(peer_cmd)
-        ours, peer = [], []
-        for _ in range(runs):
-            ours.append(run_process(ours_cmd))
+        ours, cold, peer = [], [], []
+        for i in range(runs):  # interleaved, so that all three see the same machine
+            ours.append(run_process(ours_cmd, kept_env))
+            cold.append(run_process(ours_cmd, {**os.environ, "LEGATUS_CACHE_DIR": str(cache / f"cold-{i}")}))
             if has_peer:
                 peer.append(run_process(peer_cmd))
-    ours_wall, ours_rss = statistics.median(w for w, _ in ours), max(r for _, r in ours)
-    print(f"whole process, legatus map (Mediterranean Empires) {width} px: median {ours_wall * 1000:.0f} ms wall, "
-          f"peak RSS {ours_rss:.0f} MiB ({runs} runs)")
+
+    def figures(samples: list[tuple[float, float, float]]) -> tuple[float, float, float]:
+        return (statistics.median(w for w, _c, _r in samples), statistics.median(c for _w, c, _r in samples),
+                max(r for _w, _c, r in samples))
+
+    for label, samples in (("map's file in the disk cache", ours), ("empty disk cache (a map's first draw)", cold)):
+        wall, cpu, rss = figures(samples)
+        print(f"whole process, legatus map (Mediterranean Empires) {width} px, {label}: median {wall * 1000:.0f} ms "
+              f"wall, {cpu * 1000:.0f} ms CPU, peak RSS {rss:.0f} MiB ({runs} runs)")
     if not peer:
         print(f"peer not measured: {peer_python} cannot import diplomacy and cairosvg")
         return
-    peer_wall, peer_rss = statistics.median(w for w, _ in peer), max(r for _, r in peer)
+    peer_wall, peer_cpu, peer_rss = figures(peer)
     print(f"whole process, peer (diplomacy ancmed + cairosvg) {width} px: median {peer_wall * 1000:.0f} ms wall, "
-          f"peak RSS {peer_rss:.0f} MiB; ratio legatus/peer: time {ours_wall / peer_wall:.2f}, "
-          f"memory {ours_rss / peer_rss:.2f}")
+          f"{peer_cpu * 1000:.0f} ms CPU, peak RSS {peer_rss:.0f} MiB")
+    for label, samples in (("cached", ours), ("empty cache", cold)):
+        wall, cpu, rss = figures(samples)
+        print(f"ratio legatus/peer, {label}: wall {wall / peer_wall:.2f}, CPU {cpu / peer_cpu:.2f} (target <= 0.40), "
+              f"memory {rss / peer_rss:.2f}")
 
 
 def main() -> int:
@@ -87,8 +134,13 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--peer-python", default=os.environ.get("LEGATUS_PEER_PYTHON", sys.executable))
     args = parser.parse_args()
-    in_process(args.runs, args.width)
-    whole_process(args.width, args.runs, args.peer_python)
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["LEGATUS_CACHE_DIR"] = str(Path(cache) / "in-process")  # the user's own cache stays untouched
+        # The whole processes first: a child's peak RSS counts what it inherited before exec, so this process must
+        # not have drawn anything yet.
+        whole_process(args.width, args.runs, args.peer_python, Path(cache))
+        in_process(args.runs, args.width)
+        first_layouts(args.runs, args.width, Path(cache))
     return 0
 
 

@@ -12,12 +12,13 @@ the line a border runs along:
     reach = 2.0                           # a land area ends this far from its centre (map units) ...
     sea_reach = 3.4                       # ... a sea area this far ...
     reaches = { "Bay of Biscay" = 4.0 }   # ... or as far as its own reach says
+    colours = "game"                      # the powers' colours as the game's data writes them (default "safe")
 
     [[drawing.border]]                    # the border between two areas of one kind runs along this line
     between = ["Milan", "Brescia"]
     through = [[9.75, 44.9], [9.85, 46.2]]
 
-Pure: this module only reads and checks the table; ``bot/render/area_layout.py`` draws it.
+Pure: this module only reads and checks the table; ``bot/render/coast_layout.py`` draws it.
 """
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ class Drawing:
     sea_reach: float
     reaches: tuple[tuple[str, float], ...] = ()
     borders: tuple[Border, ...] = ()
+    # "safe": the powers' colours as the colour-blind-safe palette makes them (bot/render/palette.py); "game": as the
+    # game's data writes them, the hatching alone telling apart two that some eyes confuse.
+    colours: str = "safe"
     # The land's outer rings in map units, read from ``land`` when the map was loaded from its file.
     rings: tuple[tuple[Point, ...], ...] = field(default=(), repr=False, compare=False)
 
@@ -71,6 +75,36 @@ def _point(value: object, where: str) -> Point:
     return _number(value[0], where), _number(value[1], where)
 
 
+COLOURS = ("safe", "game")
+# A map file without a ``[drawing]`` table is drawn over the first of these coastlines that covers all its centres
+# (``derived_table``): the smaller first, it is the finer view of the western sea.
+DERIVED_LANDS = ("mediterranean-land.json", "mediterranean-wide-land.json")
+DERIVED_MARGIN = 1.5  # degrees of land and sea shown beyond the outermost centres
+DERIVED_REACH, DERIVED_SEA_REACH = 2.0, 3.4  # as Mediterranean Empires' own table: areas of a few provinces
+
+
+def derived_table(areas: dict[str, tuple[str, Point]], geo: Path) -> dict[str, Any] | None:
+    """The ``[drawing]`` table of a map file that has none, so that every area map is drawn over the coast by one
+    renderer: a coastline that covers every centre, a view around them, the default reaches. None when no
+    coastline file covers them (a board elsewhere, or centres that are not degrees): such a map is drawn around its
+    centres alone."""
+    if not areas:
+        return None
+    xs, ys = [p[0] for _k, p in areas.values()], [p[1] for _k, p in areas.values()]
+    for land in DERIVED_LANDS:
+        path = geo / land
+        if not path.is_file():
+            continue
+        rings = load_land(path)
+        west, east = min(x for r in rings for x, _y in r), max(x for r in rings for x, _y in r)
+        south, north = min(y for r in rings for _x, y in r), max(y for r in rings for _x, y in r)
+        if west <= min(xs) and max(xs) <= east and south <= min(ys) and max(ys) <= north:
+            m = DERIVED_MARGIN
+            view = [max(west, min(xs) - m), max(south, min(ys) - m), min(east, max(xs) + m), min(north, max(ys) + m)]
+            return {"land": land, "view": view, "reach": DERIVED_REACH, "sea_reach": DERIVED_SEA_REACH}
+    return None
+
+
 @lru_cache(maxsize=8)
 def load_land(path: Path) -> tuple[tuple[Point, ...], ...]:
     """A coastline file (scripts/reduce_coastline.py): its rings, each a polygon of land in degrees."""
@@ -88,9 +122,14 @@ def read_drawing(raw: Any, areas: dict[str, tuple[str, Point]], source: str = "m
     where = f"{source}: [drawing]"
     if not isinstance(raw, dict):
         raise DrawingError(f"{where} must be a table")
-    unknown = sorted(set(raw) - {"land", "view", "reach", "sea_reach", "reaches", "border"})
+    unknown = sorted(set(raw) - {"land", "view", "reach", "sea_reach", "reaches", "border", "colours"})
     if unknown:
-        raise DrawingError(f"{where}: unknown key {unknown[0]!r}; the keys are land, view, reach, sea_reach, reaches, border")
+        raise DrawingError(f"{where}: unknown key {unknown[0]!r}; the keys are land, view, reach, sea_reach, reaches, "
+                           "border, colours")
+    colours = raw.get("colours", "safe")
+    if colours not in COLOURS:
+        raise DrawingError(f"{where}: 'colours' is {colours!r}: write \"safe\" (the colour-blind-safe palette, the "
+                           "default) or \"game\" (the colours the game's data gives each power)")
     land = raw.get("land")
     if not isinstance(land, str) or not land.endswith(".json") or "/" in land or "\\" in land:
         raise DrawingError(f"{where}: 'land' must name a coastline file of data/geo/, such as "
@@ -150,7 +189,7 @@ def read_drawing(raw: Any, areas: dict[str, tuple[str, Point]], source: str = "m
         if not path.is_file():
             raise DrawingError(f"{where}: the coastline file {path} does not exist; 'land' names a file of {geo}")
         rings = load_land(path)
-    return Drawing(land, (west, south, east, north), reach, sea_reach, tuple(reaches), tuple(borders), rings)
+    return Drawing(land, (west, south, east, north), reach, sea_reach, tuple(reaches), tuple(borders), colours, rings)
 
 
 def _side(p: Point, q: Point, r: Point) -> float:

@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.area_drawing import Drawing, DrawingError, read_drawing
+from engine.area_drawing import Drawing, DrawingError, derived_table, read_drawing
 from engine.names import NameIndex, normalise
 
 
@@ -199,7 +199,10 @@ def build_map(raw: dict, source: str = "map", geo: Path | None = None) -> AreaMa
         seas[name] = Sea(name=name, at=_at(body.get("at"), where), links=links, coast=tuple(coasts[name]), aliases=sea_aliases)
     centres = {n: ("land", a.at) for n, a in lands.items()} | {n: ("sea", a.at) for n, a in seas.items()}
     try:
-        drawing = read_drawing(raw.get("drawing"), centres, source, geo)
+        table = raw.get("drawing")
+        if table is None and geo is not None:
+            table = derived_table(centres, geo)  # no table: drawn over the coast around its centres all the same
+        drawing = read_drawing(table, centres, source, geo)
     except DrawingError as exc:
         raise MapError(str(exc)) from exc
     return AreaMap(title=str(raw.get("title", "")), lands=lands, seas=seas, drawing=drawing)

@@ -2,10 +2,11 @@
 
     npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz      # in a scratch directory
     python3 scripts/reduce_coastline.py package/land-10m.json data/geo/mediterranean-land.json
+    python3 scripts/reduce_coastline.py package/land-10m.json data/geo/mediterranean-wide-land.json --box -10 22 50 48
 
 The input is the TopoJSON of Natural Earth's 1:10m land (version 4.1.0, public domain) that the npm package
 `world-atlas` 2.0.2 ships (its packaging is ISC-licensed). Each polygon's outer ring is decoded, clipped to the
-box (lon -10..42, lat 28..48), simplified (Douglas-Peucker, 0.01 degrees: about one pixel on a 1600 px map of the
+box (lon -10..42, lat 28..48, or ``--box``: the wide file reaches the Nile valley and Mesopotamia), simplified (Douglas-Peucker, 0.01 degrees: about one pixel on a 1600 px map of the
 western Mediterranean) and kept if it covers at least 0.002 square degrees (about 20 km²: Malta, the Aeolian
 islands' largest, Elba stay; rocks go). Holes are dropped: the land has none in this box that a board would show.
 The result is committed, so nothing of npm is needed to draw a map; this script is how it was made. Standard
@@ -111,7 +112,7 @@ def area(points: list[Point]) -> float:
     return abs(sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(points, points[1:] + points[:1]))) / 2
 
 
-def reduce(topology: dict) -> list[list[Point]]:
+def reduce(topology: dict, box: tuple[float, float, float, float] = BOX) -> list[list[Point]]:
     arcs = decode_arcs(topology)
     rings = []
     for geometry in topology["objects"]["land"]["geometries"]:
@@ -119,9 +120,9 @@ def reduce(topology: dict) -> list[list[Point]]:
         for polygon in polygons:
             outer = ring(polygon[0], arcs)
             xs, ys = [p[0] for p in outer], [p[1] for p in outer]
-            if max(xs) < BOX[0] or min(xs) > BOX[2] or max(ys) < BOX[1] or min(ys) > BOX[3]:
+            if max(xs) < box[0] or min(xs) > box[2] or max(ys) < box[1] or min(ys) > box[3]:
                 continue
-            clipped = simplify_ring(clip(outer, BOX), TOLERANCE)
+            clipped = simplify_ring(clip(outer, box), TOLERANCE)
             if len(clipped) >= 3 and area(clipped) >= MIN_AREA:
                 rings.append(clipped)
     return rings
@@ -131,15 +132,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("land", type=Path, help="land-10m.json from the world-atlas package")
     parser.add_argument("out", type=Path)
+    parser.add_argument("--box", type=float, nargs=4, default=list(BOX), metavar=("WEST", "SOUTH", "EAST", "NORTH"))
     args = parser.parse_args()
+    box = tuple(args.box)
     raw = args.land.read_bytes()
-    rings = reduce(json.loads(raw))
+    rings = reduce(json.loads(raw), box)  # type: ignore[arg-type]  # argparse gives four floats: nargs=4
     document = {
         "about": "Land of the Mediterranean, for drawing area maps (scripts/reduce_coastline.py made it)",
         "source": f"Natural Earth 1:10m land, version 4.1.0, as TopoJSON in the npm package {PACKAGE} "
                   f"(land-10m.json, sha256 {hashlib.sha256(raw).hexdigest()})",
         "licence": "Natural Earth: public domain (naturalearthdata.com/about/terms-of-use); world-atlas: ISC",
-        "box": list(BOX),
+        "box": list(box),
         "tolerance": TOLERANCE,
         "min_area": MIN_AREA,
         # Each ring: lon, lat, lon, lat, ... in degrees, three decimals.

@@ -29,6 +29,11 @@ atexit.register(shutil.rmtree, os.environ["XDG_RUNTIME_DIR"], True)
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="lgs-")
 os.environ.pop("STATE_DIRECTORY", None)
 atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
+# Area maps keep what they work out from the map file in the user's cache folder (bot/render/coast_cache.py):
+# this run's own, so that every run starts cold and no test reads what another run wrote.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="lgc-")
+os.environ.pop("LEGATUS_CACHE_DIR", None)
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 import pytest  # noqa: E402
 

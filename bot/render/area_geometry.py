@@ -179,3 +179,20 @@ def coast_lines(rings: Sequence[Sequence[Point]], box: tuple[float, float, float
         if len(line) > 1:
             out.append(tuple(line))
     return out
+
+
+def shrunk(polygon: Sequence[Point], inside: Point, by: float) -> tuple[Point, ...]:
+    """A convex polygon with every edge moved ``by`` towards ``inside`` (a point within it): a gap between cells."""
+    points: list[Point] = list(polygon)
+    sides: list[str | None] = [None] * len(polygon)
+    for i in range(len(polygon)):
+        (ax, ay), (bx, by_) = polygon[i], polygon[(i + 1) % len(polygon)]
+        nx, ny = by_ - ay, ax - bx
+        length = math.hypot(nx, ny)
+        if length == 0:
+            continue
+        nx, ny = nx / length, ny / length
+        if nx * (inside[0] - ax) + ny * (inside[1] - ay) > 0:
+            nx, ny = -nx, -ny  # the normal pointing out of the polygon
+        points, sides = _clip(points, sides, nx, ny, nx * ax + ny * ay - by, "")
+    return tuple(points)

@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from bot.render.area_geometry import Cell, Point, cells, clip_ring, coast_lines, edges_between, inside_convex, projection
+from bot.render import coast_cache
 from bot.render.area_layout import badges_in, stack
 from bot.render.icons import LINE_KEYS
 from bot.render.layout_parts import MIN_WIDTH, Area, Box, Icon, Label, MapLayout, Shape, intersects, note_of
@@ -110,26 +111,34 @@ class Clearance:
     def __init__(self, region: Image.Image | None, at: Box | None) -> None:
         self.at = at
         self.padded: Image.Image | None = None
+        self.size = (0, 0)  # the padded mask's, read for every point tried
         self.levels: dict[int, Any] = {}
+        # Each average found, as the disk cache keeps it (bot/render/coast_cache.py); ``added``: found since then.
+        self.images: dict[int, Image.Image | None] = {}
+        self.added = False
         if region is not None and at is not None:
             # A border of sea (or land) around it, so that the averages near the edge count the outside.
             self.padded = Image.new("L", (region.width + 2, region.height + 2), 0)
             self.padded.paste(region, (1, 1))
             self.levels[0] = self.padded.load()
+            self.size = self.padded.size
 
     def worn(self, r: int) -> Any:
         """The pixels averaged over squares of side 2r + 1; None when no square of that size fits anywhere."""
         if r not in self.levels:
             assert self.padded is not None
             average = self.padded.filter(ImageFilter.BoxBlur(r))
-            self.levels[r] = average.load() if average.getextrema()[1] == 255 else None
+            full = average.getextrema()[1] == 255
+            self.levels[r] = average.load() if full else None
+            self.images[r] = average if full else None
+            self.added = True
         return self.levels[r]
 
     def inside(self, x: int, y: int) -> bool:
         if self.padded is None or self.at is None:
             return False
         x, y = x - self.at[0] + 1, y - self.at[1] + 1
-        return 0 <= x < self.padded.width and 0 <= y < self.padded.height and self.levels[0][x, y] == 255
+        return 0 <= x < self.size[0] and 0 <= y < self.size[1] and self.levels[0][x, y] == 255
 
     def may_fit(self, box: Box) -> bool:
         if self.padded is None or self.at is None:
@@ -142,7 +151,7 @@ class Clearance:
             return False
         ox, oy = self.at[0] - 1, self.at[1] - 1
         y = (y0 + y1) // 2 - oy
-        width, height = self.padded.size
+        width, height = self.size
         if not (0 <= y < height):
             return False
         xs = list(range(x0 + r, x1 - r, 2 * r + 1)) + [x1 - r - 1]
@@ -295,9 +304,10 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
                              math.ceil(s.points[1][0]) + 2, math.ceil(s.points[1][1]) + 2)]]
         final_areas.append(area.finish(outside, [lb.box for lb in labels] + [i.box for i in icons] + dots,
                                        round(6 * u), attack + 1 if area.space.highlight else 0))
+    _keep(ground)
     legend_top = frame[3] + round(margin * 1.2)
     # What the lines mean, after the game's own key: only those the map shows.
-    drawn = {"closed": any(e.outline == CLOSED for e in shapes["land"]), "crossing": bool(crossings)}
+    drawn = {"closed": bool(shapes["closed"]), "crossing": bool(crossings)}
     extra = tuple((kind, KEY_TEXT[kind]) for kind, shown in drawn.items() if shown and kind not in dict(picture.key))
     keyed = dataclasses.replace(picture, key=picture.key + extra)
     legend_labels, legend_icons, entries, legend_box = legend_and_key(keyed, styles, legend_top, width, margin, u)
@@ -326,6 +336,7 @@ class _Region:
     clearance: Clearance
     grids: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)
     names: dict[tuple[object, ...], list[Label] | None] = dataclasses.field(default_factory=dict)
+    mask: Image.Image | None = None
 
 
 @dataclasses.dataclass
@@ -339,6 +350,10 @@ class _Ground:
     mask: Image.Image
     coast: tuple[tuple[Point, ...], ...]
     groups: dict[tuple[object, ...], tuple[list[Cell], list[_Region | None]]] = dataclasses.field(default_factory=dict)
+    key: str = ""  # the name of its file in the disk cache, and what was found there (bot/render/coast_cache.py)
+    stored: dict[str, coast_cache.StoredGroup] = dataclasses.field(default_factory=dict)
+    digests: dict[tuple[object, ...], str] = dataclasses.field(default_factory=dict)
+    dirty: bool = False
 
 
 _GROUNDS: OrderedDict[tuple[object, ...], _Ground] = OrderedDict()
@@ -357,6 +372,9 @@ def _ground(drawing: Drawing, width: int, margin: int, top: int) -> _Ground:
     land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
     ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)),
                      tuple(coast_lines(land, frame)))
+    fields = (drawing.land, drawing.view, drawing.reach, drawing.sea_reach, drawing.reaches, drawing.borders)
+    ground.key = coast_cache.frame_key(fields, drawing.rings, (width, margin, top))
+    ground.stored = coast_cache.load(coast_cache.cache_dir(), ground.key)
     _GROUNDS[key] = ground
     while len(_GROUNDS) > GROUNDS_KEPT:
         _GROUNDS.popitem(last=False)
@@ -416,7 +434,8 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
     lines = {(b.a, b.b): (project(b.line[0]), project(b.line[1])) for b in drawing.borders}
     scale = project((drawing.view[0], drawing.view[3] - 1))[1] - project((drawing.view[0], drawing.view[3]))[1]
     out: list[_Placing] = []
-    shapes: dict[str, list[Shape]] = {"land": [], "sea": [], "overlays": []}
+    # "closed": the closed land borders that run over land somewhere (a diagram's run only across its gaps).
+    shapes: dict[str, list[Shape]] = {"land": [], "sea": [], "overlays": [], "closed": []}
     by_name: dict[str, _Placing] = {}
     for sea in (False, True):
         group = [s for s in spaces if (s.kind == "sea") == sea]
@@ -425,9 +444,17 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
         reaches = [drawing.reach_of(s.name, sea) * scale for s in group]
         key = (sea, tuple(names), tuple(centres), tuple(reaches), tuple(sorted(lines.items())))
         if key not in ground.groups:
-            made = cells(names, centres, reaches, frame, lines)
-            ground.groups[key] = (made, [_shape(cell, mask, not sea) if len(cell.points) >= 3 else None
-                                         for cell in made])
+            digest = coast_cache.group_key(key)
+            stored = ground.stored.get(digest)
+            if stored is not None and len(stored.cells) == len(names):
+                ground.groups[key] = ([Cell(points, sides) for points, sides in stored.cells],
+                                      [None if r is None else _stored_shape(r) for r in stored.regions])
+            else:
+                made = cells(names, centres, reaches, frame, lines)
+                ground.groups[key] = (made, [_shape(cell, mask, not sea) if len(cell.points) >= 3 else None
+                                             for cell in made])
+                ground.dirty = True
+            ground.digests[key] = digest
         group_cells, group_shapes = ground.groups[key]
         tints = _tints(names, group_cells) if sea else {}
         for space, centre, cell, shape in zip(group, centres, group_cells, group_shapes):
@@ -456,6 +483,8 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
                 edges.append(edge)
                 if other is None or other > name or other not in by_name:  # drawn once for the whole map
                     shapes["sea" if sea else "land"].append(edge)
+                    if other is not None and not (open_ or sea or shapes["closed"]) and _touches(cell, other, mask, True):
+                        shapes["closed"].append(edge)
             by_name[name].edges = tuple(edges)
     # Crossings and straits: linked areas of one kind whose shapes do not meet over their own ground.
     crossings: list[tuple[str, str]] = []
@@ -475,7 +504,37 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
 
 def _shape(cell: Cell, mask: Image.Image, land: bool) -> _Region:
     region_mask, region, room = _region(cell, mask, land)
-    return _Region(region, room, _fits(region_mask, region), Clearance(region_mask, region))
+    return _Region(region, room, _fits(region_mask, region), Clearance(region_mask, region), mask=region_mask)
+
+
+def _stored_shape(stored: coast_cache.StoredRegion) -> _Region:
+    clearance = Clearance(stored.mask, stored.box)
+    for r, level in stored.levels.items():
+        clearance.images[r] = level
+        clearance.levels[r] = None if level is None else level.load()
+    return _Region(stored.box, stored.room, _fits(stored.mask, stored.box), clearance, mask=stored.mask)
+
+
+def _keep(ground: _Ground) -> None:
+    """The ground's cells and regions written to the disk cache, when this render worked out any of them."""
+    shapes = [shape for _cells, group in ground.groups.values() for shape in group if shape is not None]
+    if not (ground.dirty or any(shape.clearance.added for shape in shapes)):
+        return
+    groups = {}
+    for key, (group_cells, group_shapes) in ground.groups.items():
+        regions: list[coast_cache.StoredRegion | None] = []
+        for shape in group_shapes:
+            if shape is None or shape.region is None or shape.mask is None:
+                regions.append(None)
+                continue
+            levels = {r: None if image is None else image.point(lambda v: 255 if v == 255 else 0)
+                      for r, image in shape.clearance.images.items()}
+            regions.append(coast_cache.StoredRegion(shape.region, shape.room, shape.mask, levels))
+        groups[ground.digests[key]] = coast_cache.StoredGroup([(c.points, c.sides) for c in group_cells], regions)
+    coast_cache.save(coast_cache.cache_dir(), ground.key, groups)
+    ground.dirty = False
+    for shape in shapes:
+        shape.clearance.added = False
 
 
 def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], bool]:

@@ -56,7 +56,8 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
     for area in layout.areas:
         if area.clip == "sea":
             draw.polygon([(x * ss, y * ss) for x, y in area.polygon], fill=area.tint or SEA_FILL)
-    _waves(draw, (gx * ss, gy * ss, gx1 * ss, gy1 * ss), layout.pattern_step * ss, max(1, round(ss * 1.1)))
+    if any(area.clip == "sea" for area in layout.areas):  # a diagram of land areas alone (a status card) has no sea
+        _waves(draw, (gx * ss, gy * ss, gx1 * ss, gy1 * ss), layout.pattern_step * ss, max(1, round(ss * 1.1)))
     draw_shapes(draw, list(layout.sea_borders))
     # A band of paler water along the coast, as old sea charts have it; the land covers its inner half.
     shore = max(1, round(5 * ss * layout.width / 1600))

@@ -1,7 +1,8 @@
 """Where everything goes on a map: one layout, painted by both the PNG and the SVG renderer.
 
 Pure: from a ``Picture`` (engine/ruleset.py: the game's map at a moment, in neutral shapes) it computes the
-tiles of a grid map (``grid_layout.py``) or the areas of an area map (``area_layout.py``), the labels (with their
+tiles of a grid map (``grid_layout.py``) or the areas of an area map (``coast_layout.py``, over a coastline or as
+a diagram: ``diagram.py``), the labels (with their
 boxes, fitted so none overlaps another), the icons and the legend (``legend.py``), and the shapes that draw each
 icon (``icons.py``). Nothing here draws; text is only measured (``text.py``), with Pillow's bundled font so the
 measures are the same on every machine. The parts of a layout are in ``layout_parts.py``.
@@ -10,8 +11,8 @@ Coordinates are pixels of the final image: (x0, y0, x1, y1) with x1 and y1 exclu
 """
 from __future__ import annotations
 
-from bot.render.area_layout import build_area_layout
 from bot.render.coast_layout import build_coast_layout
+from bot.render.diagram import as_diagram
 from bot.render.badges import BadgeItem, badge_items, badges_placed, place_badges
 from bot.render.grid_layout import grid_layout
 from bot.render.icons import BADGE, GOLD, PIRATE, icon_shapes, pattern_lines
@@ -35,7 +36,7 @@ __all__ = [
 def build_layout(picture: Picture, width: int = 1600) -> MapLayout:
     """The layout of ``picture``, ``width`` pixels wide (at least 480): a grid map's tiles, or an area map's."""
     if picture.grid is None:
-        if picture.drawing is not None and picture.drawing.rings:
-            return build_coast_layout(picture, width)
-        return build_area_layout(picture, width)
+        if picture.drawing is None or not picture.drawing.rings:
+            picture = as_diagram(picture)  # no coast to draw it over: a diagram, by the same renderer
+        return build_coast_layout(picture, width)
     return grid_layout(picture, width)

@@ -127,7 +127,6 @@ class MapLayout:
     pattern_step: int  # spacing of the tiles' hatching
     info: dict[str, Any] = field(default_factory=dict)  # the subtitle and the info lines: what the header says
     areas: tuple["Area", ...] = ()  # an area map's spaces (a grid map has ``cells``)
-    links: tuple[Shape, ...] = ()  # an area map's adjacencies, drawn under the names
     # An area map over a coastline: the land's rings (pixels), the borders drawn on land and on sea (each cut to
     # its own), and what is drawn over the areas (crossings, straits, leader lines), all under the names.
     land: tuple[tuple[Point, ...], ...] = ()

@@ -15,7 +15,8 @@ def picture_styles(picture: Picture) -> dict[str, SeatStyle]:
     """The powers' styles: from the colours the game's data asks for, in the picture's fixed order of powers."""
     asked = dict(picture.colours)
     powers = list(picture.powers) or list(dict.fromkeys(s.fill for s in picture.spaces if s.fill))
-    return seat_styles({p: {"colour": asked.get(p)} for p in powers})
+    as_written = picture.drawing is not None and picture.drawing.colours == "game"
+    return seat_styles({p: {"colour": asked.get(p)} for p in powers}, as_written=as_written)
 
 
 

@@ -123,11 +123,9 @@ def paint(layout: MapLayout) -> Image.Image:
     draw.rounded_rectangle((lx0, ly0, lx1, ly1), radius=SS * 8, fill=LEGEND_FILL, outline=mix(LEGEND_FILL, INK, 0.2),
                            width=SS)
     styles = layout.styles
-    if layout.land:
+    if layout.land or layout.areas:
         # Each area's tile has a size of its own: the cache would only hold them all in memory.
         paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
-    elif layout.areas:
-        _paint_areas(image, draw, layout)
     for cell in layout.cells:
         if cell.kind == "sea":
             _paste_tile(image, cell.box, SEA_FILL, SEA_WAVE, "waves", layout.radius, layout.pattern_step, 0, SEA_FILL)
@@ -149,33 +147,6 @@ def paint(layout: MapLayout) -> Image.Image:
     for label in layout.labels:
         draw_label(draw, label)
     return image.reduce(SS)
-
-
-def _paint_areas(image: Image.Image, draw: ImageDraw.ImageDraw, layout: MapLayout) -> None:
-    """An area map: the links under everything, each area in its fill and pattern, then the attack frames."""
-    draw_shapes(draw, list(layout.links))
-    for area in layout.areas:
-        x0, y0, x1, y1 = _scaled(area.box)
-        w, h = x1 - x0 + 1, y1 - y0 + 1
-        pts = [((x - area.box[0]) * SS, (y - area.box[1]) * SS) for x, y in area.polygon]
-        mask = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(mask).polygon(pts, fill=255)
-        if area.kind == "sea":
-            fill, ink, pattern, outline = SEA_FILL, SEA_WAVE, "waves", None
-        else:
-            style = layout.styles[area.style]
-            fill, ink, pattern, outline = style.fill, pattern_ink(style), style.pattern, style.ink
-        tile = _tile(fill, ink, pattern, w, h, 0, layout.pattern_step * SS, 0, fill)
-        image.paste(tile, (x0, y0), mask)
-        if outline is not None:
-            ring = [(x * SS, y * SS) for x, y in area.polygon]
-            draw.line([*ring, ring[0], ring[1]], fill=outline, width=layout.border * SS, joint="curve")
-    for area in layout.areas:
-        if area.attacked:
-            ring = [(x * SS, y * SS) for x, y in area.polygon]
-            draw.line([*ring, ring[0], ring[1]], fill=INK, width=layout.attack_border * SS, joint="curve")
-            draw.line([*ring, ring[0], ring[1]], fill=ATTACK_RED, width=max(1, layout.attack_border * SS - 2 * SS),
-                      joint="curve")
 
 
 def _attack_frame(draw: ImageDraw.ImageDraw, box: Box, width: int, radius: int) -> None:

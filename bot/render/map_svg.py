@@ -142,31 +142,6 @@ def _label(label: Label) -> str:
     return "".join(parts)
 
 
-def _areas(layout: MapLayout) -> list[str]:
-    """An area map: the links under everything, each area in its fill and pattern, then the attack frames."""
-    out = ['<g class="links">', *(_shape(link) for link in layout.links), "</g>", '<g class="areas">']
-    for area in layout.areas:
-        pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in area.polygon)
-        if area.kind == "sea":
-            out.append(f'<g class="sea" data-name={quoteattr(area.name)}><polygon points="{pts}" fill="{_c(SEA_FILL)}"/>'
-                       f'<polygon points="{pts}" fill="url(#p-sea)"/></g>')
-            continue
-        style = layout.styles[area.style]
-        out.append(f'<g class="province" data-name={quoteattr(area.name)} data-owner={quoteattr(area.owner or "")}>'
-                   f'<polygon points="{pts}" fill="{_c(style.fill)}"/><polygon points="{pts}" fill="url(#{_id(area.style)})" '
-                   f'stroke="{_c(style.ink)}" stroke-width="{layout.border}" stroke-linejoin="round"/></g>')
-    for area in layout.areas:
-        if area.attacked:
-            pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in area.polygon)
-            a = layout.attack_border
-            out.append(f'<polygon class="attacked" points="{pts}" fill="none" stroke="{_c(INK)}" stroke-width="{a}" '
-                       f'stroke-linejoin="round"/>')
-            out.append(f'<polygon points="{pts}" fill="none" stroke="{_c(ATTACK_RED)}" stroke-width="{a - 2}" '
-                       'stroke-linejoin="round"/>')
-    out.append("</g>")
-    return out
-
-
 def paint_svg(layout: MapLayout, embed_font: bool = True) -> str:
     styles = layout.styles
     w, h = layout.width, layout.height
@@ -194,10 +169,8 @@ def paint_svg(layout: MapLayout, embed_font: bool = True) -> str:
     lx0, ly0, lx1, ly1 = layout.legend_box
     out.append(f'<rect x="{lx0}" y="{ly0}" width="{lx1 - lx0}" height="{ly1 - ly0}" rx="8" fill="{_c(LEGEND_FILL)}" '
                f'stroke="{_c(mix(LEGEND_FILL, INK, 0.2))}"/>')
-    if layout.land:
+    if layout.land or layout.areas:
         out.extend(coast_svg(layout, _id, _shape))
-    elif layout.areas:
-        out.extend(_areas(layout))
     out.append('<g class="tiles">')
     for cell in layout.cells:
         if cell.kind == "sea":

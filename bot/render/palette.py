@@ -245,11 +245,14 @@ def _ink_for(fill: RGB) -> RGB:
     return mix(fill, (0, 0, 0), 0.38) if relative_luminance(fill) > 0.18 else mix(fill, WHITE, 0.42)
 
 
-def seat_styles(seats_data: Mapping[str, Any] | Iterable[str]) -> dict[str, SeatStyle]:
+def seat_styles(seats_data: Mapping[str, Any] | Iterable[str], as_written: bool = False) -> dict[str, SeatStyle]:
     """One style per seat, in the data's order, plus the independent provinces under ``INDEPENDENT``.
 
     ``seats_data`` maps each seat to its data (an object or a dict with a ``colour``), or is just the
-    seats' names; the styles depend only on it, never on the campaign's state.
+    seats' names; the styles depend only on it, never on the campaign's state. ``as_written`` (a map whose drawing
+    asks for the game's own colours): every seat's colour as the data writes it, even a set colour-blind players
+    may confuse, as long as each seat has one of its own and none is the independent grey; the patterns, different
+    for every seat, tell them apart.
     """
     if isinstance(seats_data, Mapping):
         names = list(seats_data)
@@ -264,7 +267,8 @@ def seat_styles(seats_data: Mapping[str, Any] | Iterable[str]) -> dict[str, Seat
         names = list(seats_data)
         asked = {name: None for name in names}
     given = [c for c in asked.values() if c is not None]
-    if len(given) == len(names) and len(set(given)) == len(given) and cvd_safe(given):
+    own = len(given) == len(names) and len(set(given)) == len(given)
+    if own and (cvd_safe(given) or (as_written and INDEPENDENT_FILL not in given)):
         colours: dict[str, RGB] = {n: c for n, c in asked.items() if c is not None}
     else:
         colours = _safe_colours(names, asked)

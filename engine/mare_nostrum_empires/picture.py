@@ -49,4 +49,4 @@ def picture(rules: RulesData, game: Game) -> Picture:
                    tuple((s.power or "", s.text) for s in standings), tuple(rules.empires),
                    tuple((e.name, e.colour) for e in rules.empires.values()),
                    info=(("phase", headline(rules, game)),), standings=tuple(standings),
-                   key=((HIGHLIGHT, "at war, or held by a conqueror"),))
+                   key=((HIGHLIGHT, "at war, or held by a conqueror"),), drawing=rules.map.drawing)

@@ -38,7 +38,7 @@ def test_a_table_is_read_with_its_defaults() -> None:
 
 def test_each_mistake_says_what_was_wrong_and_what_is_right() -> None:
     assert refused(colour="blue") == ("tiny.toml: [drawing]: unknown key 'colour'; the keys are land, view, reach, "
-                                      "sea_reach, reaches, border")
+                                      "sea_reach, reaches, border, colours")
     assert refused(land="../secrets.json") == ('tiny.toml: [drawing]: \'land\' must name a coastline file of data/geo/, '
                                                'such as "mediterranean-land.json", not \'../secrets.json\'')
     assert refused(view=[0, 0, 4]) == "tiny.toml: [drawing]: 'view' must be [west, south, east, north], not [0, 0, 4]"
@@ -93,3 +93,33 @@ def test_mediterranean_empires_is_drawn_over_the_coastline_and_a_bad_table_stops
     without = copy.deepcopy(raw)
     del without["drawing"]
     assert build_map(without).drawing is None
+
+
+def test_a_map_file_without_a_drawing_is_drawn_over_the_first_coastline_that_covers_its_centres() -> None:
+    raw = tomllib.loads(MAP.read_text(encoding="utf-8"))
+    del raw["drawing"]
+    derived = build_map(raw, "mediterranean-empires.toml", DATA / "geo").drawing
+    centres = [a.at for a in load_map(MAP).lands.values()] + [s.at for s in load_map(MAP).seas.values()]
+    west, south = min(x for x, _y in centres), min(y for _x, y in centres)
+    east, north = max(x for x, _y in centres), max(y for _x, y in centres)
+    assert derived == Drawing("mediterranean-land.json", (max(-10.0, west - 1.5), max(28.0, south - 1.5),
+                                                          min(42.0, east + 1.5), min(48.0, north + 1.5)), 2.0, 3.4)
+    assert len(derived.rings) == 112
+    # Mare Nostrum: Empires reaches the Nile's valley and Mesopotamia: only the wide coastline covers it.
+    empires = load_map(DATA / "maps" / "mare-nostrum-empires.toml").drawing
+    assert empires is not None and empires.land == "mediterranean-wide-land.json" and len(empires.rings) == 127
+
+
+def test_centres_no_coastline_covers_leave_the_map_without_a_drawing() -> None:
+    raw = tomllib.loads(MAP.read_text(encoding="utf-8"))
+    del raw["drawing"]
+    raw["land"]["Corsica"]["at"] = [60.0, 42.0]  # east of every coastline file
+    assert build_map(raw, "mediterranean-empires.toml", DATA / "geo").drawing is None
+
+
+def test_the_wide_coastline_says_where_it_comes_from() -> None:
+    import json
+
+    document = json.loads((DATA / "geo" / "mediterranean-wide-land.json").read_text(encoding="utf-8"))
+    assert "world-atlas@2.0.2" in document["source"] and document["box"] == [-10.0, 22.0, 50.0, 48.0]
+    assert document["licence"].startswith("Natural Earth: public domain")

@@ -1,5 +1,6 @@
-"""An area map (a Picture without a grid, as Mediterranean Empires draws): areas around their centres, names
-that never overlap, each area in its owner's colour, and a legend naming every power."""
+"""An area map whose centres no coastline covers (a Picture without a grid or a drawing): drawn by the one area-map
+renderer as a diagram (bot/render/diagram.py), areas apart around their centres with the rules' links dashed across
+the gaps, names that never overlap, each area in its owner's colour, and a legend naming every power."""
 from __future__ import annotations
 
 import io
@@ -9,12 +10,14 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
-from bot.render.area_layout import box_inside, cells, inside_polygon
+from bot.render.area_geometry import inside_convex, shrunk
+from bot.render.coast_layout import CLOSED
 from bot.render.layout import MapLayout, build_layout, inside, intersects, overlapping_labels
 from bot.render.map_png import render_png
 from bot.render.map_svg import render_svg
-from bot.render.palette import INDEPENDENT, SEA_FILL, style_of
+from bot.render.palette import INDEPENDENT, style_of
 from engine.ruleset import HIGHLIGHT, Glyph, Picture, Space, Standing
+from tests.bot.render.test_coast_map import in_own_area
 
 POWERS = ("Aragon", "Venice", "Genoa")
 NAMES = ("Castilla", "Aragon", "Catalunya", "Provence", "Lombardia", "Venezia", "Dalmatia", "Roma", "Napoli",
@@ -71,18 +74,19 @@ def test_no_two_labels_overlap_and_each_sits_in_its_own_area(width: int) -> None
         for b in labels[i + 1:]:
             assert not intersects(a.box, b.box), (a.place, a.text, b.place, b.text)
     areas = {a.name: a for a in layout.areas}
+    assert not any(a.label_outside for a in layout.areas)
     for label in labels:
         assert inside(label.box, (0, 0, layout.width, layout.height)), label
         if label.kind in ("province", "sea", "held", "badge") and label.place in areas:
-            assert box_inside(label.box, areas[label.place].polygon), (label.place, label.text)
+            assert in_own_area(layout, label.place, label.box), (label.place, label.text)
     for icon in layout.icons:
         if icon.place in areas:
-            assert box_inside(icon.box, areas[icon.place].polygon), icon
+            assert in_own_area(layout, icon.place, icon.box), icon
     names = {lb.place: lb.text for lb in labels if lb.kind in ("province", "sea")}
     assert names == {n: n for n in NAMES}, "every name whole at this size"
 
 
-def test_the_pixel_at_each_area_centre_has_its_owners_colour() -> None:
+def test_a_plain_patch_of_each_area_has_its_owners_colour() -> None:
     picture = area_picture()
     layout = build_layout(picture, 1600)
     image = Image.open(io.BytesIO(render_png(picture, 1600))).convert("RGB")
@@ -90,15 +94,12 @@ def test_the_pixel_at_each_area_centre_has_its_owners_colour() -> None:
     owner_of = owners(picture)
     for area in layout.areas:
         assert area.sample is not None, area.name
-        cx, cy = round(area.centre[0]), round(area.centre[1])
         colours = image.crop(area.sample).getcolors(maxcolors=10_000)
         dominant = max(colours)[1]
-        expected = SEA_FILL if area.kind == "sea" else style_of(layout.styles, owner_of[area.name]).fill
+        expected = area.tint if area.kind == "sea" else style_of(layout.styles, owner_of[area.name]).fill
         assert dominant == expected, (area.name, dominant, expected)
-        if area.kind != "sea":
-            # The centre itself, or a pixel beside it when a hatching stroke crosses it.
-            near = [image.getpixel((cx + dx, cy + dy)) for dx in (-2, 0, 2) for dy in (-2, 0, 2)]
-            assert expected in near, area.name
+        assert inside_convex(((area.sample[0] + area.sample[2]) / 2, (area.sample[1] + area.sample[3]) / 2),
+                             area.polygon), area.name
 
 
 def test_the_legend_lists_every_power_and_the_key_every_mark() -> None:
@@ -109,7 +110,8 @@ def test_the_legend_lists_every_power_and_the_key_every_mark() -> None:
     venice = sum(1 for s in picture.spaces if s.fill == "Venice")
     assert layout.legend[1].detail.text == f"player 1 · {venice} areas" and layout.legend[1].player == "player 1"
     assert layout.legend[1].provinces == venice
-    assert [lb.text for lb in layout.labels_of("key")] == ["capital", "fleet", "pirates", "contested", "battle"]
+    assert [lb.text for lb in layout.labels_of("key")] == ["capital", "fleet", "pirates", "contested", "battle",
+                                                           "neighbours whose shapes do not meet"]
     assert "attacked" in [i.kind for i in layout.icons if i.place == "legend"]
     assert layout.labels_of("title")[0].text == "Mediterranean Empires · Game turn 2 (1291-1300)"
 
@@ -125,7 +127,12 @@ def test_icons_marks_and_highlights_are_drawn_where_the_picture_says() -> None:
     assert fleets == {("Venice", 2), ("Genoa", 1)}
     assert "siege" in [lb.text for lb in layout.labels_of("held") if lb.place == NAMES[4]]
     assert {a.name for a in layout.areas if a.attacked} == {n for n, s in spaces.items() if s.highlight}
-    assert len(layout.links) == len(picture.links) > 10
+    # The areas stand apart: every link between two land areas is a dashed line across the gap, and only links are.
+    kinds = {n: s.kind for n, s in spaces.items()}
+    land_links = {frozenset(pair) for pair in picture.links if kinds[pair[0]] == kinds[pair[1]] == "land"}
+    crossings = {frozenset(pair) for pair in layout.crossings}
+    assert land_links <= crossings <= {frozenset(pair) for pair in picture.links} and len(land_links) > 5
+    assert not [e for e in layout.land_borders if e.outline == CLOSED and e.width > 3]  # no closed border shown
 
 
 def test_sixty_areas_stay_readable_at_1600_px() -> None:
@@ -133,7 +140,8 @@ def test_sixty_areas_stay_readable_at_1600_px() -> None:
     layout = build_layout(area_picture(names, columns=10), 1600)
     assert overlapping_labels(layout) == []
     assert len(layout.areas) == 60
-    assert min(lb.size for lb in layout.labels if lb.kind == "province") >= 11
+    assert min(lb.size for lb in layout.labels if lb.kind == "province") >= 10
+    assert not any(a.label_outside for a in layout.areas)
 
 
 def test_the_svg_draws_the_same_areas(tmp_path: object) -> None:
@@ -146,11 +154,22 @@ def test_the_svg_draws_the_same_areas(tmp_path: object) -> None:
     assert set(NAMES) <= texts
 
 
-def test_cells_are_convex_disjoint_and_hold_their_centre() -> None:
-    points = [(0.0, 0.0), (100.0, 0.0), (50.0, 80.0), (400.0, 400.0)]
-    polygons = cells(points, 70.0, 4.0)
-    for p, poly in zip(points, polygons):
-        assert inside_polygon(p, poly)
-    assert not inside_polygon((50.0, 0.0), polygons[0]) and not inside_polygon((50.0, 0.0), polygons[1])
-    lone = polygons[3]  # far from the rest: a disc
-    assert all(abs(math.dist(v, points[3]) - 70.0) < 1e-6 for v in lone)
+def test_a_shrunk_cell_keeps_its_centre_and_stands_its_gap_inside() -> None:
+    square = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+    inner = shrunk(square, (3.0, 3.0), 1.0)
+    assert sorted(inner) == [(1.0, 1.0), (1.0, 9.0), (9.0, 1.0), (9.0, 9.0)]
+    assert shrunk(tuple(reversed(square)), (3.0, 3.0), 1.0) and inside_convex((3.0, 3.0), inner)
+
+
+def test_a_status_card_of_land_areas_alone_has_no_sea() -> None:
+    seats = ("North", "South", "East", "West")
+    spaces = tuple(Space(s, at=(50.0, 15.0 + 25.0 * i), fill=s, marks=(f"{i} VP",)) for i, s in enumerate(seats))
+    picture = Picture("Card", "turn 1", None, spaces, (), tuple((s, s) for s in seats), seats)
+    layout = build_layout(picture, 1000)
+    assert [a.name for a in layout.areas] == list(seats) and overlapping_labels(layout) == []
+    assert layout.height <= 1000 * 1.25 + 400  # the view is at most 1.25 times as tall as it is wide
+    assert [lb.text for lb in layout.labels_of("key")] == []  # no closed border, no crossing: nothing to explain
+    image = Image.open(io.BytesIO(render_png(picture, 1000))).convert("RGB")
+    x0, y0, x1, y1 = layout.grid
+    corner = image.crop((x0 + 2, y0 + 2, x0 + 40, y0 + 40)).getcolors()
+    assert corner is not None and len(corner) == 1  # plain ground, no waves where there is no sea

@@ -2,9 +2,9 @@
 
 The states are kept beside the images (``reference/state-turn*.json``, the public state of the scripted
 campaign of tests/bot/campaign_play.py after 2 and after 15 turns), so a change of the rules does not show
-up here: only a change of the drawing does. Mediterranean Empires' area map keeps its pictures instead
-(``reference/me-*.json``, tests/bot/render/area_pictures.py): the set-up and the end of the scripted game, drawn
-over the coastline of the map file's drawing as it is now.
+up here: only a change of the drawing does. The area maps keep their pictures instead (``reference/me-*.json``,
+``reference/mne-*.json``, tests/bot/render/area_pictures.py): Mediterranean Empires' set-up and the end of its
+scripted game, Mare Nostrum: Empires' set-up and the end of its scripted game, drawn over the coastline of the map file's drawing as it is now.
 
 When the drawing changes on purpose, look at the ``*.actual.png`` a failure leaves next to the reference,
 then regenerate:
@@ -73,6 +73,8 @@ REFERENCES: dict[str, Callable[[], bytes]] = {
     "chart-stability.png": _chart("state-turn15.json", "stability", 900),
     "me-setup.png": _area_map("me-setup.json", 1200),
     "me-late.png": _area_map("me-late.json", 1200),
+    "mne-setup.png": _area_map("mne-setup.json", 1200),
+    "mne-late.png": _area_map("mne-late.json", 1200),
 }
 
 

@@ -1,0 +1,172 @@
+"""What an area map's layout works out from the map file and the width alone, kept on disk between processes.
+
+A fresh ``legatus map`` would otherwise cut every area's cell out of the land and average its mask at many sizes
+again (bot/render/coast_layout.py), most of its time. The file holds, for one map at one width, every area's cell,
+its region of land or sea (a mask), and the averages of that mask found so far (as where they are full: all the
+layout reads of them). It is named by a hash of everything those depend on: the drawing (view, reaches, borders,
+the coast's points), the areas' names and centres, the width and frame, the code that computes them and Pillow's
+version. So a changed map file or new code is another name, never a stale hit; the file also carries the hash of its
+own contents and is read only if both match. A file missing, unreadable, corrupt or in an old format is ignored and
+the layout computes (and writes) it again; a folder that cannot be written only costs the speed.
+
+Where: ``$LEGATUS_CACHE_DIR``, else ``$XDG_CACHE_HOME/legatus``, else ``~/.cache/legatus``; the files are in its
+``maps`` folder (the ``FILES_KEPT`` most recently written), and any of them may be deleted at any time.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import PIL
+from PIL import Image
+
+FORMAT = b"legatus-map-cache 1\n"
+FILES_KEPT = 32  # maps times widths: past this, the least recently written go (each file is a few hundred KiB)
+Box = tuple[int, int, int, int]
+Point = tuple[float, float]
+
+
+@dataclass
+class StoredRegion:
+    """An area's region as the layout computed it: where it lies, its pixels, its mask (0 or 255), and each average
+    of its padded mask by radius, thresholded (255 where full), or None where no square of that radius fits."""
+
+    box: Box
+    room: int
+    mask: Image.Image
+    levels: dict[int, Image.Image | None] = field(default_factory=dict)
+
+
+@dataclass
+class StoredGroup:
+    """The cells of one kind of area (land, or sea) and each area's region (None: its cell holds none of it)."""
+
+    cells: list[tuple[tuple[Point, ...], tuple[str | None, ...]]]
+    regions: list[StoredRegion | None]
+
+
+def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    if environ.get("LEGATUS_CACHE_DIR"):
+        return Path(environ["LEGATUS_CACHE_DIR"]) / "maps"
+    base = environ.get("XDG_CACHE_HOME") or str(Path(environ.get("HOME") or Path.home()) / ".cache")
+    return Path(base) / "legatus" / "maps"
+
+
+def _code_version() -> bytes:
+    from bot.render import area_geometry, coast_layout
+
+    digest = hashlib.sha256(FORMAT + PIL.__version__.encode())
+    for module in (area_geometry, coast_layout):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.digest()
+
+
+def frame_key(drawing_fields: object, rings: object, frame: object) -> str:
+    """The name of one map's file at one frame: a hash of what its contents depend on."""
+    digest = hashlib.sha256(_code_version())
+    digest.update(repr(drawing_fields).encode())
+    digest.update(repr(rings).encode())
+    digest.update(repr(frame).encode())
+    return digest.hexdigest()
+
+
+def group_key(key: object) -> str:
+    return hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+def _bits(image: Image.Image) -> bytes:
+    return image.convert("1").tobytes()
+
+
+def _image(size: tuple[int, int], data: bytes) -> Image.Image:
+    return Image.frombytes("1", size, data).convert("L")
+
+
+def save(folder: Path, key: str, groups: Mapping[str, StoredGroup]) -> None:
+    stored: dict[str, object] = {}
+    blobs: list[bytes] = []
+    offset = 0
+
+    def blob(image: Image.Image) -> list[int]:
+        nonlocal offset
+        data = _bits(image)
+        blobs.append(data)
+        offset += len(data)
+        return [offset - len(data), len(data), image.width, image.height]
+
+    for name, group in groups.items():
+        regions: list[object] = []
+        for region in group.regions:
+            if region is None:
+                regions.append(None)
+                continue
+            regions.append({"box": list(region.box), "room": region.room, "mask": blob(region.mask),
+                            "levels": {str(r): None if level is None else blob(level)
+                                       for r, level in region.levels.items()}})
+        stored[name] = {"cells": [[[list(p) for p in points], list(sides)] for points, sides in group.cells],
+                        "regions": regions}
+    header = {"key": key, "groups": stored}
+    body = zlib.compress(b"".join(blobs), 1)
+    head = json.dumps(header, separators=(",", ":")).encode()
+    check = hashlib.sha256(head + body).hexdigest().encode()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed: a reader never sees half a file, two writers leave one whole file.
+        with tempfile.NamedTemporaryFile("wb", dir=folder, prefix=".", suffix=".tmp", delete=False) as out:
+            out.write(FORMAT + check + b"\n" + str(len(head)).encode() + b"\n" + head + body)
+        os.replace(out.name, folder / f"{key}.bin")
+        _prune(folder)
+    except OSError:
+        return  # a folder that cannot be written: the next process computes it again
+
+
+def _prune(folder: Path) -> None:
+    """The folder kept to ``FILES_KEPT`` files: a bot asked for many widths does not fill the disk."""
+    files = sorted(folder.glob("*.bin"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+    for stale in files[FILES_KEPT:]:
+        stale.unlink(missing_ok=True)
+
+
+def load(folder: Path, key: str) -> dict[str, StoredGroup]:
+    """The groups stored for ``key``; empty when there is no such file or it is not exactly what was written."""
+    try:
+        data = (folder / f"{key}.bin").read_bytes()
+    except OSError:
+        return {}
+    try:
+        if not data.startswith(FORMAT):
+            return {}
+        rest = data[len(FORMAT):]
+        check, length, rest = rest.split(b"\n", 2)
+        head, body = rest[:int(length)], rest[int(length):]
+        if hashlib.sha256(head + body).hexdigest().encode() != check:
+            return {}
+        header = json.loads(head)
+        if header.get("key") != key:
+            return {}
+        raw = zlib.decompress(body)
+
+        def image(ref: list[int]) -> Image.Image:
+            start, size, w, h = ref
+            return _image((w, h), raw[start:start + size])
+
+        out: dict[str, StoredGroup] = {}
+        for name, group in header["groups"].items():
+            cells = [(tuple((float(x), float(y)) for x, y in points), tuple(sides)) for points, sides in group["cells"]]
+            regions: list[StoredRegion | None] = []
+            for region in group["regions"]:
+                if region is None:
+                    regions.append(None)
+                    continue
+                levels = {int(r): None if ref is None else image(ref) for r, ref in region["levels"].items()}
+                regions.append(StoredRegion(tuple(region["box"]), int(region["room"]), image(region["mask"]), levels))
+            out[name] = StoredGroup(cells, regions)
+        return out
+    except (ValueError, KeyError, TypeError, zlib.error):
+        return {}

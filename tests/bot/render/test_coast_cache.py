@@ -1,0 +1,130 @@
+"""The disk cache of what an area map's layout works out from the map file and the width (bot/render/coast_cache.py):
+a fresh process that reads it draws byte for byte what one that computed everything draws; a file that is not
+exactly what was written, or belongs to another map, width or code, is never used."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.render import coast_cache, coast_layout
+from bot.render.map_png import render_png
+from engine.rulesets import load_ruleset
+from tests.bot.render import area_pictures
+from tests.bot.render.test_coast_map import gm_edited
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("LEGATUS_CACHE_DIR", str(tmp_path / "cache"))
+    coast_layout._GROUNDS.clear()
+    return tmp_path / "cache" / "maps"
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a new process: nothing in memory, and no cell or average may be computed (only read from the disk)."""
+    coast_layout._GROUNDS.clear()
+
+    def refused(*_args: object) -> object:
+        raise AssertionError("computed again instead of read from the cache")
+    monkeypatch.setattr(coast_layout, "cells", refused)
+    monkeypatch.setattr(coast_layout.ImageFilter, "BoxBlur", refused)
+
+
+def test_a_render_from_the_cache_is_the_computed_one_byte_for_byte(cache: Path, monkeypatch: pytest.MonkeyPatch
+                                                                   ) -> None:
+    setup, late = area_pictures.load("me-setup.json"), area_pictures.load("me-late.json")
+    cold_setup, cold_late = render_png(setup, 1200), render_png(late, 1200)
+    assert len(list(cache.glob("*.bin"))) == 1  # one map at one width: one file, grown by the second picture
+    _fresh(monkeypatch)
+    assert render_png(late, 1200) == cold_late
+    assert render_png(setup, 1200) == cold_setup
+
+
+def test_each_width_has_its_own_file(cache: Path) -> None:
+    setup = area_pictures.load("me-setup.json")
+    render_png(setup, 900)
+    render_png(setup, 1000)
+    assert len(list(cache.glob("*.bin"))) == 2
+
+
+def test_a_damaged_file_is_ignored_and_written_again(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = area_pictures.load("me-setup.json")
+    cold = render_png(setup, 1000)
+    [path] = cache.glob("*.bin")
+    data = bytearray(path.read_bytes())
+    data[-100] ^= 0x40  # one bit of one average flipped: the file's own hash no longer matches
+    path.write_bytes(bytes(data))
+    assert coast_cache.load(cache, path.stem) == {}
+    coast_layout._GROUNDS.clear()
+    assert render_png(setup, 1000) == cold
+    assert coast_cache.load(cache, path.stem) != {}
+    _fresh(monkeypatch)
+    assert render_png(setup, 1000) == cold
+
+
+@pytest.mark.parametrize("damage", [b"", b"legatus-map-cache 0\n", b"legatus-map-cache 1\nnot hex\n12\n{}"])
+def test_a_file_in_another_format_or_cut_short_is_ignored(cache: Path, damage: bytes) -> None:
+    cache.mkdir(parents=True)
+    (cache / "k.bin").write_bytes(damage)
+    assert coast_cache.load(cache, "k") == {}
+
+
+def test_a_file_under_another_maps_name_is_not_read(cache: Path) -> None:
+    setup = area_pictures.load("me-setup.json")
+    render_png(setup, 1000)
+    [path] = cache.glob("*.bin")
+    path.rename(cache / ("0" * 64 + ".bin"))
+    assert coast_cache.load(cache, "0" * 64) == {}  # the key written inside is the other one
+
+
+def test_a_gm_edited_map_is_computed_not_read_from_the_original_s_file(cache: Path, tmp_path: Path) -> None:
+    original = area_pictures.load("me-setup.json")
+    game = load_ruleset("mediterranean-empires", gm_edited(tmp_path))
+    edited = game.picture(game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}}))
+    render_png(original, 1000)
+    coast_layout._GROUNDS.clear()
+    cold_edited = render_png(edited, 1000)  # a border drawn: another drawing, so another file
+    assert len(list(cache.glob("*.bin"))) == 2
+    coast_layout._GROUNDS.clear()
+    assert render_png(edited, 1000) == cold_edited
+
+
+def test_the_name_changes_with_the_drawing_the_frame_and_the_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1000, 24, 80))
+    assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.5)), ((0.0, 0.0),), (1000, 24, 80)) != key
+    assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.1),), (1000, 24, 80)) != key
+    assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1001, 24, 80)) != key
+    monkeypatch.setattr(coast_cache, "FORMAT", b"legatus-map-cache 2\n")
+    assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1000, 24, 80)) != key
+
+
+def test_a_folder_that_cannot_be_written_costs_only_the_speed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("LEGATUS_CACHE_DIR", str(blocked))
+    setup = area_pictures.load("me-setup.json")
+    coast_layout._GROUNDS.clear()
+    first = render_png(setup, 900)
+    coast_layout._GROUNDS.clear()
+    assert render_png(setup, 900) == first
+    assert blocked.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_the_folder_follows_the_environment() -> None:
+    assert coast_cache.cache_dir({"LEGATUS_CACHE_DIR": "/srv/c", "XDG_CACHE_HOME": "/x"}) == Path("/srv/c/maps")
+    assert coast_cache.cache_dir({"XDG_CACHE_HOME": "/x", "HOME": "/h"}) == Path("/x/legatus/maps")
+    assert coast_cache.cache_dir({"HOME": "/h"}) == Path("/h/.cache/legatus/maps")
+
+
+def test_the_folder_keeps_only_the_most_recent_files(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coast_cache, "FILES_KEPT", 2)
+    setup = area_pictures.load("me-setup.json")
+    for width in (800, 850, 900):
+        render_png(setup, width)
+    assert len(list(cache.glob("*.bin"))) == 2
+    coast_layout._GROUNDS.clear()
+    _fresh(monkeypatch)
+    render_png(setup, 900)  # the last two widths are still read from the disk
+    render_png(setup, 850)
