@@ -250,8 +250,8 @@ class Ruleset(Protocol):
         """
         ...
 
-    def read_post(self, state: Any, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        """``nation`` gives the orders for that seat (the GM's /order); else the actor's own seat."""
+    def read_post(self, state: Any, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        """``seat`` gives the orders for that seat (the GM's /order); else the actor's own seat."""
         ...
 
     def commands(self) -> list[CommandSpec]:

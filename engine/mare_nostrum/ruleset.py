@@ -116,8 +116,8 @@ class MareNostrum:
         settle(ctx, RESOLVERS)
         return Transition(ctx.state, tuple(ctx.messages))
 
-    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        nation = nation or self.seat_of(state, actor)
+    def read_post(self, state: State, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        nation = seat or self.seat_of(state, actor)
         proposals = []
         for line in parse_post(text, self.vocabulary):
             if line.error is not None or line.order is None:

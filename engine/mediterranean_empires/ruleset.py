@@ -430,8 +430,8 @@ class MediterraneanEmpires:
 
     # --- posts and commands ----------------------------------------------------------------------------------------
 
-    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        seat = nation or self.seat_of(state, actor)
+    def read_post(self, state: State, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        seat = seat or self.seat_of(state, actor)
         out = []
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
