@@ -345,3 +345,12 @@ class RefusesShellCommands(Protocol):
         instead. The shell leaves them out of /help and answers them with that, before anything is tried. A game
         without it takes every shell command."""
         ...
+
+
+@runtime_checkable
+class MarksTimeouts(Protocol):
+    def timed_out(self, event: Event) -> str | None:
+        """The seat ``event`` passed because its time ran out (what its ``Prompt.timeout_line`` posted), else None.
+        The scheduler asks it of the events since a deadline, to tell a seat an earlier run passed for its timeout
+        (and died before saying so) from one that played in time. A game without it: the seat played in time."""
+        ...

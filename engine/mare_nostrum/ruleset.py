@@ -204,6 +204,12 @@ class MareNostrum:
         return [Prompt(seat, IN_TURN, "your orders for this turn", choices=("pass",), on_timeout="pass",
                        timeout_line=f"/gm pass {seat} timeout") for seat in self.to_act(state)]
 
+    def timed_out(self, event: Event) -> str | None:
+        # The pass the timeout line posts keeps its reason ("timeout") in the log, under the game's key "nation".
+        if event.kind == "gm.pass" and str(event.data.get("reason", "")).startswith("timeout"):
+            return str(event.data.get("nation", "")) or None
+        return None
+
     def seats(self, state: State) -> list[Seat]:
         return [Seat(name, (name,), ns.player, ns.alive) for name, ns in state.nations.items()]
 
