@@ -52,3 +52,12 @@ def test_every_mediterranean_empires_order_of_a_recorded_game_is_written_back_as
     stored = _orders_in(log)
     assert len(stored) > 100
     assert [order_from_dict(d).to_dict() for d in stored] == stored
+
+
+def test_every_mare_nostrum_empires_order_of_the_recorded_game_is_written_back_as_the_log_holds_it() -> None:
+    from engine.mare_nostrum_empires.orders import order_from_dict, to_dict
+
+    stored = _orders_in("mare-nostrum-empires-3-players")
+    assert len(stored) > 30
+    assert [to_dict(order_from_dict(d)) for d in stored] == stored
+    assert order_from_dict(stored[0]).to_dict() == stored[0]  # the class's own, the same
