@@ -61,3 +61,24 @@ def test_every_mare_nostrum_empires_order_of_the_recorded_game_is_written_back_a
     assert len(stored) > 30
     assert [to_dict(order_from_dict(d)) for d in stored] == stored
     assert order_from_dict(stored[0]).to_dict() == stored[0]  # the class's own, the same
+
+
+def test_trading_in_the_mediterranean_writes_its_orders_as_its_events_hold_them() -> None:
+    from engine.events import Event
+    from engine.trading_mediterranean import orders as tm
+
+    written: list[tuple[tm.Order, dict[str, Any]]] = [
+        (tm.Give("North", "farm", None), {"seat": "North", "building": "farm", "target": None}),
+        (tm.Offer("North", "South", {"grain": 1}, {"wine": 2}), {"seat": "North", "to": "South", "give": {"grain": 1},
+                                                               "get": {"wine": 2}}),
+        (tm.Offer("North", "South", {}, {}, 3), {"seat": "North", "to": "South", "give": {}, "get": {}, "counters": 3}),
+        (tm.Answer("North", "accept", 4, ("c1", "c2")), {"seat": "North", "answer": "accept", "offer": 4,
+                                                         "picked": ["c1", "c2"]}),
+        (tm.Warehouse("North", ("c1",)), {"seat": "North", "cards": ["c1"]}),
+        (tm.Vote("North", None), {"seat": "North", "option": None}),
+        (tm.Develop("North", "scholar"), {"seat": "North", "name": "scholar"}),
+        (tm.Done("North"), {"seat": "North"}),
+    ]
+    for order, stored in written:
+        assert list(order.to_dict().items()) == list(stored.items())
+        assert tm.order_from_event(Event(seq=1, kind=order.kind, actor="a", data=stored)) == order
