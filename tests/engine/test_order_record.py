@@ -82,3 +82,11 @@ def test_trading_in_the_mediterranean_writes_its_orders_as_its_events_hold_them(
     for order, stored in written:
         assert list(order.to_dict().items()) == list(stored.items())
         assert tm.order_from_event(Event(seq=1, kind=order.kind, actor="a", data=stored)) == order
+
+
+def test_every_mare_nostrum_order_of_the_recorded_campaign_is_written_back_as_the_log_holds_it() -> None:
+    from engine.mare_nostrum.orders import order_from_dict
+
+    stored = _orders_in("mare-nostrum-15-turns")
+    assert len(stored) > 200
+    assert [order_from_dict(d).to_dict() for d in stored] == stored
