@@ -94,9 +94,10 @@ class Oracle:
     def dice(self, label: str, count: int = 1, sides: int = 6) -> list[int]:
         key = f"{self.prefix}{label}"
         self.used.append(key)
-        if key not in self.rolls:
+        recorded = self.rolls.get(key)  # one walk of the book, not two
+        if recorded is None:
             raise NeedRoll(key, count, sides)
-        values = list(self.rolls[key])
+        values = list(recorded)
         if len(values) != count or any(not 1 <= v <= sides for v in values):
             raise ValueError(f"roll {key} recorded as {values}, but {count}d{sides} was asked")
         return values
