@@ -61,6 +61,8 @@ def test_every_mare_nostrum_empires_order_of_the_recorded_game_is_written_back_a
     assert len(stored) > 30
     assert [to_dict(order_from_dict(d)) for d in stored] == stored
     assert order_from_dict(stored[0]).to_dict() == stored[0]  # the class's own, the same
+    swap = {"kind": "swap", "good": "grain", "for_good": "wine"}
+    assert list(to_dict(order_from_dict(swap)).items()) == list(swap.items())
 
 
 def test_trading_in_the_mediterranean_writes_its_orders_as_its_events_hold_them() -> None:
