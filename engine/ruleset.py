@@ -250,8 +250,8 @@ class Ruleset(Protocol):
         """
         ...
 
-    def read_post(self, state: Any, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        """``nation`` gives the orders for that seat (the GM's /order); else the actor's own seat."""
+    def read_post(self, state: Any, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        """``seat`` gives the orders for that seat (the GM's /order); else the actor's own seat."""
         ...
 
     def commands(self) -> list[CommandSpec]:
@@ -344,4 +344,13 @@ class RefusesShellCommands(Protocol):
         """The shell's commands this game has no use for (``"turn open"``, ``"roll"``, ...), each with what to do
         instead. The shell leaves them out of /help and answers them with that, before anything is tried. A game
         without it takes every shell command."""
+        ...
+
+
+@runtime_checkable
+class MarksTimeouts(Protocol):
+    def timed_out(self, event: Event) -> str | None:
+        """The seat ``event`` passed because its time ran out (what its ``Prompt.timeout_line`` posted), else None.
+        The scheduler asks it of the events since a deadline, to tell a seat an earlier run passed for its timeout
+        (and died before saying so) from one that played in time. A game without it: the seat played in time."""
         ...

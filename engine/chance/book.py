@@ -15,7 +15,7 @@ never handed out again, even after an undo: ``carry``) and the public values rec
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -84,6 +84,29 @@ class ChanceBook:
         # The rule is shown only where it is not the old one: an old campaign's public view stays byte for byte.
         return {"source": self.source, "rolls": [b.to_dict() for b in self.bindings],
                 **({"commit_reveal_rule": self.rule} if self.rule != commit_reveal.RULE_SEED else {})}
+
+
+class Drawn(Mapping[str, list[int]]):
+    """A book's settled rolls as a read-only mapping label -> values: what a game that asks its dice by label (an
+    order played again from its start, engine/mediterranean_empires/oracle.py) reads, with no copy of its own.
+    A lookup walks the rolls from the newest: the die an order asks for is almost always among the last bound."""
+
+    def __init__(self, book: ChanceBook) -> None:
+        self._bindings = book.bindings  # the book's own list: a roll settled later is seen at once
+
+    def __getitem__(self, label: str) -> list[int]:
+        for binding in reversed(self._bindings):
+            if binding.label == label:
+                if binding.values is None:
+                    break
+                return binding.values
+        raise KeyError(label)
+
+    def __iter__(self) -> Iterator[str]:
+        return (b.label for b in self._bindings if b.values is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for b in self._bindings if b.values is not None)
 
 
 def new_book(source: str, setup: Mapping[str, Any]) -> ChanceBook:

@@ -5,18 +5,20 @@ against the state, and the event log stores ``to_dict()``.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import ClassVar
+
+from engine.order_record import OrderRecord, RecordShape, from_record
+
+SHAPE = RecordShape(tag_attr="kind", tag_key="kind")  # "kind" names the order, first; then every field
 
 
 @dataclass(frozen=True)
-class Order:
+class Order(OrderRecord):
+    shape: ClassVar[RecordShape] = SHAPE
     kind: ClassVar[str] = ""
     # Orders that spend one of the nation's actions for the turn.
     costs_action: ClassVar[bool] = True
-
-    def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, **{k: v for k, v in asdict(self).items()}}
 
     def describe(self) -> str:
         raise NotImplementedError
@@ -133,6 +135,4 @@ ORDER_TYPES: dict[str, type[Order]] = {
 
 
 def order_from_dict(data: dict[str, str]) -> Order:
-    cls = ORDER_TYPES[data["kind"]]
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in data.items() if k in names})
+    return from_record(ORDER_TYPES[data["kind"]], data, SHAPE)

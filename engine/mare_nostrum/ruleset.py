@@ -116,8 +116,8 @@ class MareNostrum:
         settle(ctx, RESOLVERS)
         return Transition(ctx.state, tuple(ctx.messages))
 
-    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        nation = nation or self.seat_of(state, actor)
+    def read_post(self, state: State, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        nation = seat or self.seat_of(state, actor)
         proposals = []
         for line in parse_post(text, self.vocabulary):
             if line.error is not None or line.order is None:
@@ -203,6 +203,12 @@ class MareNostrum:
         # One nation after another in the order of play the draw gave; battles are reported, not prompted.
         return [Prompt(seat, IN_TURN, "your orders for this turn", choices=("pass",), on_timeout="pass",
                        timeout_line=f"/gm pass {seat} timeout") for seat in self.to_act(state)]
+
+    def timed_out(self, event: Event) -> str | None:
+        # The pass the timeout line posts keeps its reason ("timeout") in the log, under the game's key "nation".
+        if event.kind == "gm.pass" and str(event.data.get("reason", "")).startswith("timeout"):
+            return str(event.data.get("nation", "")) or None
+        return None
 
     def seats(self, state: State) -> list[Seat]:
         return [Seat(name, (name,), ns.player, ns.alive) for name, ns in state.nations.items()]

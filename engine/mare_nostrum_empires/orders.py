@@ -2,14 +2,23 @@
 ``order``, data ``{"seat", "order": {...}}``); ``order_from_dict`` reads it back."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from engine.events import Rejection
+from engine.order_record import OrderRecord, RecordShape, as_record, from_record
+
+# "kind" names the order, first; a field left None is left out; tuples are lists in the log.
+SHAPE = RecordShape(tag_attr="kind", tag_key="kind", omit_none=True, lists=True)
 
 
 @dataclass(frozen=True)
-class Extra:
+class OrderKind(OrderRecord):
+    shape: ClassVar[RecordShape] = SHAPE
+
+
+@dataclass(frozen=True)
+class Extra(OrderKind):
     """Production: what a legendary city's temple adds."""
 
     province: str
@@ -18,7 +27,7 @@ class Extra:
 
 
 @dataclass(frozen=True)
-class ChooseToken:
+class ChooseToken(OrderKind):
     """Commerce: the Trade master turns a commerce token to a face."""
 
     token: str
@@ -27,7 +36,7 @@ class ChooseToken:
 
 
 @dataclass(frozen=True)
-class Take:
+class Take(OrderKind):
     """Commerce: take one token from another player's offer."""
 
     token: str
@@ -36,7 +45,7 @@ class Take:
 
 
 @dataclass(frozen=True)
-class Give:
+class Give(OrderKind):
     """Commerce: the unequal exchange's token, from the Trade master to the player left short."""
 
     token: str
@@ -44,7 +53,7 @@ class Give:
 
 
 @dataclass(frozen=True)
-class Next:
+class Next(OrderKind):
     """Purchase or Military: the leader names who plays next."""
 
     empire: str
@@ -52,7 +61,7 @@ class Next:
 
 
 @dataclass(frozen=True)
-class Buy:
+class Buy(OrderKind):
     item: str
     place: str | None = None
     taxes: bool = False
@@ -61,7 +70,7 @@ class Buy:
 
 
 @dataclass(frozen=True)
-class Swap:
+class Swap(OrderKind):
     """Purchase, with a tile that allows it: one good behind the screen swapped for one of the reserve."""
 
     good: str
@@ -70,12 +79,12 @@ class Swap:
 
 
 @dataclass(frozen=True)
-class Done:
+class Done(OrderKind):
     kind = "done"
 
 
 @dataclass(frozen=True)
-class Sail:
+class Sail(OrderKind):
     sea: str
     to: str
     attack: str | None = None
@@ -83,7 +92,7 @@ class Sail:
 
 
 @dataclass(frozen=True)
-class March:
+class March(OrderKind):
     province: str
     to: str
     count: int = 1
@@ -91,7 +100,7 @@ class March:
 
 
 @dataclass(frozen=True)
-class Pillage:
+class Pillage(OrderKind):
     building: str
     province: str
     take: str | None = None
@@ -99,26 +108,26 @@ class Pillage:
 
 
 @dataclass(frozen=True)
-class Occupy:
+class Occupy(OrderKind):
     buildings: tuple[str, ...]
     province: str
     kind = "occupy"
 
 
 @dataclass(frozen=True)
-class Stand:
+class Stand(OrderKind):
     province: str
     kind = "stand"
 
 
 @dataclass(frozen=True)
-class Convert:
+class Convert(OrderKind):
     province: str
     kind = "convert"
 
 
 @dataclass(frozen=True)
-class Name:
+class Name(OrderKind):
     """Claims: the previous leader names the successor among the tied."""
 
     empire: str
@@ -133,18 +142,15 @@ KINDS: dict[str, type] = {c.kind: c for c in (Extra, ChooseToken, Take, Give, Ne
 
 
 def to_dict(order: Order) -> dict[str, Any]:
-    body = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(order).items() if v is not None}
-    return {"kind": order.kind, **body}
+    return as_record(order, SHAPE)
 
 
 def order_from_dict(data: Any) -> Order:
     if not isinstance(data, dict) or data.get("kind") not in KINDS:
         raise Rejection(f"an order's kind is one of {', '.join(KINDS)}")
     cls = KINDS[data["kind"]]
-    names = {f.name for f in fields(cls)}
-    body = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in names}
     try:
-        order: Order = cls(**body)
+        order: Order = from_record(cls, data, SHAPE)
     except TypeError as exc:
         raise Rejection(f"the order {data['kind']} is incomplete: {exc}") from exc
     return order

@@ -206,8 +206,8 @@ class MareNostrumEmpires:
 
     # --- orders and commands ------------------------------------------------------------------------------------
 
-    def read_post(self, state: Game, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        seat = nation or self.seat_of(state, actor)
+    def read_post(self, state: Game, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        seat = seat or self.seat_of(state, actor)
         out = []
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():

@@ -22,7 +22,7 @@ from engine.mediterranean_empires.state import State, Waiting
 _ATOMIC_STATE = {"turn", "phase", "next_unit", "pope", "pope_holder", "plague", "political_round", "to_move", "first",
                  "actions_done", "winner", "gm", "rules_version"}
 _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_this_phase", "vp"}  # of atoms
-_LIST_DICTS = {"standing", "rolls"}  # {key: [atoms]}
+_LIST_DICTS = {"standing"}  # {key: [atoms]}
 _FLAT_LISTS = {"unseen", "log", "options"}
 _BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "cancelled", "next_id", "rule", "slot_rule"}
 _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "seat", "meaning", "values"}
@@ -136,11 +136,11 @@ def copy_state(st: Any, memo: dict[int, Any]) -> Any:
     return new
 
 
-def detached_copy(src: "State", *, book: Any, rolls: dict[str, list[int]], log: list[str],
+def detached_copy(src: "State", *, book: Any, log: list[str],
                    standing: dict[str, list[str]]) -> "State":
     """A deep copy of ``src`` that takes its growing parts from elsewhere instead of copying them: a deep copy of the
     whole state for every replay of a parked order made a game's fold quadratic in its length."""
-    memo: dict[int, Any] = {id(old): new for old, new in ((src.book, book), (src.rolls, rolls), (src.log, log),
+    memo: dict[int, Any] = {id(old): new for old, new in ((src.book, book), (src.log, log),
                                                           (src.standing, standing)) if old is not None}
     copied = copy.deepcopy(src, memo)
     copied.action = None

@@ -1,13 +1,13 @@
 """Every die and every mid-order decision goes through here: ``Oracle.dice`` and ``Oracle.ask``.
 
-The rules never roll: they ask the oracle for the dice under a label ("gt2.a5.ops"). A die already recorded is
+The rules never roll: they ask the oracle for the dice under a label ("gt2.a5.ops"). A die the chance book settled is
 returned; an unknown one raises ``NeedRoll``, the order is parked and played again from its start once the shell
 has bound and recorded the value (engine/chance). Questions to the other player (intercept? avoid combat?) work
 the same way (``NeedAnswer``), so an order is a pure function of its text, its dice and its answers.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,7 +56,7 @@ class NeedAnswer(Exception):
 
 @dataclass
 class Oracle:
-    rolls: dict[str, list[int]] = field(default_factory=dict)
+    rolls: Mapping[str, list[int]] = field(default_factory=dict)  # label -> values: the book's (chance.Drawn)
     answers: dict[str, Any] = field(default_factory=dict)
     prefix: str = ""
     # Standing orders: given the question's label kind and its context, an answer or None (ask the player).
@@ -94,9 +94,10 @@ class Oracle:
     def dice(self, label: str, count: int = 1, sides: int = 6) -> list[int]:
         key = f"{self.prefix}{label}"
         self.used.append(key)
-        if key not in self.rolls:
+        recorded = self.rolls.get(key)  # one walk of the book, not two
+        if recorded is None:
             raise NeedRoll(key, count, sides)
-        values = list(self.rolls[key])
+        values = list(recorded)
         if len(values) != count or any(not 1 <= v <= sides for v in values):
             raise ValueError(f"roll {key} recorded as {values}, but {count}d{sides} was asked")
         return values

@@ -11,26 +11,18 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from engine.events import Rejection
+from engine.order_record import OrderRecord, RecordShape, from_record
 
 # Field names that are Python keywords in the log's dict.
 _LOG_KEYS = {"origin": "from", "place": "in"}
-_FIELDS = {v: k for k, v in _LOG_KEYS.items()}
+# "order" names the kind; a class's ``only_when_set`` keys are carried only once set (an optional rule's part).
+SHAPE = RecordShape(tag_attr="name", tag_key="order", log_keys=_LOG_KEYS)
 
 
 @dataclass(frozen=True)
-class Order:
+class Order(OrderRecord):
+    shape: ClassVar[RecordShape] = SHAPE
     name: ClassVar[str] = ""
-    # Keys the log's dict carries only when they are set (an optional rule's part of an order).
-    only_when_set: ClassVar[frozenset[str]] = frozenset()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"order": self.name}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in self.only_when_set and value is None:
-                continue
-            out[_LOG_KEYS.get(f.name, f.name)] = value
-        return out
 
     def describe(self) -> str:
         """What was understood, as the answer to a post shows it: the order and what it names."""
@@ -212,7 +204,7 @@ def order_from_dict(data: dict[str, Any]) -> Order:
                         + ", ".join(ORDER_TYPES))
     names = {f.name for f in fields(cls)}
     try:
-        return cls(**{_FIELDS.get(k, k): v for k, v in data.items() if _FIELDS.get(k, k) in names})
+        return from_record(cls, data, SHAPE)
     except TypeError:
         needed = ", ".join(_LOG_KEYS.get(f, f) for f in sorted(names))
         raise Rejection(f"the order '{name}' names {needed}") from None

@@ -310,9 +310,10 @@ class MediterraneanEmpires:
     def _run(self, current: State, event: Event, action: Action, said: tuple[str, ...] = ()) -> Transition:
         """Plays the order from its starting state with every die and answer known so far. Only ``work``, a copy, is
         changed until the order is done: parked, the current state is as the order found it (but what only grows)."""
-        work = fastcopy.detached_copy(action.base, book=current.book, rolls=current.rolls, log=current.log,
+        work = fastcopy.detached_copy(action.base, book=current.book, log=current.log,
                               standing=current.standing)
-        oracle = Oracle(rolls=work.rolls, answers=action.answers, prefix=f"t{work.turn}.o{work.actions_done}.",
+        oracle = Oracle(rolls=chance.Drawn(work.book), answers=action.answers,
+                        prefix=f"t{work.turn}.o{work.actions_done}.",
                         sealed=frozenset(action.sealed), revealed=action.revealed, picks=action.picks,
                         standing=lambda seat, kind, ctx: self._standing(work, seat, kind, ctx))
         ctx = Ctx(self.rules, work, oracle)
@@ -360,11 +361,11 @@ class MediterraneanEmpires:
     @staticmethod
     def _park(current: State, action: Action) -> None:
         """The order waits (a roll, an answer, a reveal, a seal). A new order's starting state becomes a copy of the
-        current state, which the order has not changed; it shares the parts that only grow (rolls, chance book,
+        current state, which the order has not changed; it shares the parts that only grow (the chance book,
         messages, standing orders) with the current state, and a replay of the order always takes those from the
         current state (``_run``)."""
         if action.base is current:
-            action.base = fastcopy.detached_copy(current, book=current.book, rolls=current.rolls, log=current.log,
+            action.base = fastcopy.detached_copy(current, book=current.book, log=current.log,
                                          standing=current.standing)
         current.action = action
 
@@ -378,9 +379,9 @@ class MediterraneanEmpires:
     def _chance(self, st: State, event: Event) -> Transition:
         book = st.book
         chance.record(book, event)
-        for binding in chance.settle(book, event):
-            st.rolls[binding.label] = list(binding.values or [])
-        if st.action is None or st.action.pending.kind is not Waiting.ROLL or st.action.pending.label not in st.rolls:
+        chance.settle(book, event)
+        if (st.action is None or st.action.pending.kind is not Waiting.ROLL
+                or st.action.pending.label not in chance.Drawn(book)):
             return Transition(st)
         done = self._run(st, event, st.action)
         # The order plays on and may ask for its next die; on the lottery it can take another wheel of the draw this
@@ -391,9 +392,8 @@ class MediterraneanEmpires:
             pending = nxt.action.pending if nxt.action is not None else None
             if pending is None or pending.kind is not Waiting.ROLL:
                 break
-            for binding in chance.settle(nxt.book, event):
-                nxt.rolls[binding.label] = list(binding.values or [])
-            if pending.label not in nxt.rolls:
+            chance.settle(nxt.book, event)
+            if pending.label not in chance.Drawn(nxt.book):
                 break
             more = self._run(nxt, event, nxt.action)
             private = {seat: done.private.get(seat, ()) + more.private.get(seat, ())
@@ -430,8 +430,8 @@ class MediterraneanEmpires:
 
     # --- posts and commands ----------------------------------------------------------------------------------------
 
-    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        seat = nation or self.seat_of(state, actor)
+    def read_post(self, state: State, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        seat = seat or self.seat_of(state, actor)
         out = []
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():

@@ -146,14 +146,15 @@ class State:
     to_move: str = "A"  # in alternating joint steps
     first: str | None = None  # who chose to go first in recruitment/redistribution
     standing: dict[str, list[str]] = field(default_factory=dict)  # seat -> standing orders
-    rolls: dict[str, list[int]] = field(default_factory=dict)  # every die recorded, by label
     action: Action | None = None
     actions_done: int = 0  # orders that used dice or answers: numbers their labels
     force: dict[str, Any] | None = None  # the force activated now: ids, ops left, area, flags
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
-    book: Any = None  # engine.chance.book.ChanceBook: every roll bound to a public value
+    # engine.chance.book.ChanceBook: every roll bound to a public value, and its values once settled; the dice an order
+    # asks for by label are read there (chance.Drawn): a state pickled before keeps an unused ``rolls`` copy of them.
+    book: Any = None
     options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
     rules_version: int = 1  # the reading of the seed the campaign follows (rules_version.py)
 

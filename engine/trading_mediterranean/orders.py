@@ -7,22 +7,18 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from engine.events import Event, Rejection
+from engine.order_record import OrderRecord, RecordShape
+
+# The event's kind names the order (no key for it); tuples are lists in the log; a class's ``only_when_set``
+# fields are left out while None.
+SHAPE = RecordShape(tag_key=None, lists=True)
 
 
 @dataclass(frozen=True)
-class Order:
+class Order(OrderRecord):
+    shape: ClassVar[RecordShape] = SHAPE
     kind: ClassVar[str] = ""
-    only_when_set: ClassVar[frozenset[str]] = frozenset()
     seat: str
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in self.only_when_set and value is None:
-                continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,8 @@ class TradingMediterranean:
 
     # --- reading -----------------------------------------------------------------------------------------------
 
-    def read_post(self, state: gm.Game, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        seat = nation or self.seat_of(state, actor)
+    def read_post(self, state: gm.Game, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        seat = seat or self.seat_of(state, actor)
         out: list[Proposal] = []
         for line_no, line in enumerate(text.splitlines(), start=1):
             if not line.strip():

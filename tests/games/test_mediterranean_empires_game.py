@@ -199,7 +199,7 @@ def test_the_vespers_scenario_with_every_optional_rule_plays_replays_and_verifie
         # 14.1: a mercenary that fought no combat in the game turn rolls 1d6 at its end, and mutinies on 1-4. Aragon's
         # two fight in game turn 1 (no roll); Player B gives one up as its loss in Rosselló; the other, idle in game
         # turn 2, mutinies.
-        mutiny = {label: values[0] for label, values in folded.state.rolls.items() if ".mutiny." in label}
+        mutiny = {b.label: b.values[0] for b in folded.state.book.bindings if b.values and ".mutiny." in b.label}
         assert [label.split(".")[0] for label in mutiny] == ["t2"] and list(mutiny.values()) == [1], mutiny
         assert said.count("mutiny (") == sum(1 for v in mutiny.values() if v <= 4) == 1
         assert "The idle mercenaries of Aragon in Rosselló mutiny (1): they run amok and leave the map; Player B loses " \

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +19,8 @@ from bot.store.db import writer
 from bot.store.posted import claim
 from bot.store.schedule_tables import ACTIVE, DONE, PENDING, REMINDED, DeadlineRow, as_utc
 from bot.store.campaigns import load_events
+from engine.events import Event
+from engine.ruleset import MarksTimeouts, Ruleset
 from bot.schedule.scheduler.app import (
     App, installed, current_app, _campaign_locked, _exclusive, _add, _send, _sent, _campaign_and_settings, Step,
     _add_step,
@@ -157,7 +159,7 @@ async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None
                 reply = await asyncio.to_thread(app.service.post, gm, line, name, is_gm=True)
                 text = f"Time is up for the {seat}.\n{reply.render(for_author=False)}"
                 ping = list(reply.ping)
-            elif await asyncio.to_thread(_passed_for_timeout, app, campaign_id, seat, due):
+            elif await asyncio.to_thread(_passed_for_timeout, app, campaign_id, name, seat, due):
                 # An earlier run passed them and died before posting: say so, without the original reply.
                 after = await asyncio.to_thread(acting_of, app.service, name)
                 text = f"Time is up for the {seat}: the GM passed them (timeout)."
@@ -205,12 +207,17 @@ def timeout_line(service: Any, name: str, seat: str) -> str | None:
     return f'/order "{seat}" {prompt.on_timeout}' if prompt.on_timeout else None
 
 
-def _passed_for_timeout(app: App, campaign_id: int, seat: str, due: datetime) -> bool:
+def passed_for_timeout(ruleset: Ruleset, events: Iterable[Event], seat: str, due: datetime) -> bool:
+    """Whether an event logged since ``due`` passed ``seat`` because its time ran out: the game says which of its
+    events does (``MarksTimeouts``); a game that does not say has none."""
+    if not isinstance(ruleset, MarksTimeouts):
+        return False
     since = due.isoformat(timespec="seconds")
+    return any(e.at >= since and ruleset.timed_out(e) == seat for e in events)
+
+
+def _passed_for_timeout(app: App, campaign_id: int, name: str, seat: str, due: datetime) -> bool:
+    ruleset, _ = app.service.folded(name)
     with Session(app.engine) as session:
         events = load_events(session, campaign_id)
-    return any(
-        e.kind == "gm.pass" and e.data.get("nation") == seat and str(e.data.get("reason", "")).startswith("timeout")
-        and e.at >= since
-        for e in events
-    )
+    return passed_for_timeout(ruleset, events, seat, due)

@@ -25,12 +25,14 @@ def _assign(reading: PostReading, posting: _Posting, line_no: int, command: Comm
     if len(args) != 2:
         raise CommandError(f"usage: {command.usage}")
     try:
-        nation = reading._resolve(posting, "nation", args[0])
+        seat = reading._resolve(posting, "nation", args[0])
     except Rejection:
         # A game without nations names its seats ("North"): the boundary's own vocabulary for a place.
-        nation = reading._resolve(posting, "seat", args[0])
-    return done(line_no, command, f"{args[1]} plays the {nation}",
-                reading._append(posting, "player.assigned", {"nation": nation, "player": args[1]}, posting.gm_actor))
+        seat = reading._resolve(posting, "seat", args[0])
+    # The payload keeps the key "nation": every log since the first holds it, and each game reads it (a game may
+    # read "seat" too); the shell's word for it is "seat" everywhere else.
+    return done(line_no, command, f"{args[1]} plays the {seat}",
+                reading._append(posting, "player.assigned", {"nation": seat, "player": args[1]}, posting.gm_actor))
 
 
 def _settings(reading: PostReading, posting: _Posting, line_no: int, command: Command) -> LineAnswer:
@@ -108,11 +110,11 @@ COMMANDS = (
     ),
     ShellCommand(
         CommandSpec("campaign assign", "Give a seat (a nation, a side) to a player, or substitute one",
-                    (Argument("nation", "seat"), Argument("player")), gm_only=True),
-        _assign, "/campaign assign <nation> <player>",
+                    (Argument("seat", "seat"), Argument("player")), gm_only=True),
+        _assign, "/campaign assign <seat> <player>",
         DiscordFace("campaign assign", "Give a seat (a nation, a side) to a player, or substitute one",
-                    (Option("nation", "seat"), Option("player", "member")),
-                    line=lambda v: f"/campaign assign {quoted(str(v['nation']))} {v['player']}"),
+                    (Option("seat", "seat"), Option("player", "member")),
+                    line=lambda v: f"/campaign assign {quoted(str(v['seat']))} {v['player']}"),
     ),
     ShellCommand(
         CommandSpec("campaign settings", "Deadlines: hours per player, reminder, timeout rule, time zone",

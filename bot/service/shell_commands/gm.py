@@ -46,17 +46,17 @@ def _deadline(reading: PostReading, posting: _Posting, line_no: int, command: Co
 
     if len(command.args) < 2:
         raise CommandError(f"usage: {command.usage}")
-    nation = reading._resolve(posting, "nation", command.args[0])
+    seat = reading._resolve(posting, "nation", command.args[0])
     try:  # every number and date is range-checked there (a year either way): ValueError says what is right
         if command.name == "gm extend":
             hours = parse_hours(command.args[1], "the extension", minimum=-MAX_HOURS, inclusive=True)
-            text = extend_deadline(reading, posting.campaign.name, nation, hours, posting.author, clock=reading.clock,
+            text = extend_deadline(reading, posting.campaign.name, seat, hours, posting.author, clock=reading.clock,
                                    session=posting.session)
         else:
-            text = set_deadline(reading, posting.campaign.name, nation, " ".join(command.args[1:]), posting.author,
+            text = set_deadline(reading, posting.campaign.name, seat, " ".join(command.args[1:]), posting.author,
                                 clock=reading.clock, session=posting.session)
     except ValueError as exc:
-        raise CommandError(f"{exc}; e.g. /gm extend {nation} 24 or /gm deadline {nation} 2026-12-01 20:00") from None
+        raise CommandError(f"{exc}; e.g. /gm extend {seat} 24 or /gm deadline {seat} 2026-12-01 20:00") from None
     from bot.service.replies import LineAnswer
 
     return LineAnswer(line_no, command.text, "no running deadline" not in text and not text.startswith("no campaign"),
@@ -94,14 +94,14 @@ COMMANDS = (
                  _lock, "/gm unlock [reason]", TYPED_ONLY),
     ShellCommand(
         CommandSpec("gm extend", "Give the playing seat more time",
-                    (Argument("nation", "seat"), Argument("hours", "number")), gm_only=True),
-        _deadline, "/gm extend <nation> <hours>",
-        DiscordFace("gm extend", "Give the playing seat more time", (Option("nation", "seat"), Option("hours", "number")),
-                    line=lambda v: f"/gm extend {quoted(str(v['nation']))} {v['hours']}"),
+                    (Argument("seat", "seat"), Argument("hours", "number")), gm_only=True),
+        _deadline, "/gm extend <seat> <hours>",
+        DiscordFace("gm extend", "Give the playing seat more time", (Option("seat", "seat"), Option("hours", "number")),
+                    line=lambda v: f"/gm extend {quoted(str(v['seat']))} {v['hours']}"),
     ),
     ShellCommand(
         CommandSpec("gm deadline", "Set a seat's deadline",
-                    (Argument("nation", "seat"), Argument("when", help="YYYY-MM-DD HH:MM", rest=True)), gm_only=True),
-        _deadline, "/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", TYPED_ONLY,
+                    (Argument("seat", "seat"), Argument("when", help="YYYY-MM-DD HH:MM", rest=True)), gm_only=True),
+        _deadline, "/gm deadline <seat> <YYYY-MM-DD HH:MM, in the campaign's time zone>", TYPED_ONLY,
     ),
 )

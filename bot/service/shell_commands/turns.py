@@ -84,18 +84,18 @@ def _order_for(reading: PostReading, posting: _Posting, line_no: int, command: C
         example = f'/order "{seats[0].name}" <its order>' if seats else "/order <seat> <its order>"
         raise CommandError(f"usage: {command.usage} (for example {example})")
     try:
-        nation = reading._resolve(posting, "nation", command.args[0])
+        seat = reading._resolve(posting, "nation", command.args[0])
     except Rejection:
         # A game without nations names its seats ("North"), as /campaign assign reads them.
-        nation = reading._resolve(posting, "seat", command.args[0])
-    seat = posting.ruleset.seat_of(posting.folded.state, posting.author)
-    if not posting.is_gm and seat != nation:
-        raise Rejection(f"you can give orders only for your own nation ({seat or 'none'}), not for the {nation}")
+        seat = reading._resolve(posting, "seat", command.args[0])
+    own = posting.ruleset.seat_of(posting.folded.state, posting.author)
+    if not posting.is_gm and own != seat:
+        raise Rejection(f"you can give orders only for your own seat ({own or 'none'}), not for the {seat}")
     text = _after_first_argument(command.text)
-    proposals = posting.ruleset.read_post(posting.folded.state, posting.author, text, nation=nation)
+    proposals = posting.ruleset.read_post(posting.folded.state, posting.author, text, seat=seat)
     if not proposals:
         raise CommandError(f"'{text}' is not an order; {command.usage}")
-    actor = posting.gm_actor if seat != nation else posting.author
+    actor = posting.gm_actor if own != seat else posting.author
     return reading._propose(posting, replace(proposals[0], line_no=line_no, text=command.text), actor)
 
 
@@ -143,8 +143,8 @@ COMMANDS = (
     ShellCommand(
         # Typed, for a seat (a GM's for anyone's); on Discord, the author's own orders, one per line.
         CommandSpec("order", "Give an order for a seat (the GM: for any seat)",
-                    (Argument("nation", "seat"), Argument("order", rest=True))),
-        _order_for, "/order <nation> <order>",
+                    (Argument("seat", "seat"), Argument("order", rest=True))),
+        _order_for, "/order <seat> <order>",
         DiscordFace("order", "Give one or more orders (one per line)", (Option("orders"),),
                     line=lambda v: str(v["orders"]).replace(" | ", "\n"), offer_undo=True),
     ),

@@ -107,7 +107,7 @@ async def set_up_campaign(t: Table) -> None:
     created = await t.slash("gm", "campaign", "create", name="mare", gm_role=_role(t, "GM"), clock="historical")
     assert "Campaign 'mare' created" in created
     for nation, user in SEATS.items():
-        answer = await t.slash("gm", "campaign", "assign", nation=nation, player=t.uid(user))
+        answer = await t.slash("gm", "campaign", "assign", seat=nation, player=t.uid(user))
         assert "✓" in answer, answer
 
 
@@ -201,12 +201,12 @@ def test_permission_refusals(tmp_path: Path) -> None:
             assert "is for the GM" in answer and t.ephemeral, (name, sub, answer)
         everyone = await t.slash("gm", "campaign", "create", name="y", gm_role=str(t.dev.guild.id))
         assert "the GM role cannot be @everyone" in everyone and t.ephemeral
-        assert "is for the GM" in await t.slash("alice", "campaign", "assign", nation="Romans", player=t.uid("bob"))
+        assert "is for the GM" in await t.slash("alice", "campaign", "assign", seat="Romans", player=t.uid("bob"))
         await t.slash("gm", "turn", "open", date="2023-01-03")
         other = await t.slash("alice", "order", orders="build suburbs in Syria")
         assert "it is not your turn: the Seleucids" in other
         for_another = await t.say("sam", "/order Romans build suburbs in Latium")
-        assert "you can give orders only for your own nation (Seleucids), not for the Romans" in for_another
+        assert "you can give orders only for your own seat (Seleucids), not for the Romans" in for_another
         not_your_turn = await t.say("alice", "build suburbs in Latium")
         assert "it is not your turn: the Seleucids" in not_your_turn
         stranger = await t.say("gm", "build suburbs in Latium")
@@ -299,7 +299,7 @@ def test_a_forum_campaign_gets_a_post_per_turn_and_its_results_there(tmp_path: P
         created = await t.slash("gm", "campaign", "create", where=here, name="forum", gm_role=_role(t, "GM"), clock="historical")
         assert "Campaign 'forum' created" in created
         for nation, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", where=here, nation=nation, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", where=here, seat=nation, player=t.uid(user))
         await t.slash("gm", "turn", "open", where=here, date="2023-01-05")
         post = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values() if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's forum post")
         assert str(post.parent_id) == str(t.dev.channels["campaign-forum"].id)

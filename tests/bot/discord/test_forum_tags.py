@@ -40,7 +40,7 @@ def test_the_turn_post_carries_a_tag_the_bot_may_apply_where_the_forum_requires_
                                 clock="historical")
         assert "Campaign 'forum' created" in created
         for nation, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", where=here, nation=nation, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", where=here, seat=nation, player=t.uid(user))
         await t.slash("gm", "turn", "open", where=here, date="2023-01-05")
         post = await t.fake.wait_until(lambda: next((c for c in t.fake.world.channels.values()
                                                      if c.name == "Turn 1 (290 BC)"), None), 10, "the turn's post")

@@ -30,7 +30,7 @@ def test_mare_nostrum_empires_on_discord(tmp_path: Path) -> None:
                                 options="three-players")
         assert "Campaign 'mne' created (Mare Nostrum: Empires" in created, created
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         await ok(t, "carla", "token II 2")
         for user, offer in (("alice", "wine, tax"), ("bob", "oil, tax")):
             answer = await ok(t, user, f"offer {offer}")

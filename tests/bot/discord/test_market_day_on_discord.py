@@ -28,7 +28,7 @@ def test_market_day_on_discord(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
                                 randomness="lottery", clock="historical")
         assert "Campaign 'market' created (Market Day" in created, created
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         assert t.service.summary("market").phase == "market", t.service.status("market")
 
         def board() -> object:  # the window's countdown: the pinned board, edited in place, a live Discord timestamp

@@ -156,11 +156,11 @@ async def set_up(g: Game) -> None:
     assert [c["value"] for c in offered] == ["mediterranean-empires", "trading-mediterranean"]
     created = await t.slash("gm", "campaign", "create", name=NAME, gm_role=gm_role, ruleset="mediterranean-empires")
     assert "Campaign 'middle-sea' created (Mediterranean Empires" in created, created
-    seats = await g.fake.autocomplete(None, "mare-nostrum", "gm", "campaign", "nation", {"player": g.uid("alice")},
+    seats = await g.fake.autocomplete(None, "mare-nostrum", "gm", "campaign", "seat", {"player": g.uid("alice")},
                                       subcommand="assign")
     assert [c["value"] for c in seats] == ["Player A", "Player B"]
     for seat, user in USERS.items():
-        assigned = await t.slash("gm", "campaign", "assign", nation=seat, player=g.uid(user))
+        assigned = await t.slash("gm", "campaign", "assign", seat=seat, player=g.uid(user))
         assert "✓" in assigned, assigned
     for seat, rules in STANDING.items():
         for rule in rules:

@@ -27,7 +27,7 @@ def test_a_counter_offer_typed_in_a_modal_is_the_clickers_own_order(tmp_path: Pa
         await t.slash("gm", "campaign", "create", name="market", gm_role=str(t.dev.roles["GM"].id),
                       ruleset="market-day", randomness="lottery", clock="historical")
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         assert t.service.summary("market").phase == "market", t.service.status("market")
         assert "✓" in await t.say("alice", "offer 2 money for 1 grain to South")
 

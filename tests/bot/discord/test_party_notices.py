@@ -34,7 +34,7 @@ def test_an_offer_with_a_hidden_part_reaches_its_parties_alone(tmp_path: Path, m
         await t.slash("gm", "campaign", "create", name="market", gm_role=str(t.dev.roles["GM"].id),
                       ruleset="market-day", randomness="lottery", clock="historical")
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         cid = t.service.campaign_for_channel_name("market").id
         answer = await t.say("alice", f"offer 1 money for nothing to South secretly {PROMISE}")
         assert "North gives 1 money to South for nothing (with a sealed promise for the other party)" in answer, answer

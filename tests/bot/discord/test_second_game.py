@@ -34,11 +34,11 @@ def test_blind_auction_on_discord(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
                                 randomness="commit-reveal")
         assert "Campaign 'auction' created (Blind Auction" in created
         assert t.fake.command("concede", t.dev.guild.id) is not None, "the game's own command, built from its spec"
-        seats = await t.fake.autocomplete(None, "mare-nostrum", "gm", "campaign", "nation",
+        seats = await t.fake.autocomplete(None, "mare-nostrum", "gm", "campaign", "seat",
                                           {"player": t.uid("alice")}, subcommand="assign")
         assert [c["value"] for c in seats] == ["North", "South"]
         for seat, user in (("North", "alice"), ("South", "bob")):
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
 
         for user, cards in HANDS.items():
             answer = await t.say(user, "hand " + " ".join(map(str, cards)))

@@ -45,7 +45,7 @@ async def _auction(t: Table, monkeypatch: pytest.MonkeyPatch) -> None:
                             ruleset="blind-auction", randomness="commit-reveal")
     assert "Campaign 'auction' created" in created, created
     for seat, user in (("North", "alice"), ("South", "bob")):
-        assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+        assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
 
 
 async def _dm(t: Table, user: str, *words: str) -> str:

@@ -17,7 +17,7 @@ from tests.bot.discord.test_discord_bot import Table, _role, run, set_up_campaig
 
 GM_ONLY = discord.Permissions(manage_guild=True).value
 NOTE = ShellCommand(CommandSpec("gm note", "Write a note to the table",
-                                (Argument("nation", "seat"), Argument("text", optional=True)), gm_only=True),
+                                (Argument("seat", "seat"), Argument("text", optional=True)), gm_only=True),
                     lambda reading, posting, line_no, command: None)  # type: ignore[arg-type,return-value]
 
 
@@ -61,9 +61,9 @@ def test_each_option_keeps_its_discord_type() -> None:
              for name, c in {**payload, **subs}.items()}
     assert kinds["campaign create"] == [("name", 3, True), ("gm_role", 8, True), ("ruleset", 3, False),
                                         ("clock", 3, False), ("randomness", 3, False), ("options", 3, False)]
-    assert kinds["campaign assign"] == [("nation", 3, True), ("player", 6, True)]
+    assert kinds["campaign assign"] == [("seat", 3, True), ("player", 6, True)]
     assert kinds["gm lock"] == [("locked", 5, True), ("reason", 3, False)]
-    assert kinds["gm extend"] == [("nation", 3, True), ("hours", 10, True)]
+    assert kinds["gm extend"] == [("seat", 3, True), ("hours", 10, True)]
     assert kinds["undo"] == [("order", 4, False)]
     assert kinds["map"] == [("turn", 4, False)]
     assert [c["value"] for c in subs["campaign settings"]["options"][2]["choices"]] == ["pass", "wait"]
@@ -78,14 +78,14 @@ def test_a_declared_command_gets_its_discord_command_with_no_other_edit(monkeypa
     (note,) = [c for c in _payload([groups["gm"]])["gm"]["options"] if c["name"] == "note"]
     assert note["description"] == "Write a note to the table"
     assert [(o["name"], o["type"], o.get("required", False), o.get("autocomplete", False)) for o in note["options"]] \
-        == [("nation", 3, True, True), ("text", 3, False, False)]
+        == [("seat", 3, True, True), ("text", 3, False, False)]
     assert "gm note" in taken and commands.parse_command("/gm note Romans hi").name == "gm note"
 
 
 def test_an_option_kind_reaches_the_line_as_the_service_reads_it() -> None:
     face = next(c.discord for c in shell_commands.SHELL if c.name == "campaign assign")
     assert isinstance(face, shell_commands.DiscordFace) and face.line is not None
-    assert face.line({"nation": 'the "Romans"', "player": "<@42>"}) == "/campaign assign \"the 'Romans'\" <@42>"
+    assert face.line({"seat": 'the "Romans"', "player": "<@42>"}) == "/campaign assign \"the 'Romans'\" <@42>"
     lock = next(c.discord for c in shell_commands.SHELL if c.name == "gm lock")
     assert isinstance(lock, shell_commands.DiscordFace) and lock.line is not None
     assert (lock.line({"locked": False, "reason": None}), lock.line({"locked": True, "reason": "a break"})) \

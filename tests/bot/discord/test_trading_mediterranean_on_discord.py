@@ -23,7 +23,7 @@ def test_a_live_trading_window_on_discord(tmp_path: Path) -> None:
                                 options="live 4-players")
         assert "Campaign 'trade' created (Trading in the Mediterranean" in created, created
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         assert t.service.summary("trade").phase == "civic", t.service.status("trade")
         for user in SEATS.values():
             await t.say(user, "done")

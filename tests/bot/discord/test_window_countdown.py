@@ -34,7 +34,7 @@ def test_a_market_window_counts_down_in_one_message_edited_in_place(tmp_path: Pa
         await t.slash("gm", "campaign", "create", name="market", gm_role=str(t.dev.roles["GM"].id),
                       ruleset="market-day", randomness="lottery", clock="historical")
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         assert t.service.summary("market").phase == "market"
 
         def countdowns() -> list[Any]:

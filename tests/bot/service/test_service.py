@@ -36,7 +36,7 @@ def test_gm_commands_are_refused_to_players(started: Legatus) -> None:
 
 def test_players_act_only_for_their_own_nation(started: Legatus) -> None:
     reply = started.post("antiochus", "/order Ptolemaics build suburbs in Aegyptus")
-    assert "you can give orders only for your own nation (Seleucids), not for the Ptolemaics" in reply.render()
+    assert "you can give orders only for your own seat (Seleucids), not for the Ptolemaics" in reply.render()
     stranger = started.post("mallory", "build suburbs in Syria")
     assert "you (mallory) play no nation in this campaign" in stranger.render()
     out_of_turn = started.post("scipio", "build suburbs in Latium")

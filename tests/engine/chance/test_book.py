@@ -523,3 +523,20 @@ def test_needs_asks_each_run_of_one_source_and_keeps_the_binding_order() -> None
     chance.ask(book, _event(draws=("drand:8", "drand:9")), "three", 1, 6)
     chance.ask(book, _event(draws=("drand:9",)), "four", 1, 6)
     assert chance.needs(book) == [Need("drand", "9"), Need("lottery", D2), Need("drand", "8")]
+
+
+# --- the settled rolls by label (Drawn) -----------------------------------------------------------------------
+
+
+def test_drawn_shows_a_books_settled_rolls_by_label_and_sees_later_ones_at_once() -> None:
+    """A game that asks its dice by label (Mediterranean Empires' oracle) reads them here, with no copy of its own."""
+    book = chance.new_book("fixed", {"fixed_values": [3, 3, 5, 2, 6]})
+    drawn = chance.Drawn(book)
+    first = chance.ask(book, _event(), "t1.o0.ops", 1, 6, 2)
+    second = chance.ask(book, _event(), "t1.o0.siege", 1, 6, 3)
+    assert "t1.o0.ops" not in drawn and len(drawn) == 0  # bound, not settled yet
+    with pytest.raises(KeyError):
+        drawn["t1.o0.ops"]
+    assert chance.settle(book, _event()) == [first, second]
+    assert dict(drawn) == {"t1.o0.ops": [3, 3], "t1.o0.siege": [5, 2, 6]} and len(drawn) == 2
+    assert "t1.o0.thwart" not in drawn

@@ -86,7 +86,7 @@ class Play:
 
     def order(self, side: str, text: str) -> None:
         """An order line, with what the shell seals with it (the pick key on the game's first draw: read_post)."""
-        posted = self.game.read_post(self.state, "x", text, nation=SEATS[side])
+        posted = self.game.read_post(self.state, "x", text, seat=SEATS[side])
         secret = next((q.secret for q in posted if q.secret is not None and "sealed_answer" not in q.data), None)
         self.event("order", {"seat": SEATS[side], "text": text}, secret)
 

@@ -41,9 +41,9 @@ def test_the_copy_is_equal_and_independent() -> None:
 
 def test_parts_shared_with_the_parked_order_stay_shared_in_the_copy() -> None:
     st = _parked_state()
-    assert st.action.base.book is st.book and st.action.base.rolls is st.rolls
+    assert st.action.base.book is st.book
     twin = copy.deepcopy(st)
-    assert twin.action.base.book is twin.book and twin.action.base.rolls is twin.rolls
+    assert twin.action.base.book is twin.book
     assert twin.action.base.log is twin.log and twin.book is not st.book
 
 

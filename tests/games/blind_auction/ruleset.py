@@ -259,8 +259,8 @@ class BlindAuction:
 
     # --- orders and commands ------------------------------------------------------------------------------------
 
-    def read_post(self, state: State, actor: str, text: str, nation: str | None = None) -> list[Proposal]:
-        seat = nation or self.seat_of(state, actor)
+    def read_post(self, state: State, actor: str, text: str, seat: str | None = None) -> list[Proposal]:
+        seat = seat or self.seat_of(state, actor)
         out = []
         for line_no, line in enumerate(text.splitlines(), 1):
             words = line.split()

@@ -50,7 +50,7 @@ def test_the_typed_table_is_the_declarations() -> None:
     typed = shell_commands.typed_commands()
     assert list(commands.COMMANDS) == list(typed)
     assert commands.COMMANDS["gm deadline"] == (
-        "/gm deadline <nation> <YYYY-MM-DD HH:MM, in the campaign's time zone>", "gm")
+        "/gm deadline <seat> <YYYY-MM-DD HH:MM, in the campaign's time zone>", "gm")
     assert commands.COMMANDS["campaign settings"][1] == "anyone", "shown to anyone; a change is checked by its handler"
     assert {name for name, c in typed.items() if c.spec.gm_only} == set(GM_LINES)
     # Discord-only declarations (a picture, a campaign's creation) are not typed commands.
