@@ -9,6 +9,7 @@ from engine.chance.book import ChanceBook
 from engine.mare_nostrum_empires.commerce import Exchange, Tokens
 from engine.mare_nostrum_empires.state import Board
 from engine.mare_nostrum_empires.tiles import Row
+from engine.tabletop.table import Table
 
 PRODUCTION, COMMERCE, PURCHASE, MILITARY, CLAIMS, OVER = "production", "commerce", "purchase", "military", "claims", "over"
 PHASE_NAMES = {PRODUCTION: "Production", COMMERCE: "Commerce", PURCHASE: "Purchase and placement",
@@ -83,6 +84,9 @@ class Game:
     history: list[str] = field(default_factory=list)  # one line per round's claims, for the status
     commitment: str | None = None  # commit-reveal: the commitment published at creation
     seed: str | None = None
+    rules_version: int = 1  # rules_version.py: the reading of the seed this campaign follows
+    table: Table | None = None  # from version 2: the legendary goods' hidden deck (legendary.py)
+    spent: list[str] = field(default_factory=list)  # legendary cards gone back, discarded once revealed
 
     @property
     def round(self) -> int:

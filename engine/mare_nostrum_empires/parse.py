@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import legendary
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
 from engine.names import NameIndex
@@ -46,10 +47,12 @@ class Names:
         return name
 
     def token(self, text: str) -> str:
-        """A commerce token: a resource, "tax" or "legendary <resource>"."""
+        """A commerce token: a resource, "tax", "legendary <resource>" or a legendary good's card ("legendary.3")."""
         word = " ".join(text.casefold().split())
         if word in ("tax", "taxes"):
             return "tax"
+        if legendary.is_card(word):
+            return word
         plain = word.removeprefix("legendary ")
         if plain not in self.rules.resources:
             raise Rejection(f"'{quote(text.strip())}' is not a token: a resource ({', '.join(self.rules.resources)}), 'tax' "

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.events import Rejection
-from engine.mare_nostrum_empires import commerce, conquest, movement, placement, production, purchase, tiles, titles
+from engine.mare_nostrum_empires import (
+    commerce, conquest, legendary, movement, placement, production, purchase, tiles, titles,
+)
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, PRODUCTION, PURCHASE, Battle, Game
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
@@ -72,6 +74,8 @@ def give(rules: RulesData, game: Game, seat: str, order: o.Give, say: Say) -> No
         raise Rejection("only the player who opened the exchange gives the unequal exchange's token")
     short = commerce.wronged(c.exchange)
     commerce.give(c.exchange, order.token, game.board.screens[seat])
+    if legendary.is_card(order.token):  # given face up
+        legendary.show(game, order.token)
     say(f"The {seat} give {order.token} to the {short}: the exchange is even.")
 
 
@@ -94,7 +98,10 @@ def next_player(rules: RulesData, game: Game, seat: str, order: o.Next, say: Say
 
 def _pay(rules: RulesData, game: Game, seat: str, order: o.Buy) -> Screen:
     cost = purchase.price(rules, order.item, game.round)
-    return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods))
+    if game.table is None:
+        return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods))
+    return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods),
+                        lambda good: legendary.resource(game, good))
 
 
 def buy(rules: RulesData, game: Game, seat: str, order: o.Buy, say: Say) -> None:
@@ -146,6 +153,8 @@ def buy(rules: RulesData, game: Game, seat: str, order: o.Buy, say: Say) -> None
         elif item in BUILDINGS and prov is not None:
             prov.built.add(item)
     board.screens[seat] = screen
+    if game.table is not None:
+        legendary.spend(game, list(order.goods))
     paid = "taxes" if order.taxes else ", ".join(order.goods)
     say(f"The {seat} buy {'the ' if item == 'pyramids' else ''}{item}{f' in {where}' if where else ''} "
         f"(paid with {paid}).")
@@ -160,6 +169,8 @@ def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> No
     if game.phase == PURCHASE:
         before = game.board.screens[seat]
         game.board.screens[seat] = purchase.end_of_turn(before)
+        if game.table is not None:
+            legendary.spend(game, list(before.legendary))
         say(f"The {seat} end their purchases: their goods go back to the reserve, they keep "
             f"{game.board.screens[seat].taxes} tax{'es' if game.board.screens[seat].taxes != 1 else ''}.")
     else:

@@ -15,7 +15,8 @@ from typing import Any
 from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import commerce, flow, setup, view
+from engine.mare_nostrum_empires import commerce, flow, legendary, setup, view
+from engine.mare_nostrum_empires import rules_version as versions
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.commands import COMMANDS, command_line
 from engine.mare_nostrum_empires.game import COMMERCE, OVER, Game, Offer
@@ -26,6 +27,7 @@ from engine.mare_nostrum_empires.rules_data import RulesData, load_rules
 from engine.names import Resolution
 from engine.quote import quote
 from engine.ruleset import CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.tabletop import table as tb
 
 OFFERED = "commerce.offered"
 PLAYER_OPTIONS = {"three-players": 3, "four-players": 4}
@@ -44,6 +46,7 @@ class MareNostrumEmpires:
     id = "mare-nostrum-empires"
     title = "Mare Nostrum: Empires"
     randomness = "drand"
+    rules_version = versions.NEWEST
 
     def __init__(self, rules: RulesData) -> None:
         self.rules = rules
@@ -97,20 +100,32 @@ class MareNostrumEmpires:
         game = Game(self.id, str(setup_data.get("gm", "gm")), {e: players.get(e) for e in empires},
                     setup.start(self.rules, count), chance.new_book(source, setup_data))
         game.commitment = setup_data.get("commitment") if source == chance.COMMIT_REVEAL else None
+        game.rules_version = versions.of(setup_data)
+        if game.rules_version >= versions.LEGENDARY_FACE_DOWN:
+            game.table = legendary.new_table(self.rules, game.board.empires)
         flow.start_phase(self.rules, game, COMMERCE, lambda *_: None)
         return game
 
     def apply(self, state: Game, event: Event, *, in_place: bool = False) -> Transition:
         game = state if in_place else copy.deepcopy(state)
         say = Said()
+        if game.table is not None:
+            tb.check_key_first(game.table, event)
         if event.kind == "order":
             seat = self._acting_for(game, event)
             order = o.order_from_dict(event.data.get("order"))
             HANDLERS[type(order)](self.rules, game, seat, order, say)
         elif event.kind == OFFERED:
             self._offered(game, event, say)
+        elif event.kind == secrets.SEALED and game.table is not None:
+            for line in legendary.on_sealed(game, event):
+                say(line)
         elif event.kind == secrets.REVEALED:
-            self._revealed(game, event, say)
+            shown = legendary.on_revealed(game, event) if game.table is not None else None
+            if shown is None:
+                self._revealed(game, event, say)
+            for line in shown or []:
+                say(line)
         elif event.kind == "player.assigned":
             self._assigned(game, event, say)
         elif event.kind == "seed.revealed":
@@ -167,6 +182,9 @@ class MareNostrumEmpires:
         seat = next(s for s, x in c.offers.items() if x is offer)
         commerce.check_offer(game.board.screens[seat], seat, tokens, c.count or 0)
         offer.revealed = tokens
+        for token in tokens:  # a legendary good put forward is shown with the offers
+            if legendary.is_card(token):
+                legendary.show(game, token)
         say(f"The {seat}' offer is revealed: {', '.join(tokens)} (it matches digest {offer.sealed[:12]}…).")
 
     def _assigned(self, game: Game, event: Event, say: Said) -> None:
@@ -204,10 +222,12 @@ class MareNostrumEmpires:
                 continue
             words = line.split(None, 1)
             if words[0].casefold() == "offer":
-                out.append(self._offer_line(n, line, seat, words[1] if len(words) > 1 else ""))
+                out.append(self._offer_line(n, line, seat, words[1] if len(words) > 1 else "", state))
                 continue
             try:
                 order = read_line(self.words, line)
+                if state.table is not None:
+                    order = self._cards_named(state, seat, order)
             except Rejection as exc:
                 out.append(Proposal(n, line, error=exc.reason))
                 continue
@@ -215,9 +235,35 @@ class MareNostrumEmpires:
                                 understood=f"{seat}: {' '.join(line.split())}"))
         return out
 
-    def _offer_line(self, n: int, line: str, seat: str, rest: str) -> Proposal:
+    def _cards_named(self, state: Game, seat: str, order: o.Order) -> o.Order:
+        """Rules version 2: "legendary <resource>" in an order becomes the card the player means, read from its own
+        screen (or the offer it takes from) in the bot's fold, which knows its cards."""
+        mine = list(state.board.screens[seat].legendary)
+        if isinstance(order, o.Buy) and order.goods:
+            named: list[str] = []
+            for good in order.goods:
+                named.append(legendary.card_for(state, seat, good, mine, named) if good.startswith("legendary")
+                             else good)
+            return o.Buy(order.item, order.place, order.taxes, tuple(named))
+        c = state.commerce
+        if isinstance(order, o.Take) and order.token.startswith("legendary"):
+            pool = c.exchange.offers.get(order.target, []) if c is not None and c.exchange is not None else []
+            return o.Take(legendary.card_for(state, order.target, order.token, pool, []), order.target)
+        if isinstance(order, o.Give) and order.token.startswith("legendary"):
+            taken = c.exchange.taken.get(seat, []) if c is not None and c.exchange is not None else []
+            return o.Give(legendary.card_for(state, seat, order.token, mine + taken, []))
+        return order
+
+    def _offer_line(self, n: int, line: str, seat: str, rest: str, state: Game) -> Proposal:
         try:
             tokens = [self.words.token(t) for t in rest.replace(" and ", ",").split(",") if t.strip()]
+            if state.table is not None:
+                mine = list(state.board.screens[seat].legendary)
+                named: list[str] = []
+                for token in tokens:
+                    named.append(legendary.card_for(state, seat, token, mine, named) if token.startswith("legendary")
+                                 else token)
+                tokens = named
         except Rejection as exc:
             return Proposal(n, line, error=exc.reason)
         if not tokens:
@@ -289,13 +335,15 @@ class MareNostrumEmpires:
         if c is not None and c.count is not None and len(c.offers) == len(c.taking_part):
             due = [Need("secret", str(x.seq)) for x in sorted(c.offers.values(), key=lambda x: x.seq)
                    if x.revealed is None]
-        return due + ([] if state.phase == OVER else chance.needs(state.book))
+        held = tb.needs(state.table) if state.table is not None else []
+        return due + held + ([] if state.phase == OVER else chance.needs(state.book))
 
     def wanted_draws(self, state: Game) -> list[str]:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def _waiting(self, state: Game) -> list[str]:
-        return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state)]
+        # A draw's seal is asked for only where the card is known (the bot's fold): every fold shows the same list.
+        return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != "seal"]
 
     def public_view(self, state: Game) -> dict[str, Any]:
         return view.public_view(self.rules, state, self._waiting(state))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mare_nostrum_empires import commerce, production, titles
+from engine.mare_nostrum_empires import commerce, legendary, production, titles
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Game
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.ruleset import IN_TURN, SEALED, Prompt
@@ -81,6 +81,8 @@ def public_view(rules: RulesData, game: Game, waiting: list[str]) -> dict[str, A
         "row": game.row.public() if game.row else None,
         "battles": [b.place for b in game.battles], "winners": [list(w) for w in game.winners],
         "chance": game.book.to_dict(), "waiting": waiting,
+        **({"legendary_deck": {k: v for k, v in game.table.public().items() if k != "holdings"}}
+           if game.table is not None else {}),  # who holds a card is each screen's count
     }
 
 
@@ -88,7 +90,9 @@ def private_view(rules: RulesData, game: Game, seat: str, choices: list[str]) ->
     screen = game.board.screens[seat]
     c = game.commerce
     offer = c.offers.get(seat) if c else None
-    return {"seat": seat, "goods": dict(screen.goods), "taxes": screen.taxes, "legendary": list(screen.legendary),
+    cards = {t: legendary.resource(game, t) for t in screen.legendary if legendary.is_card(t)}
+    return {"seat": seat, "goods": dict(screen.goods), "taxes": screen.taxes,
+            "legendary": [cards.get(t) or t for t in screen.legendary], **({"legendary_cards": cards} if cards else {}),
             "tiles": list(screen.tiles), "offer": offer.known if offer else None, "choices": choices[:25]}
 
 

@@ -35,6 +35,10 @@ def test_a_whole_game_through_the_console_then_verified(tmp_path: Path) -> None:
 
         log = [json.loads(line) for line in service.export().splitlines()]
         assert all("secret" not in e for e in log), "the export never carries the private store"
-        assert sum(1 for e in log if e["kind"] == "secret.revealed") == 6  # every commerce offer
+        # The deck key of the legendary goods' hidden deck is sealed at the creation and revealed at the end.
+        assert [e["kind"] for e in log[:2]] == ["campaign.created", "secret.sealed"] and log[1]["data"]["key"] == "deck-key"
+        assert log[0]["data"]["rules_version"] == 2
+        revealed = [e["data"]["seq"] for e in log if e["kind"] == "secret.revealed"]
+        assert len(revealed) == 7 and revealed[-1] == 2  # every commerce offer, then the deck key
         result = verify(load_ruleset("mare-nostrum-empires", service.data_dir), [Event.from_dict(e) for e in log], {})
         assert_verified_but_for_the_test_chain(result)

@@ -3,6 +3,7 @@ an event (sealed offers with a digest and their content, revealed when the game 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from engine import secrets
@@ -21,14 +22,18 @@ def ruleset() -> MareNostrumEmpires:
 
 
 class Play:
-    def __init__(self, players: int = 3, values: list[int] | None = None) -> None:
+    def __init__(self, players: int = 3, values: list[int] | None = None, rules_version: int | None = None) -> None:
         self.rs = ruleset()
         setup: dict[str, Any] = {"players": PLAYERS[players], "gm": "gm", "randomness": "fixed",
                                  "fixed_values": values or [12345, 67890] + [3] * 400}
+        if rules_version is not None:
+            setup["rules_version"] = rules_version
+        self.setup = setup
         self.state: Game = self.rs.initial_state(setup)
         self.events: list[Event] = []
         self.said: list[str] = []
         self.secrets: dict[int, tuple[dict[str, Any], str]] = {}
+        self.reveal_due()  # the bot's seals a new campaign needs (the deck key, from rules version 2)
 
     def _apply(self, kind: str, actor: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> None:
         event = Event(len(self.events) + 1, kind, actor, data, secret=secret)
@@ -54,18 +59,27 @@ class Play:
             self.reveal_due()
 
     def reveal_due(self) -> None:
-        for need in self.rs.needs(self.state):
+        """The bot's part: each content due revealed, each seal asked for made (its salt kept as the store would)."""
+        while needs := [n for n in self.rs.needs(self.state) if n.source in ("secret", "seal")]:
+            need = needs[0]
             if need.source == "secret":
                 content, salt = self.secrets[int(need.key)]
                 self._apply(secrets.REVEALED, "bot", {"seq": int(need.key), "content": content, "salt": salt})
+                continue
+            spec = json.loads(need.content or "{}")
+            seq = len(self.events) + 1
+            salt = hashlib.sha256(f"seal-{seq}".encode()).hexdigest()
+            self.secrets[seq] = (spec["content"], salt)
+            self._apply(secrets.SEALED, "legatus", {"key": need.key, **spec["public"],
+                                                    "sealed": secrets.digest(spec["content"], salt)},
+                        {"content": spec["content"], "salt": salt})
 
     def gm(self, empire: str, text: str) -> None:
         self.post("gm", text, empire)
 
     def replay(self) -> Game:
         """The public log folded again from scratch, without any sealed content (an export's replay)."""
-        state = self.rs.initial_state({"players": dict(self.state.players), "gm": "gm", "randomness": "fixed",
-                                       "fixed_values": self._values})
+        state = self.rs.initial_state({**self.setup, "players": dict(self.state.players), "fixed_values": self._values})
         for e in self.events:
             state = self.rs.apply(state, Event(e.seq, e.kind, e.actor, e.data)).state
         return state
