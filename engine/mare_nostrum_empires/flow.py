@@ -11,11 +11,12 @@ from collections.abc import Callable
 
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import combat, commerce, legendary, production, tiles, titles, victory
+from engine.mare_nostrum_empires import combat, commerce, fortresses, legendary, production, tiles, titles, victory
 from engine.mare_nostrum_empires.game import (
     CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Battle, Commerce, Game, Turns,
 )
 from engine.mare_nostrum_empires.rules_data import RulesData
+from engine.mare_nostrum_empires.rules_version import FORTRESS_FALLS
 from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import shuffle
 from engine.tabletop import table as tb
@@ -109,6 +110,9 @@ def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say
         if result.outcome == "conquest":
             prov.conqueror, prov.at_war = battle.attacker, False
             say(f"The {battle.attacker} conquer {battle.place}.")
+            if game.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, battle.defender):
+                say(f"The {battle.defender}' fortress of {battle.place} falls with its last legion: it goes back to "
+                    f"the {battle.defender}.")
         elif result.outcome == "tie":
             prov.at_war = True
             say(f"{battle.place} is at war.")

@@ -109,7 +109,7 @@ READERS: tuple[Reader, ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f i
     (r"^march\s+(?:(?P<k>\d{1,2})\s+)?(?P<p>.+?)\s+to\s+(?P<t>.+)$",
      lambda n, m: o.March(n.province(m["p"]), n.province(m["t"]), _int(m["k"] or "1", "a number of legions", 1, 20))),
     (r"^pillage\s+(?P<b>\w+)\s+in\s+(?P<p>.+?)(?:\s+take\s+(?P<c>tax|legendary))?$",
-     lambda n, m: o.Pillage(_building(m["b"]), n.province(m["p"]), m["c"].casefold() if m["c"] else None)),
+     lambda n, m: o.Pillage(_pillaged(m["b"]), n.province(m["p"]), m["c"].casefold() if m["c"] else None)),
     (r"^occupy\s+(?P<b>.+?)\s+in\s+(?P<p>.+)$",
      lambda n, m: o.Occupy(tuple(_building(b) for b in _list(m["b"])), n.province(m["p"]))),
     (r"^stand\s+(?:on\s+)?(?P<p>.+)$", lambda n, m: o.Stand(n.province(m["p"]))),
@@ -124,6 +124,11 @@ def _building(word: str) -> str:
     if b not in BUILDINGS:
         raise Rejection(f"'{quote(word)}' is not a building: {', '.join(BUILDINGS)}")
     return b
+
+
+def _pillaged(word: str) -> str:
+    """A building, or an enemy fortress (rules version 3: the handler refuses it in older campaigns)."""
+    return "fortress" if word.casefold() in ("fortress", "fortresses") else _building(word)
 
 
 def read_line(names: Names, line: str) -> o.Order:

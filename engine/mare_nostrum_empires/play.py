@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 from engine.events import Rejection
 from engine.mare_nostrum_empires import (
-    commerce, conquest, legendary, movement, placement, production, purchase, tiles, titles,
+    commerce, conquest, fortresses, legendary, movement, placement, production, purchase, tiles, titles,
 )
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, PRODUCTION, PURCHASE, Battle, Game
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
+from engine.mare_nostrum_empires.rules_version import FORTRESS_FALLS
 from engine.mare_nostrum_empires.state import Screen
 
 Say = Callable[..., None]
@@ -245,6 +246,13 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
 def pillage(rules: RulesData, game: Game, seat: str, order: o.Pillage, say: Say) -> None:
     _phase(game, MILITARY, "pillaging")
     _my_turn(game, seat)
+    if order.building == fortresses.PIECE:
+        if game.rules_version < FORTRESS_FALLS:
+            raise Rejection(f"'fortress' is not a building: {', '.join(BUILDINGS)} (in this campaign a fortress "
+                            f"never falls)")
+        owner = fortresses.pillage(game.board, seat, order.province)
+        say(f"The {seat} pillage the {owner}' fortress of {order.province}: it goes back to the {owner}.")
+        return
     gain = conquest.pillage(rules, game.board, seat, order.province, order.building, order.take)
     screen = game.board.screens[seat]
     if gain == "tax":
@@ -279,9 +287,13 @@ def convert(rules: RulesData, game: Game, seat: str, order: o.Convert, say: Say)
     if game.standing.get(order.province, game.round) >= game.round:
         raise Rejection(f"the marker of {order.province} is converted at the {seat}' next Military phase, not the "
                         f"one it was stood on")
+    prov = game.board.provinces[order.province]
+    former = prov.influence
     conquest.convert(rules, game.board, seat, order.province)
     game.standing.pop(order.province, None)
     say(f"The {seat} convert the influence marker of {order.province}: the province is now theirs.")
+    if game.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, former):
+        say(f"The {former}' fortress of {order.province} falls: it goes back to the {former}.")
 
 
 def name(rules: RulesData, game: Game, seat: str, order: o.Name, say: Say) -> None:

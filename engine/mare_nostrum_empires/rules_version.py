@@ -14,7 +14,10 @@ FIRST = 1  # a legendary good is the resource of a public roll: everyone knows w
 # The seed's legendary goods are face down: each is a card of a hidden deck of the reserve, sealed to its holder
 # and shown only when it leaves the screen (legendary.py); the deck key is sealed when the campaign is created.
 LEGENDARY_FACE_DOWN = 2
-NEWEST = LEGENDARY_FACE_DOWN
+# A fortress falls with the province conquered by battle, to a pillage, or when the province is converted
+# (fortresses.py); before, a fortress was never destroyed.
+FORTRESS_FALLS = 3
+NEWEST = FORTRESS_FALLS
 
 
 def of(setup: dict[str, Any]) -> int:

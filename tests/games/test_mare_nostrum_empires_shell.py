@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from engine.events import Event
+from engine.mare_nostrum_empires import rules_version as versions
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import assert_verified_but_for_the_test_chain
@@ -37,7 +38,7 @@ def test_a_whole_game_through_the_console_then_verified(tmp_path: Path) -> None:
         assert all("secret" not in e for e in log), "the export never carries the private store"
         # The deck key of the legendary goods' hidden deck is sealed at the creation and revealed at the end.
         assert [e["kind"] for e in log[:2]] == ["campaign.created", "secret.sealed"] and log[1]["data"]["key"] == "deck-key"
-        assert log[0]["data"]["rules_version"] == 2
+        assert log[0]["data"]["rules_version"] == versions.NEWEST  # a new campaign follows the newest rules
         revealed = [e["data"]["seq"] for e in log if e["kind"] == "secret.revealed"]
         assert len(revealed) == 7 and revealed[-1] == 2  # every commerce offer, then the deck key
         result = verify(load_ruleset("mare-nostrum-empires", service.data_dir), [Event.from_dict(e) for e in log], {})
