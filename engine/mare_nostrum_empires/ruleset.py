@@ -15,7 +15,7 @@ from typing import Any
 from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import commerce, flow, legendary, setup, view
+from engine.mare_nostrum_empires import commerce, defaults, flow, legendary, setup, view
 from engine.mare_nostrum_empires import rules_version as versions
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.commands import COMMANDS, command_line
@@ -256,7 +256,13 @@ class MareNostrumEmpires:
 
     def _offer_line(self, n: int, line: str, seat: str, rest: str, state: Game) -> Proposal:
         try:
-            tokens = [self.words.token(t) for t in rest.replace(" and ", ",").split(",") if t.strip()]
+            c = state.commerce
+            if rest.strip().casefold() == defaults.OFFER:  # the deadline's offer, chosen from this seat's tokens
+                if c is None or c.count is None:
+                    raise Rejection("offers are made in the Commerce phase, once the Trade master has chosen the token")
+                tokens = defaults.offer(self.rules, state.board.screens[seat], c.count)
+            else:
+                tokens = [self.words.token(t) for t in rest.replace(" and ", ",").split(",") if t.strip()]
             if state.table is not None:
                 mine = list(state.board.screens[seat].legendary)
                 named: list[str] = []

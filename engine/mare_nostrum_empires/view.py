@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mare_nostrum_empires import commerce, legendary, production, titles
+from engine.mare_nostrum_empires import commerce, defaults, legendary, production, titles
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Game
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.ruleset import IN_TURN, SEALED, Prompt
@@ -16,34 +16,35 @@ def prompts(rules: RulesData, game: Game) -> list[Prompt]:
         return []
     if game.phase == PRODUCTION:
         return [Prompt(e, IN_TURN, "what the temple of your legendary city adds ('extra <province> tax' or "
-                                   "'extra <province> legendary')", (), None)
+                                   "'extra <province> legendary')", (), defaults.extra(sorted(waiting)[0]))
                 for e in board.empires
-                if set(production.legendary_choices(rules, board, e)) - set(game.extra_choices.get(e, {}))]
+                if (waiting := set(production.legendary_choices(rules, board, e)) - set(game.extra_choices.get(e, {})))]
     if game.phase == COMMERCE and game.commerce is not None:
         c = game.commerce
         if c.count is None:
             free = commerce.available(tuple(rules.commerce), game.tokens, c.master)
             faces = ", ".join(f"{t} ({rules.commerce[t][0]} or {rules.commerce[t][1]})" for t in free)
             return [Prompt(c.master, IN_TURN, f"the commerce token and its face: {faces} ('token II 3')",
-                           tuple(f"token {t} {f}" for t in free for f in rules.commerce[t]), None)]
+                           tuple(f"token {t} {f}" for t in free for f in rules.commerce[t]), defaults.token(rules, free))]
         missing = [s for s in c.taking_part if s not in c.offers]
         if missing:
             return [Prompt(s, SEALED, f"your offer of {c.count} tokens, sealed until all are in ('offer wine, "
-                                      f"tax')", (), None) for s in missing]
+                                      f"tax')", (), f"offer {defaults.OFFER}") for s in missing]
         ex = c.exchange
         if ex is not None and ex.chain.next is not None:
             who = ex.chain.next
             return [Prompt(who, IN_TURN, f"take one token from {', '.join(commerce.targets(ex, who))} "
-                                         f"('take <token> from <empire>')", (), None)]
+                                         f"('take <token> from <empire>')", (), defaults.take(ex, who))]
         if ex is not None and commerce.wronged(ex) is not None:
-            return [Prompt(ex.master, IN_TURN, f"give one token to {commerce.wronged(ex)} ('give <token>')", (), None)]
+            return [Prompt(ex.master, IN_TURN, f"give one token to {commerce.wronged(ex)} ('give <token>')", (),
+                           defaults.give(ex))]
         return []
     if game.phase in (PURCHASE, MILITARY) and game.turns is not None:
         turns = game.turns
         if turns.current is None:
             left = [e for e in board.empires if e not in turns.done]
             return [Prompt(turns.leader, IN_TURN, f"who plays next: {', '.join(left)} ('next <empire>')",
-                           tuple(f"next {e}" for e in left), None)]
+                           tuple(f"next {e}" for e in left), defaults.next_player(left))]
         what = ("your purchases ('buy legion in Latium with taxes'), then 'done'" if game.phase == PURCHASE else
                 "your moves (triremes first: 'sail <sea> to <sea>', then 'march <province> to <province>'), "
                 "then 'done'")
@@ -52,7 +53,7 @@ def prompts(rules: RulesData, game: Game) -> list[Prompt]:
         ties = titles.needs_choice(rules, board)
         return [Prompt(board.leaders[t], IN_TURN, f"the new {rules.titles[t].name} among {', '.join(tied)} "
                                                   f"('name <empire> {t}')", tuple(f"name {e} {t}" for e in tied),
-                       None)
+                       defaults.name(t, board.leaders[t], tied))
                 for t, tied in ties.items() if t not in game.claims_choices]
     return []
 
