@@ -120,6 +120,12 @@ def advance(game: Game, event: Event) -> list[str]:
     return tb.advance(table, game.book, event)
 
 
+def dealing(game: Game) -> bool:
+    """True while a legendary good owed is still to be dealt and sealed: Commerce, which counts every token behind
+    the screens, waits for it."""
+    return game.table is not None and bool(game.table.queue or game.table.sealing)
+
+
 def on_sealed(game: Game, event: Event) -> list[str]:
     """The bot's seal: the deck key, or a legendary good dealt, which goes behind its holder's screen."""
     said = tb.on_sealed(_table(game), event)

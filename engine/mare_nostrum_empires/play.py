@@ -49,6 +49,8 @@ def token(rules: RulesData, game: Game, seat: str, order: o.ChooseToken, say: Sa
         raise Rejection(f"the Trade master ({c.master}) chooses the commerce token, not {seat}")
     if c.count is not None:
         raise Rejection(f"the commerce token is chosen already: {c.count} tokens each")
+    if legendary.dealing(game):
+        raise Rejection("the legendary goods produced are being dealt face down: the commerce token waits for them")
     game.tokens, count = commerce.choose(rules.commerce, game.tokens, seat, order.token, order.face)
     c.count = count
     c.taking_part = commerce.participants(game.board.screens, game.board.empires, count)

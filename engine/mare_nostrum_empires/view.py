@@ -12,7 +12,7 @@ from engine.ruleset import IN_TURN, SEALED, Prompt
 
 def prompts(rules: RulesData, game: Game) -> list[Prompt]:
     board = game.board
-    if game.phase == OVER or game.battles:
+    if game.phase == OVER or game.battles or legendary.dealing(game):
         return []
     if game.phase == PRODUCTION:
         return [Prompt(e, IN_TURN, "what the temple of your legendary city adds ('extra <province> tax' or "
