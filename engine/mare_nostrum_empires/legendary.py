@@ -148,11 +148,18 @@ def on_revealed(game: Game, event: Event) -> list[str] | None:
     return said
 
 
-def card_for(game: Game, seat: str, words: str, pool: list[str], taken: list[str]) -> str:
+def card_for(game: Game, seat: str, words: str, pool: list[str], taken: list[str], *, face_down: bool = False,
+             own: bool = True) -> str:
     """The card a player means by "legendary <resource>" among ``pool`` (its screen, or an offer revealed), the
-    earliest dealt first and none named twice in one order; a card id is kept as written."""
+    earliest dealt first and none named twice in one order; a card id is kept as written. Among cards still face
+    down (``face_down``) only their holder names one by what it is: anyone else ordering for the seat (the GM)
+    would learn from the answer what it holds, so they name the card."""
     if is_card(words):
         return words
+    if face_down and not own:
+        raise Rejection(f"'{words}': the {seat}' legendary goods are face down, and only their player names one by "
+                        f"what it is; to order for the {seat}, name the card ("
+                        f"{', '.join(t for t in pool if is_card(t)) or 'they hold none'})")
     wanted = words.removeprefix("legendary ")
     for token in pool:
         if is_card(token) and token not in taken and resource(game, token) == wanted:

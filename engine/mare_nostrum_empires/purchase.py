@@ -44,7 +44,9 @@ def pay(screen: Screen, seat: str, cost: int, taxes: bool, goods: list[str],
     resources = [r for r in map(resource_of, goods) if r is not None]
     twice = sorted(r for r, n in Counter(resources).items() if n > 1)
     if twice:
-        raise Rejection(f"the goods must all be different: '{twice[0]}' is named {resources.count(twice[0])} times")
+        # Where a face-down card is one of them, the reason tells what it is: for the seat's player alone.
+        raise Rejection(f"the goods must all be different: '{twice[0]}' is named {resources.count(twice[0])} times",
+                        hidden_of=seat if any(is_card(g) for g in goods) else None)
     plain = dict(screen.goods)
     legendary = list(screen.legendary)
     for good in goods:

@@ -3,7 +3,8 @@ events by handing each order to its handler (play.py) and then lets the round mo
 views, prompts and the picture. No rule lives here.
 
 Events: ``order`` ``{"seat", "order": {...}}``; ``commerce.offered`` ``{"seat", "sealed": digest}`` (the offer's
-tokens under seal, engine/secrets.py, revealed together once every offer is in); ``secret.revealed``;
+tokens under seal, engine/secrets.py, revealed together once every offer is in); ``secret.sealed`` (from rules
+version 2, the bot's: the deck key and each legendary good dealt face down, legendary.py); ``secret.revealed``;
 ``player.assigned``; the chance book's own events (beacons, draws, a commit-reveal seed)."""
 from __future__ import annotations
 
@@ -222,12 +223,13 @@ class MareNostrumEmpires:
                 continue
             words = line.split(None, 1)
             if words[0].casefold() == "offer":
-                out.append(self._offer_line(n, line, seat, words[1] if len(words) > 1 else "", state))
+                out.append(self._offer_line(n, line, seat, words[1] if len(words) > 1 else "", state,
+                                            self.seat_of(state, actor) == seat))
                 continue
             try:
                 order = read_line(self.words, line)
                 if state.table is not None:
-                    order = self._cards_named(state, seat, order)
+                    order = self._cards_named(state, seat, order, self.seat_of(state, actor) == seat)
             except Rejection as exc:
                 out.append(Proposal(n, line, error=exc.reason))
                 continue
@@ -235,15 +237,15 @@ class MareNostrumEmpires:
                                 understood=f"{seat}: {' '.join(line.split())}"))
         return out
 
-    def _cards_named(self, state: Game, seat: str, order: o.Order) -> o.Order:
+    def _cards_named(self, state: Game, seat: str, order: o.Order, own: bool) -> o.Order:
         """Rules version 2: "legendary <resource>" in an order becomes the card the player means, read from its own
         screen (or the offer it takes from) in the bot's fold, which knows its cards."""
         mine = list(state.board.screens[seat].legendary)
         if isinstance(order, o.Buy) and order.goods:
             named: list[str] = []
             for good in order.goods:
-                named.append(legendary.card_for(state, seat, good, mine, named) if good.startswith("legendary")
-                             else good)
+                named.append(legendary.card_for(state, seat, good, mine, named, face_down=True, own=own)
+                             if good.startswith("legendary") else good)
             return o.Buy(order.item, order.place, order.taxes, tuple(named))
         c = state.commerce
         if isinstance(order, o.Take) and order.token.startswith("legendary"):
@@ -251,10 +253,10 @@ class MareNostrumEmpires:
             return o.Take(legendary.card_for(state, order.target, order.token, pool, []), order.target)
         if isinstance(order, o.Give) and order.token.startswith("legendary"):
             taken = c.exchange.taken.get(seat, []) if c is not None and c.exchange is not None else []
-            return o.Give(legendary.card_for(state, seat, order.token, mine + taken, []))
+            return o.Give(legendary.card_for(state, seat, order.token, mine + taken, [], face_down=True, own=own))
         return order
 
-    def _offer_line(self, n: int, line: str, seat: str, rest: str, state: Game) -> Proposal:
+    def _offer_line(self, n: int, line: str, seat: str, rest: str, state: Game, own: bool) -> Proposal:
         try:
             c = state.commerce
             if rest.strip().casefold() == defaults.OFFER:  # the deadline's offer, chosen from this seat's tokens
@@ -267,8 +269,8 @@ class MareNostrumEmpires:
                 mine = list(state.board.screens[seat].legendary)
                 named: list[str] = []
                 for token in tokens:
-                    named.append(legendary.card_for(state, seat, token, mine, named) if token.startswith("legendary")
-                                 else token)
+                    named.append(legendary.card_for(state, seat, token, mine, named, face_down=True, own=own)
+                                 if token.startswith("legendary") else token)
                 tokens = named
         except Rejection as exc:
             return Proposal(n, line, error=exc.reason)

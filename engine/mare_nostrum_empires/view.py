@@ -25,7 +25,8 @@ def prompts(rules: RulesData, game: Game) -> list[Prompt]:
             free = commerce.available(tuple(rules.commerce), game.tokens, c.master)
             faces = ", ".join(f"{t} ({rules.commerce[t][0]} or {rules.commerce[t][1]})" for t in free)
             return [Prompt(c.master, IN_TURN, f"the commerce token and its face: {faces} ('token II 3')",
-                           tuple(f"token {t} {f}" for t in free for f in rules.commerce[t]), defaults.token(rules, free))]
+                           tuple(f"token {t} {f}" for t in free for f in rules.commerce[t]),
+                           defaults.token(rules, free))]
         missing = [s for s in c.taking_part if s not in c.offers]
         if missing:
             return [Prompt(s, SEALED, f"your offer of {c.count} tokens, sealed until all are in ('offer wine, "
@@ -66,7 +67,10 @@ def public_view(rules: RulesData, game: Game, waiting: list[str]) -> dict[str, A
         "players": dict(game.players), "leaders": dict(board.leaders),
         "levels": {t: {e: titles.marker(n, rules.track_top) for e, n in lv.items()} for t, lv in board.levels.items()},
         "screens": {e: {"tokens": s.token_count(), "legendary": len(s.legendary), "tiles": list(s.tiles),
-                        "pyramids": s.pyramids} for e, s in board.screens.items()},
+                        "pyramids": s.pyramids,
+                        # Face down, each legendary good is named by its card: how anyone orders for the seat.
+                        **({"legendary_cards": [legendary.label(game, t) for t in s.legendary]}
+                           if game.table is not None else {})} for e, s in board.screens.items()},
         "provinces": {n: {"influence": p.influence, "built": sorted(p.built), "legions": dict(p.legions),
                           "fortress": p.fortress, "occupied": dict(p.occupied), "at_war": p.at_war,
                           "conqueror": p.conqueror} for n, p in board.provinces.items()

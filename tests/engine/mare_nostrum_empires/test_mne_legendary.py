@@ -7,7 +7,8 @@ import pytest
 
 from engine import canonical
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import legendary
+from engine.mare_nostrum_empires import legendary, purchase
+from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import shuffle
 from tests.engine.mare_nostrum_empires.mne_play import Play
 from tests.engine.mare_nostrum_empires.test_mne_game import claims, user
@@ -170,3 +171,33 @@ def test_nothing_comes_before_the_deck_key_in_a_new_campaign() -> None:
                                                     "order": {"kind": "token", "token": "I", "face": 1}}))
     with pytest.raises(Rejection, match="rules_version 9 is not one of this game's: 1 to "):
         p.rs.initial_state({**p.setup, "rules_version": 9})
+
+
+def test_the_gm_ordering_for_a_seat_names_its_face_down_goods_by_card_and_learns_nothing_from_a_refusal() -> None:
+    p = to_round_two()
+    trade_taxes(p)
+    assert p.state.turns is not None
+    p.post(user(p, p.state.turns.leader), "next Egyptians")
+    refusals = []
+    for wanted in (GOOD, "oil"):  # held, and not held: the same answer
+        with pytest.raises(Rejection) as exc:
+            p.gm("Egyptians", f"buy legion in Aegyptus with legendary {wanted}, sheep, wheat")
+        refusals.append(exc.value.reason.replace(wanted, "<resource>"))
+    assert refusals[0] == refusals[1] == (
+        "'legendary <resource>': the Egyptians' legendary goods are face down, and only their player names one by "
+        "what it is; to order for the Egyptians, name the card (legendary.1)")
+    assert p.rs.public_view(p.state)["screens"]["Egyptians"]["legendary_cards"] == ["legendary.1"]
+    p.gm("Egyptians", "buy legion in Aegyptus with legendary.1, sheep, wheat")
+    assert p.state.board.provinces["Aegyptus"].legions == {"Egyptians": 3}
+
+
+def test_a_price_refused_for_a_face_down_good_tells_its_reason_to_the_holder_alone() -> None:
+    screen = Screen({"gems": 1, "wine": 1}, 0, ["legendary.1"])
+    with pytest.raises(Rejection) as exc:
+        purchase.pay(screen, "Egyptians", 3, False, ["gems", "legendary.1", "wine"],
+                     lambda g: "gems" if g == "legendary.1" else g)
+    assert (exc.value.reason, exc.value.hidden_of) == ("the goods must all be different: 'gems' is named 2 times",
+                                                        "Egyptians")
+    with pytest.raises(Rejection) as plain:
+        purchase.pay(screen, "Egyptians", 3, False, ["gems", "gems", "wine"])
+    assert plain.value.hidden_of is None  # goods alone: nothing face down is read
