@@ -87,3 +87,17 @@ def test_a_legendary_good_dealt_on_commit_reveal_is_named_by_its_holder_alone(tm
         # Mid-game, with the card still sealed, the log verifies (but for the test chain).
         result, _ = service.verify()
         assert_verified_but_for_the_test_chain(result)
+
+        # Left to the deadlines, the Egyptians end their purchases without spending it: it goes back, shown.
+        for _ in range(60):
+            ruleset, state = service.folded("mne")
+            if not state.board.screens["Egyptians"].legendary:
+                break
+            line = timeout_line(service, "mne", ruleset.prompts(state)[0].seat)
+            assert line is not None and service.post("gm", line, "mne").ok
+        assert state.table is not None and state.table.decks["legendary"].discard == [good]
+        events = [json.loads(line) for line in service.export().splitlines()]
+        shown = next(e for e in events if e["kind"] == "secret.revealed" and e["data"]["seq"] == sealed["seq"])
+        assert shown["data"]["content"] == {"card": good, "deck": "legendary", "draw": card}
+        result, _ = service.verify()
+        assert_verified_but_for_the_test_chain(result)
