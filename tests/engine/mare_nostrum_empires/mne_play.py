@@ -22,8 +22,9 @@ def ruleset() -> MareNostrumEmpires:
 
 
 class Play:
-    def __init__(self, players: int = 3, values: list[int] | None = None, rules_version: int | None = None) -> None:
-        self.rs = ruleset()
+    def __init__(self, players: int = 3, values: list[int] | None = None, rules_version: int | None = None,
+                 rs: MareNostrumEmpires | None = None) -> None:
+        self.rs = rs or ruleset()
         setup: dict[str, Any] = {"players": PLAYERS[players], "gm": "gm", "randomness": "fixed",
                                  "fixed_values": values or [12345, 67890] + [3] * 400}
         if rules_version is not None:

@@ -8,8 +8,10 @@ import pytest
 from engine import canonical
 from engine.events import Event, Rejection
 from engine.mare_nostrum_empires import legendary, purchase
+from engine.mare_nostrum_empires.ruleset import MareNostrumEmpires
 from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import shuffle
+from tests.engine.mare_nostrum_empires.mne_board import raw, rebuild
 from tests.engine.mare_nostrum_empires.mne_play import Play
 from tests.engine.mare_nostrum_empires.test_mne_game import claims, user
 
@@ -201,3 +203,23 @@ def test_a_price_refused_for_a_face_down_good_tells_its_reason_to_the_holder_alo
     with pytest.raises(Rejection) as plain:
         purchase.pay(screen, "Egyptians", 3, False, ["gems", "gems", "wine"])
     assert plain.value.hidden_of is None  # goods alone: nothing face down is read
+
+
+def test_a_reserve_run_short_shuffles_its_discard_pile_in_and_with_none_left_deals_none() -> None:
+    data = raw()
+    data["limits"]["reserve"]["legendary_goods"] = 1  # 13 cards, one of each resource
+    p = Play(3, rules_version=2, rs=MareNostrumEmpires(rebuild(data)))
+    check = Event(99, "check", "gm", {})
+    for _ in range(13):
+        assert legendary.owe(p.state, "Romans", check) == []
+    assert legendary.advance(p.state, check)[1] == "The legendary deck is shuffled (13 cards); its order stays hidden."
+    assert legendary.owe(p.state, "Romans", check) == ["The reserve has no legendary good left: the Romans get none."]
+    table = p.state.table
+    assert table is not None and len(table.sealing) == 13 and table.decks["legendary"].size == 0
+    table.decks["legendary"].discard.append(GOOD)  # a good gone back, shown
+    assert legendary.owe(p.state, "Greeks", check) == [
+        "The legendary deck's reshuffle is bound to fixed value(s) #5 to #6 given in campaign.created, label "
+        "'legendary.reshuffle2' (known in advance: not verifiable)."]
+    legendary.advance(p.state, check)
+    assert [(d.seat, card) for d, card, _ in table.sealing[-1:]] == [("Greeks", GOOD)]
+    assert table.decks["legendary"].discard == []
