@@ -5,7 +5,9 @@
 Plays the scripted 5-player game of tests/engine/mare_nostrum_empires/test_mne_game.py (two rounds, a battle, a
 conquest, sealed offers revealed, a victory) through the ruleset alone, then times: the fold of round 1's events
 from set-up (a round's resolution: every order checked and played, the phases moving on, the battle fought), the
-replay of the whole public log from nothing (sealed content given back only by its reveals), and the picture.
+replay of the whole public log from nothing (sealed content given back only by its reveals), and the picture; for
+a campaign of rules version 1 and one of version 2 (the abilities played, the row a hidden deck whose tiles are
+sealed and revealed by the bot).
 """
 from __future__ import annotations
 
@@ -40,10 +42,14 @@ def report(label: str, samples: list[float], events: int = 0) -> None:
 
 
 def main() -> None:
-    game = five_player_game()
+    for version in (None, 2):
+        one_version(version)
+
+
+def one_version(version: int | None) -> None:
+    game = five_player_game(version)
     rs = game.rs
-    setup: dict[str, Any] = {"players": dict(game.state.players), "gm": "gm", "randomness": "fixed",
-                             "fixed_values": FIVE_VALUES}
+    setup: dict[str, Any] = {**game.setup, "fixed_values": FIVE_VALUES}
     events = [Event(e.seq, e.kind, e.actor, e.data) for e in game.events]
 
     def fold(upto: int) -> Any:
@@ -59,7 +65,7 @@ def main() -> None:
         if state.round == 2:
             round_one = i
             break
-    print(f"Mare Nostrum: Empires, 5 players: {len(events)} events, {round_one} of them in round 1; "
+    print(f"Mare Nostrum: Empires, 5 players, rules version {version or 1}: {len(events)} events, {round_one} of them in round 1; "
           f"winners {game.state.winners}")
     report("a round's resolution (round 1, folded from set-up)", timed(lambda: fold(round_one), 30), round_one)
     report("the whole game's replay from its public log", timed(lambda: fold(len(events)), 30), len(events))

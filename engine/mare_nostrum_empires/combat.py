@@ -34,11 +34,12 @@ class Result:
         return "both destroyed"
 
 
-def hits(dice: list[int], fortress: bool = False) -> int:
+def hits(dice: list[int], fortress: bool = False, points: int = 0) -> int:
+    """``points``: added to the sum besides a fortress's (a tile's ability)."""
     for face in dice:
         if not 1 <= face <= FACES:
             raise Rejection(f"a die shows 1 to {FACES}, not {face}")
-    return (sum(dice) + (FORTRESS_POINTS if fortress else 0)) // 5
+    return (sum(dice) + (FORTRESS_POINTS if fortress else 0) + points) // 5
 
 
 def fight(attacker: list[int], defender: list[int], defender_fortress: bool, at_sea: bool = False,
@@ -48,8 +49,14 @@ def fight(attacker: list[int], defender: list[int], defender_fortress: bool, at_
         raise Rejection("a fortress stands in a province: there is none at sea")
     if not attacker or not defender:
         raise Rejection("a battle needs units on both sides")
-    on_defender = max(hits(attacker, attacker_fortress) - (1 if defender_fortress else 0), 0)
-    on_attacker = max(hits(defender, defender_fortress) - (1 if attacker_fortress else 0), 0)
-    lost_d = min(on_defender, len(defender))
-    lost_a = min(on_attacker, len(attacker))
-    return Result(lost_a, lost_d, len(attacker) - lost_a, len(defender) - lost_d, at_sea)
+    return throw(len(attacker), hits(attacker, attacker_fortress), 1 if attacker_fortress else 0,
+                 len(defender), hits(defender, defender_fortress), 1 if defender_fortress else 0, at_sea)
+
+
+def throw(attackers: int, attacker_hits: int, attacker_cancels: int, defenders: int, defender_hits: int,
+          defender_cancels: int, at_sea: bool) -> Result:
+    """The losses once each side's hits are counted: a side's cancels take hits off those against it, and no side
+    loses more units than it has (dice may outnumber units when a tile adds one)."""
+    lost_d = min(max(attacker_hits - defender_cancels, 0), defenders)
+    lost_a = min(max(defender_hits - attacker_cancels, 0), attackers)
+    return Result(lost_a, lost_d, attackers - lost_a, defenders - lost_d, at_sea)

@@ -18,17 +18,23 @@ COMMANDS: tuple[CommandSpec, ...] = (
                 (Argument("item", help="what to buy"), Argument("place", "area", "where it goes (autocompleted)",
                                                                 optional=True), PAY),
                 example="/buy legion Latium taxes"),
-    CommandSpec("march", "Military: move legions to an adjacent province or along your trireme chain",
+    CommandSpec("march", "Military: move legions to an adjacent province, along your trireme chain, or as far as a "
+                         "tile allows",
                 (Argument("from", "province", "from (autocompleted)"), Argument("to", "province", "to (autocompleted)"),
                  Argument("count", "integer", "how many legions (default 1)", optional=True)),
                 example="/march Latium Etruria 2"),
-    CommandSpec("sail", "Military: move a trireme one sea, and attack a fleet there if you wish",
+    CommandSpec("sail", "Military: move a trireme one sea (or as far as a tile allows), and attack a fleet there if "
+                        "you wish",
                 (Argument("from", "sea", "from (autocompleted)"), Argument("to", "sea", "to (autocompleted)"),
                  Argument("attack", "empire", "the fleet to fight (autocompleted)", optional=True)),
                 example="/sail Mare Tyrrhenum Mare Ionium"),
     CommandSpec("take", "Commerce: take one token from another player's offer", (TOKEN, EMPIRE),
                 example="/take oil Greeks"),
     CommandSpec("next", "Purchase or Military: the leader names who plays next", (EMPIRE,), example="/next Greeks"),
+    CommandSpec("swap", "Purchase, with a tile that allows it: swap one of your goods for one of the reserve",
+                (Argument("good", "resource", "the good you give (autocompleted)"),
+                 Argument("for", "resource", "the good you take (autocompleted)")),
+                example="/swap wine iron"),
 )
 
 LINES: dict[str, Callable[[list[str]], str]] = {
@@ -37,6 +43,7 @@ LINES: dict[str, Callable[[list[str]], str]] = {
     "sail": lambda a: f"sail {a[0]} to {a[1]}{f' attack {a[2]}' if len(a) > 2 else ''}",
     "take": lambda a: f"take {a[0]} from {a[1]}",
     "next": lambda a: f"next {a[0]}",
+    "swap": lambda a: f"swap {a[0]} for {a[1]}",
 }
 
 

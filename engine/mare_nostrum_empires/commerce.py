@@ -49,9 +49,12 @@ def choose(faces: dict[str, tuple[int, int]], tokens: Tokens, master: str, token
     return Tokens([*used, token], master), face
 
 
-def participants(screens: dict[str, Screen], seats: tuple[str, ...], count: int) -> list[str]:
-    """Who must take part: every player with at least ``count`` tokens (the others sit out)."""
-    return [s for s in seats if screens[s].token_count() >= count]
+def participants(screens: dict[str, Screen], seats: tuple[str, ...], count: int,
+                 least: dict[str, int] | None = None) -> list[str]:
+    """Who must take part: every player with at least ``count`` tokens, or the fewer ``least`` lets a player put
+    forward (a tile's ability); the others sit out."""
+    least = least or {}
+    return [s for s in seats if screens[s].token_count() >= least.get(s, count)]
 
 
 def token_list(screen: Screen) -> Counter[str]:
@@ -64,8 +67,12 @@ def token_list(screen: Screen) -> Counter[str]:
     return out
 
 
-def check_offer(screen: Screen, seat: str, offer: list[str], count: int) -> None:
-    if len(offer) != count:
+def check_offer(screen: Screen, seat: str, offer: list[str], count: int, least: int | None = None) -> None:
+    """``least``: the fewest tokens ``seat`` may put forward, when a tile lets it offer fewer than ``count``."""
+    if least is not None and least < count and not least <= len(offer) <= count:
+        raise Rejection(f"{seat} puts forward {len(offer)} token{'s' if len(offer) != 1 else ''}: the commerce "
+                        f"token shows {count}, and {seat} may put forward {least} to {count}")
+    if (least is None or least >= count) and len(offer) != count:
         raise Rejection(f"{seat} puts forward {len(offer)} token{'s' if len(offer) != 1 else ''}, not the "
                         f"{count} the commerce token shows")
     have = token_list(screen)

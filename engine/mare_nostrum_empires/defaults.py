@@ -11,8 +11,8 @@ read against the seat's own tokens by the bot's fold).
 * A pick: the first token of the first player it may take from, in seating order.
 * The unequal exchange: the first token the Trade master took.
 * A leader naming who plays next: the first empire still to play, in seating order.
-* A tie at Claims: the previous leader keeps its title if it is among the tied, else the first of them in seating
-  order.
+* A tie at Claims: the one who names the successor (the previous leader, or a tile's holder) names itself if it is
+  among the tied, else the first of them in seating order.
 """
 from __future__ import annotations
 
@@ -61,5 +61,5 @@ def next_player(left: list[str]) -> str:
     return f"next {left[0]}"
 
 
-def name(title: str, previous: str, tied: list[str]) -> str:
-    return f"name {previous if previous in tied else tied[0]} {title}"
+def name(title: str, chooser: str, tied: list[str]) -> str:
+    return f"name {chooser if chooser in tied else tied[0]} {title}"

@@ -11,7 +11,9 @@ from collections.abc import Callable
 
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import combat, commerce, fortresses, legendary, production, tiles, titles, victory
+from engine.mare_nostrum_empires import (
+    abilities, combat, commerce, fortresses, hidden_row, legendary, production, tiles, titles, victory,
+)
 from engine.mare_nostrum_empires.game import (
     CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Battle, Commerce, Game, Turns,
 )
@@ -19,7 +21,6 @@ from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.mare_nostrum_empires.rules_version import FORTRESS_FALLS
 from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import shuffle
-from engine.tabletop import table as tb
 
 Say = Callable[..., None]
 ROW_LABEL = "heroes-and-wonders-row"
@@ -42,6 +43,9 @@ def _ask(game: Game, event: Event, label: str, lo: int, hi: int, count: int, pur
 
 
 def _row(rules: RulesData, game: Game, event: Event, say: Say) -> None:
+    if game.table is not None:
+        hidden_row.advance(rules, game, event, say)
+        return
     if game.row is not None:
         return
     if game.row_roll is None:
@@ -56,7 +60,7 @@ def _row(rules: RulesData, game: Game, event: Event, say: Say) -> None:
 
 
 def _legendary(rules: RulesData, game: Game, event: Event, say: Say) -> None:
-    if game.table is not None:  # face down: each owed good is dealt from the hidden deck (legendary.py)
+    if legendary.face_down(game):  # each owed good is dealt from the hidden deck (legendary.py)
         for empire, _ in game.legendary_rolls:
             for line in legendary.owe(game, empire, event):
                 say(line)
@@ -83,11 +87,13 @@ def _legendary(rules: RulesData, game: Game, event: Event, say: Say) -> None:
 def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say) -> bool:
     """Fights ``battle`` if its dice are known; False while they are not."""
     if battle.roll is None:
-        dice = battle.attackers + battle.defenders
+        battle.extra_dice = abilities.extra_dice(rules, game.board, battle.defender, battle.at_sea, True)
+        dice = battle.attackers + battle.defenders + battle.extra_dice
         colour = "blue" if battle.at_sea else "white"
         bound = _ask(game, event, f"battle-{game.round}-{battle.place}", 1, combat.FACES, dice,
                      f"the battle in {battle.place}", f"{dice} {colour} dice: the {battle.attacker}' "
-                     f"{battle.attackers} first, then the {battle.defender}' {battle.defenders}", say)
+                     f"{battle.attackers} first, then the {battle.defender}' {battle.defenders + battle.extra_dice}",
+                     say)
         if bound is None:
             return False
         battle.roll = bound
@@ -95,22 +101,25 @@ def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say
     if values is None:
         return False
     prov = None if battle.at_sea else game.board.provinces[battle.place]
-    fortress = prov is not None and prov.fortress == battle.defender
-    result = combat.fight(values[:battle.attackers], values[battle.attackers:], fortress, battle.at_sea,
-                          prov is not None and prov.fortress == battle.attacker)
+    cut = battle.attackers
+    att = abilities.side(rules, game.board, battle.attacker, battle.place, battle.attackers, values[:cut], True,
+                         battle.by_sea)
+    dfn = abilities.side(rules, game.board, battle.defender, battle.place, battle.defenders, values[cut:], False)
+    result = combat.throw(att.units, combat.hits(att.dice, points=att.points), att.cancels, dfn.units,
+                          combat.hits(dfn.dice, points=dfn.points), dfn.cancels, battle.at_sea)
     units = game.board.triremes[battle.place] if prov is None else prov.legions
     for side, lost in ((battle.attacker, result.attacker_losses), (battle.defender, result.defender_losses)):
         units[side] -= lost
         if not units[side]:
             del units[side]
-    say(f"Battle in {battle.place}: the {battle.attacker} throw {values[:battle.attackers]}, the {battle.defender} "
-        f"{values[battle.attackers:]}{' (fortress: +5, one hit cancelled)' if fortress else ''}; the "
-        f"{battle.attacker} lose {result.attacker_losses}, the {battle.defender} {result.defender_losses}.")
+    say(f"Battle in {battle.place}: the {battle.attacker} throw {att.dice}{_why(att)}, the {battle.defender} "
+        f"{dfn.dice}{_why(dfn)}; the {battle.attacker} lose {result.attacker_losses}, the {battle.defender} "
+        f"{result.defender_losses}.")
     if prov is not None:
         if result.outcome == "conquest":
             prov.conqueror, prov.at_war = battle.attacker, False
             say(f"The {battle.attacker} conquer {battle.place}.")
-            if game.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, battle.defender):
+            if game.board.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, battle.defender):
                 say(f"The {battle.defender}' fortress of {battle.place} falls with its last legion: it goes back to "
                     f"the {battle.defender}.")
         elif result.outcome == "tie":
@@ -119,6 +128,10 @@ def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say
     elif result.outcome == "tie":
         say(f"Nothing more happens in {battle.place}.")
     return True
+
+
+def _why(side: abilities.Side) -> str:
+    return f" ({'; '.join(side.why)})" if side.why else ""
 
 
 def _apply_exchange(game: Game, results: dict[str, Counter[str]]) -> None:
@@ -171,7 +184,7 @@ def _commerce(rules: RulesData, game: Game, say: Say) -> bool:
         return True
     if len(c.offers) < len(c.taking_part) or any(o.revealed is None for o in c.offers.values()):
         return False
-    if game.table is not None and legendary.unshown(game, [t for o in c.offers.values() for t in o.revealed or []]):
+    if legendary.face_down(game) and legendary.unshown(game, [t for o in c.offers.values() for t in o.revealed or []]):
         return False  # the legendary goods put forward are shown before anyone picks
     if c.exchange is None:
         starter = c.master if c.master in c.taking_part else next(
@@ -204,8 +217,8 @@ def progress(rules: RulesData, game: Game, event: Event, say: Say) -> None:
         if won:
             game.winners = won
             game.phase = OVER
-            if game.table is not None:  # the deck key and every legendary good still sealed
-                tb.reveal_all(game.table)
+            if game.table is not None:  # the deck key, and every legendary good still sealed
+                hidden_row.end(game)
             say("The game is over: " + "; ".join(f"the {e} {why}" for e, why in won) + ".")
             break
         if not _step(rules, game, say):
@@ -245,7 +258,9 @@ def _step(rules: RulesData, game: Game, say: Say) -> bool:
         assert turns is not None
         if turns.current is not None or len(turns.done) < len(board.empires):
             return False
-        if game.phase == PURCHASE:
+        if game.phase == PURCHASE and game.table is not None:
+            hidden_row.refill(game)
+        elif game.phase == PURCHASE:
             turned = tiles.refill(game.row) if game.row else []
             if turned:
                 say(f"The row turns up: {', '.join(turned)}.")

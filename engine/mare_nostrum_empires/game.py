@@ -40,6 +40,8 @@ class Battle:
     defenders: int
     at_sea: bool
     roll: int | None = None  # the chance book's binding id
+    by_sea: bool = False  # the attackers came along their trireme chain
+    extra_dice: int = 0  # the defenders' dice beyond one per unit (a tile's), fixed when the dice are bound
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Turns:
     done: list[str] = field(default_factory=list)
     moved_legions: bool = False  # in the Military phase: triremes move first
     arrived: dict[str, int] = field(default_factory=dict)  # area -> units that moved there this turn (they stay)
+    long_march: bool = False  # a tile's once-a-phase longer legion move is used
 
 
 @dataclass
@@ -80,13 +83,13 @@ class Game:
     extra_choices: dict[str, dict[str, str]] = field(default_factory=dict)  # empire -> province -> choice
     claims_choices: dict[str, str] = field(default_factory=dict)
     standing: dict[str, int] = field(default_factory=dict)  # province -> the round a conqueror stood on its marker
+    swapped: dict[str, int] = field(default_factory=dict)  # empire -> the round it last swapped a good by its tile
     winners: list[tuple[str, str]] = field(default_factory=list)
     history: list[str] = field(default_factory=list)  # one line per round's claims, for the status
     commitment: str | None = None  # commit-reveal: the commitment published at creation
     seed: str | None = None
-    rules_version: int = 1  # rules_version.py: the reading of the seed this campaign follows
-    table: Table | None = None  # from version 2: the legendary goods' hidden deck (legendary.py)
-    spent: list[str] = field(default_factory=list)  # legendary cards gone back, discarded once revealed
+    table: Table | None = None  # from rules version 2: the hidden decks, the row's (hidden_row.py)
+    spent: list[str] = field(default_factory=list)  # from version 3: legendary cards gone back, discarded once shown
 
     @property
     def round(self) -> int:

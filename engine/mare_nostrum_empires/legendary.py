@@ -1,8 +1,10 @@
-"""Legendary goods face down (rules version 2, rules_version.py): each is a card of a hidden deck of the reserve
-(``engine/tabletop/``: every resource ``legendary_goods`` times), drawn face down and sealed to its holder.
+"""Legendary goods face down (rules version 3, rules_version.py): each is a card of a hidden deck of the reserve
+(``engine/tabletop/``: every resource ``legendary_goods`` times), on the table of the row's hidden deck
+(hidden_row.py), drawn face down and sealed to its holder.
 
 The deck key is sealed by the bot when the campaign is created, before anything else; the deck's shuffle is bound
-to the campaign's public chance when the first legendary good is owed, so nobody, the operator included, can choose
+to the campaign's public chance when the first legendary good is owed (so a game that never deals one binds no
+roll for it), so nobody, the operator included, can choose
 or foresee which good comes. Behind a screen a legendary good is named by its card's id (``legendary.3``), never by
 what it is: its holder's private view shows the resource, everyone else a count. It is shown (its seal revealed,
 checked against its digest) when it leaves the screen: put forward in Commerce once every offer is revealed, paid
@@ -36,14 +38,21 @@ def is_card(token: str) -> bool:
     return token.startswith(PREFIX) and token[len(PREFIX):].isdigit()
 
 
-def new_table(rules: RulesData, empires: tuple[str, ...]) -> tb.Table:
+def add_deck(rules: RulesData, table: tb.Table) -> None:
+    """The legendary goods' deck on the campaign's table, keyed by its deck key; its shuffle is bound only once a
+    good is owed (``owe``), not with the table's other decks."""
     copies = rules.reserve_limits.get(COPIES, 3)
     spec = dk.DeckSpec(DECK, (tuple(sorted(r for r in rules.resources for _ in range(copies))),), True)
-    return tb.new_table([spec], list(empires), key_first=True)
+    table.decks[DECK] = dk.new_deck(spec)
+
+
+def face_down(game: Game) -> bool:
+    """Rules version 3 on: legendary goods are cards of the hidden deck."""
+    return game.table is not None and DECK in game.table.decks
 
 
 def _table(game: Game) -> tb.Table:
-    assert game.table is not None  # only rules version 2 names legendary goods by card
+    assert game.table is not None  # only rules version 3 names legendary goods by card
     return game.table
 
 
@@ -99,6 +108,8 @@ def owe(game: Game, empire: str, event: Event) -> list[str]:
     run short, and with none left anywhere the empire gets none."""
     table = _table(game)
     deck = table.decks[DECK]
+    if not deck.shuffles and DECK not in table.unbound:  # the first good owed: the shuffle is bound now
+        table.unbound.append(DECK)
     coming = deck.size + sum(len(p) for s in deck.shuffles if not s.done for p in s.piles) + (
         len(deck.spec.cards()) if DECK in table.unbound else 0)
     queued = sum(1 for d in table.queue if d.deck == DECK)
@@ -115,7 +126,8 @@ def advance(game: Game, event: Event) -> list[str]:
     """Bind and settle the deck's shuffles and make the draws, only once a legendary good is owed (the deck key
     alone, sealed at creation, binds nothing)."""
     table = _table(game)
-    if not table.queue and all(s.done for d in table.decks.values() for s in d.shuffles):
+    if DECK not in table.unbound and not any(d.deck == DECK for d in table.queue) and all(
+            s.done for s in table.decks[DECK].shuffles):
         return []
     return tb.advance(table, game.book, event)
 
@@ -123,7 +135,9 @@ def advance(game: Game, event: Event) -> list[str]:
 def dealing(game: Game) -> bool:
     """True while a legendary good owed is still to be dealt and sealed: Commerce, which counts every token behind
     the screens, waits for it."""
-    return game.table is not None and bool(game.table.queue or game.table.sealing)
+    table = game.table
+    return face_down(game) and table is not None and (any(d.deck == DECK for d in table.queue) or any(
+        d.deck == DECK for d, _, _ in table.sealing))
 
 
 def on_sealed(game: Game, event: Event) -> list[str]:
@@ -136,13 +150,15 @@ def on_sealed(game: Game, event: Event) -> list[str]:
 
 
 def on_revealed(game: Game, event: Event) -> list[str] | None:
-    """A card's or the deck key's reveal (None: not one of the deck's seals); a card gone back is discarded."""
+    """A legendary card's reveal (None: not one of this deck's seals); a card gone back is discarded."""
+    card = next((h for hold in _table(game).holdings.values() for h in hold.cards
+                 if h.seq == event.data.get("seq") and h.deck == DECK), None)
+    if card is None:
+        return None
     said = tb.on_revealed(_table(game), event)
     if said is None:
         return None
-    card = next((h for hold in _table(game).holdings.values() for h in hold.cards if h.seq == event.data.get("seq")),
-                None)
-    if card is not None and card.id in game.spent and card.card is not None:
+    if card.id in game.spent and card.card is not None:
         game.spent.remove(card.id)
         dk.discard(_table(game).decks[DECK], card.card)
     return said

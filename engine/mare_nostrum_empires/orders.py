@@ -61,6 +61,15 @@ class Buy:
 
 
 @dataclass(frozen=True)
+class Swap:
+    """Purchase, with a tile that allows it: one good behind the screen swapped for one of the reserve."""
+
+    good: str
+    for_good: str
+    kind = "swap"
+
+
+@dataclass(frozen=True)
 class Done:
     kind = "done"
 
@@ -117,9 +126,10 @@ class Name:
     kind = "name"
 
 
-Order = Extra | ChooseToken | Take | Give | Next | Buy | Done | Sail | March | Pillage | Occupy | Stand | Convert | Name
-KINDS: dict[str, type] = {c.kind: c for c in (Extra, ChooseToken, Take, Give, Next, Buy, Done, Sail, March, Pillage,
-                                               Occupy, Stand, Convert, Name)}
+Order = (Extra | ChooseToken | Take | Give | Next | Buy | Swap | Done | Sail | March | Pillage | Occupy | Stand
+         | Convert | Name)
+KINDS: dict[str, type] = {c.kind: c for c in (Extra, ChooseToken, Take, Give, Next, Buy, Swap, Done, Sail, March,
+                                               Pillage, Occupy, Stand, Convert, Name)}
 
 
 def to_dict(order: Order) -> dict[str, Any]:

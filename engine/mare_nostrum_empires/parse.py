@@ -13,7 +13,8 @@ from engine.names import NameIndex
 from engine.quote import quote
 
 HELP = ("the orders are: token <I|II|III> <face>; offer <token>, <token>...; take <token> from <empire>; "
-        "give <token>; next <empire>; buy <item> [in <place>] with taxes | with <good>, <good>...; done; "
+        "give <token>; next <empire>; buy <item> [in <place>] with taxes | with <good>, <good>...; swap <good> for "
+        "<good>; done; "
         "sail <sea> to <sea> [attack <empire>]; march [<n>] <province> to <province>; pillage <building> in "
         "<province> [take tax|legendary]; occupy <building>, <building> in <province>; stand <province>; "
         "convert <province>; extra <province> tax|legendary; name <empire> <title>")
@@ -59,6 +60,13 @@ class Names:
                             f"or 'legendary <resource>'")
         return word if word.startswith("legendary ") else plain
 
+    def good(self, text: str) -> str:
+        """A plain good: a resource (a tax or a legendary good is not one)."""
+        word = " ".join(text.casefold().split())
+        if word not in self.rules.resources:
+            raise Rejection(f"'{quote(text.strip())}' is not a good: one of {', '.join(self.rules.resources)}")
+        return word
+
     def item(self, text: str) -> str:
         word = " ".join(text.casefold().split())
         if word in self.rules.prices:
@@ -103,6 +111,7 @@ READERS: tuple[Reader, ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f i
     (r"^give\s+(?P<t>.+)$", lambda n, m: o.Give(n.token(m["t"]))),
     (r"^next\s+(?P<e>.+)$", lambda n, m: o.Next(n.one(n.empire, m["e"]))),
     (r"^buy\s+(?P<item>.+?)(?:\s+in\s+(?P<place>.+?))?\s+with\s+(?P<pay>.+)$", _buy),
+    (r"^swap\s+(?P<g>.+?)\s+for\s+(?P<f>.+)$", lambda n, m: o.Swap(n.good(m["g"]), n.good(m["f"]))),
     (r"^(?:done|pass|end)$", lambda n, m: o.Done()),
     (r"^sail\s+(?P<s>.+?)\s+to\s+(?P<t>.+?)(?:\s+attack\s+(?P<e>.+))?$",
      lambda n, m: o.Sail(n.sea(m["s"]), n.sea(m["t"]), n.one(n.empire, m["e"]) if m["e"] else None)),

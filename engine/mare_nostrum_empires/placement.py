@@ -9,6 +9,7 @@ fortress per province; a building only where the province shows its site, once."
 from __future__ import annotations
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import abilities
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
 from engine.mare_nostrum_empires.state import Board
 
@@ -48,8 +49,10 @@ def check_unit(rules: RulesData, board: Board, empire: str, unit: str, where: st
         if where not in rules.map.seas:
             raise Rejection(f"a trireme goes in a sea, and '{where}' is not one")
         coast = [p for p in rules.map.seas[where].coast if p in board.provinces and board.provinces[p].influence == empire]
-        if not coast:
-            raise Rejection(f"{where} touches none of your provinces: a trireme goes in a sea next to one")
+        if not coast and where not in abilities.trireme_seas(rules, board, empire):
+            raise Rejection(f"{where} touches none of your provinces: a trireme goes in a sea next to one"
+                            + (" or touching a province of your trireme chain"
+                               if abilities.has(rules, board, empire, "trireme_placement") else ""))
         return
     _yours_in_peace(board, empire, where, f"a {unit}")
     if unit == "fortress" and board.provinces[where].fortress is not None:

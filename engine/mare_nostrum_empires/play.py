@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from engine.events import Rejection
 from engine.mare_nostrum_empires import (
-    commerce, conquest, fortresses, legendary, movement, placement, production, purchase, tiles, titles,
+    abilities, commerce, conquest, fortresses, legendary, movement, placement, production, purchase, tiles, titles,
 )
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, PRODUCTION, PURCHASE, Battle, Game
@@ -53,7 +53,8 @@ def token(rules: RulesData, game: Game, seat: str, order: o.ChooseToken, say: Sa
         raise Rejection("the legendary goods produced are being dealt face down: the commerce token waits for them")
     game.tokens, count = commerce.choose(rules.commerce, game.tokens, seat, order.token, order.face)
     c.count = count
-    c.taking_part = commerce.participants(game.board.screens, game.board.empires, count)
+    least = {e: abilities.smallest_offer(rules, game.board, e, count) for e in game.board.empires}
+    c.taking_part = commerce.participants(game.board.screens, game.board.empires, count, least)
     out = [e for e in game.board.empires if e not in c.taking_part]
     say(f"The {seat}, Trade master, turn commerce token {order.token} to {count}: each player puts forward {count} "
         f"token{'s' if count != 1 else ''}. Taking part: {', '.join(c.taking_part) or 'nobody'}"
@@ -100,8 +101,8 @@ def next_player(rules: RulesData, game: Game, seat: str, order: o.Next, say: Say
 
 
 def _pay(rules: RulesData, game: Game, seat: str, order: o.Buy) -> Screen:
-    cost = purchase.price(rules, order.item, game.round)
-    if game.table is None:
+    cost = abilities.price(rules, game.board, seat, order.item, purchase.price(rules, order.item, game.round))
+    if not legendary.face_down(game):
         return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods))
     return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods),
                         lambda good: legendary.resource(game, good))
@@ -156,11 +157,32 @@ def buy(rules: RulesData, game: Game, seat: str, order: o.Buy, say: Say) -> None
         elif item in BUILDINGS and prov is not None:
             prov.built.add(item)
     board.screens[seat] = screen
-    if game.table is not None:
+    if legendary.face_down(game):
         legendary.spend(game, list(order.goods))
     paid = "taxes" if order.taxes else ", ".join(order.goods)
     say(f"The {seat} buy {'the ' if item == 'pyramids' else ''}{item}{f' in {where}' if where else ''} "
         f"(paid with {paid}).")
+
+
+def swap(rules: RulesData, game: Game, seat: str, order: o.Swap, say: Say) -> None:
+    _phase(game, PURCHASE, "swapping a good with the reserve")
+    _my_turn(game, seat)
+    if not abilities.has(rules, game.board, seat, "swap_good"):
+        raise Rejection(f"the {seat} hold no Hero or Wonder that swaps a good with the reserve")
+    if order.good == order.for_good:
+        raise Rejection(f"a swap takes a good of another resource than {order.good}")
+    if game.swapped.get(seat) == game.round:
+        raise Rejection(f"the {seat} have swapped a good this round: once a round")
+    screen = game.board.screens[seat]
+    if screen.goods.get(order.good, 0) < 1:
+        raise Rejection(f"{seat} holds no {order.good} to swap", hidden_of=seat)
+    screen.goods[order.good] -= 1
+    if not screen.goods[order.good]:
+        del screen.goods[order.good]
+    screen.goods[order.for_good] = screen.goods.get(order.for_good, 0) + 1
+    game.swapped[seat] = game.round
+    # In public, as purchases are: the player whose turn it is shows its resources (the seed).
+    say(f"The {seat} swap {order.good} for {order.for_good} from the reserve.")
 
 
 def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> None:
@@ -171,8 +193,9 @@ def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> No
     assert turns is not None
     if game.phase == PURCHASE:
         before = game.board.screens[seat]
-        game.board.screens[seat] = purchase.end_of_turn(before)
-        if game.table is not None:
+        keep = abilities.keep_taxes(rules, game.board, seat, purchase.KEEP_TAXES)
+        game.board.screens[seat] = purchase.end_of_turn(before, keep)
+        if legendary.face_down(game):
             legendary.spend(game, list(before.legendary))
         say(f"The {seat} end their purchases: their goods go back to the reserve, they keep "
             f"{game.board.screens[seat].taxes} tax{'es' if game.board.screens[seat].taxes != 1 else ''}.")
@@ -182,6 +205,7 @@ def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> No
     turns.current = None
     turns.moved_legions = False
     turns.arrived = {}
+    turns.long_march = False
 
 
 def sail(rules: RulesData, game: Game, seat: str, order: o.Sail, say: Say) -> None:
@@ -191,7 +215,8 @@ def sail(rules: RulesData, game: Game, seat: str, order: o.Sail, say: Say) -> No
     assert turns is not None
     if turns.moved_legions:
         raise Rejection("triremes move first: once a legion has moved this turn, the triremes stay")
-    movement.check_trireme_move(rules, game.board, seat, order.sea, order.to)
+    movement.check_trireme_move(rules, game.board, seat, order.sea, order.to,
+                                abilities.trireme_range(rules, game.board, seat))
     if order.attack is not None and order.attack not in movement.sea_opponents(game.board, seat, order.to):
         raise Rejection(f"there is no {order.attack} trireme in {order.to} to fight: "
                         f"{', '.join(movement.sea_opponents(game.board, seat, order.to)) or 'no enemy fleet there'}")
@@ -211,8 +236,15 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
     _phase(game, MILITARY, "moving legions")
     _my_turn(game, seat)
     board = game.board
-    how = movement.check_legion_move(rules, board, seat, order.province, order.to)
     assert game.turns is not None  # _my_turn has checked it
+    reach = abilities.legion_range(rules, board, seat)
+    how = movement.check_legion_move(rules, board, seat, order.province, order.to, reach)
+    if how == "long march" and game.turns.long_march:
+        raise Rejection(f"one legion moves up to {reach} provinces once a Military phase, and the {seat} have done "
+                        f"so: {order.to} is not next to {order.province}")
+    if how == "long march" and order.count != 1:
+        raise Rejection(f"one legion moves up to {reach} provinces once a Military phase: march 1 {order.province} "
+                        f"to {order.to}, not {order.count}")
     have = board.provinces[order.province].legions.get(seat, 0)
     if order.count > have:
         raise Rejection(f"the {seat} have {have} legion{'s' if have != 1 else ''} in {order.province}, not {order.count}")
@@ -230,14 +262,17 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
             source.converting = None
     target.legions[seat] = target.legions.get(seat, 0) + order.count
     game.turns.moved_legions = True
+    game.turns.long_march = game.turns.long_march or how == "long march"
     game.turns.arrived[order.to] = game.turns.arrived.get(order.to, 0) + order.count
     say(f"The {seat} move {order.count} legion{'s' if order.count != 1 else ''} from {order.province} to {order.to}"
-        f"{' along their trireme chain' if how == 'by sea' else ''}.")
+        f"{' along their trireme chain' if how == 'by sea' else ''}"
+        f"{' (the long march of their tile, once this phase)' if how == 'long march' else ''}.")
     conquest.enemy_lands(board, seat, order.to)
     enemies = movement.battle_due(board, seat, order.to)
     if enemies:
         defender = enemies[0]
-        game.battles.append(Battle(order.to, seat, defender, target.legions[seat], target.legions[defender], False))
+        game.battles.append(Battle(order.to, seat, defender, target.legions[seat], target.legions[defender], False,
+                                   by_sea=how == "by sea"))
         say(f"Battle in {order.to}: the {seat} against the {defender}.")
     elif target.influence not in (None, seat) and target.conqueror is None:
         target.conqueror = seat
@@ -249,7 +284,7 @@ def pillage(rules: RulesData, game: Game, seat: str, order: o.Pillage, say: Say)
     _phase(game, MILITARY, "pillaging")
     _my_turn(game, seat)
     if order.building == fortresses.PIECE:
-        if game.rules_version < FORTRESS_FALLS:
+        if game.board.rules_version < FORTRESS_FALLS:
             raise Rejection(f"'fortress' is not a building: {', '.join(BUILDINGS)} (in this campaign a fortress "
                             f"never falls)")
         owner = fortresses.pillage(game.board, seat, order.province)
@@ -294,7 +329,7 @@ def convert(rules: RulesData, game: Game, seat: str, order: o.Convert, say: Say)
     conquest.convert(rules, game.board, seat, order.province)
     game.standing.pop(order.province, None)
     say(f"The {seat} convert the influence marker of {order.province}: the province is now theirs.")
-    if game.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, former):
+    if game.board.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, former):
         say(f"The {former}' fortress of {order.province} falls: it goes back to the {former}.")
 
 
@@ -304,8 +339,10 @@ def name(rules: RulesData, game: Game, seat: str, order: o.Name, say: Say) -> No
     if tied is None:
         raise Rejection(f"there is no tie for the {rules.titles[order.title].name} title")
     previous = game.board.leaders[order.title]
-    if seat != previous:
-        raise Rejection(f"{previous}, the previous {rules.titles[order.title].name}, names the successor, not {seat}")
+    chooser = abilities.tie_chooser(rules, game.board, order.title)
+    if seat != chooser:
+        who = f"the previous {rules.titles[order.title].name}" if chooser == previous else "by their tile"
+        raise Rejection(f"{chooser}, {who}, names the successor, not {seat}")
     if order.empire not in tied:
         raise Rejection(f"{order.empire} is not among the tied ({', '.join(tied)})")
     game.claims_choices[order.title] = order.empire
@@ -314,6 +351,6 @@ def name(rules: RulesData, game: Game, seat: str, order: o.Name, say: Say) -> No
 
 HANDLERS: dict[type, Callable[..., None]] = {
     o.Extra: extra, o.ChooseToken: token, o.Take: take, o.Give: give, o.Next: next_player, o.Buy: buy,
-    o.Done: done, o.Sail: sail, o.March: march, o.Pillage: pillage, o.Occupy: occupy, o.Stand: stand,
+    o.Swap: swap, o.Done: done, o.Sail: sail, o.March: march, o.Pillage: pillage, o.Occupy: occupy, o.Stand: stand,
     o.Convert: convert, o.Name: name,
 }

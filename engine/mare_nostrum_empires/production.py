@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import abilities
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.mare_nostrum_empires.state import Board
 
@@ -43,7 +44,9 @@ def collect(rules: RulesData, board: Board, empire: str, extra: dict[str, str] |
         temple = prov.controller("temple") == empire
         if prov.controller("caravan") == empire:
             good = rules.provinces[name].good
-            out.goods[good] = out.goods.get(good, 0) + (2 if prov.controller("market") == empire else 1)
+            doubled = abilities.goods_doubled(rules, board, empire, prov.controller("market") == empire, temple)
+            out.goods[good] = out.goods.get(good, 0) + (2 if doubled else 1) + abilities.good_bonus(rules, board,
+                                                                                                  empire, good)
         if prov.controller("city") == empire or prov.controller("capital") == empire:
             out.taxes += 2 if temple else 1
         if prov.controller("legendary") == empire:
@@ -61,4 +64,5 @@ def collect(rules: RulesData, board: Board, empire: str, extra: dict[str, str] |
                     out.taxes += 1
                 else:
                     out.legendary += 1
+    out.taxes += abilities.tax_bonus(rules, board, empire)
     return out

@@ -64,6 +64,6 @@ def pay(screen: Screen, seat: str, cost: int, taxes: bool, goods: list[str],
     return Screen(plain, screen.taxes, legendary, list(screen.tiles), screen.pyramids)
 
 
-def end_of_turn(screen: Screen) -> Screen:
-    """Goods (legendary ones too) go back to the reserve; at most 2 taxes stay."""
-    return Screen({}, min(screen.taxes, KEEP_TAXES), [], list(screen.tiles), screen.pyramids)
+def end_of_turn(screen: Screen, keep: int = KEEP_TAXES) -> Screen:
+    """Goods (legendary ones too) go back to the reserve; at most ``keep`` taxes stay (2, or a tile's number)."""
+    return Screen({}, min(screen.taxes, keep), [], list(screen.tiles), screen.pyramids)

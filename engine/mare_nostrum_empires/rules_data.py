@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.area_map import AreaMap, load_map
+from engine.mare_nostrum_empires.ability_data import Ability, AbilityError, read
 
 CITY_SITES = ("city", "capital", "legendary")  # one city site per province
 BUILDINGS = ("caravan", "market", "temple", *CITY_SITES)
@@ -68,6 +69,7 @@ class Tile:
     phase: str
     text: str
     empire: str | None = None  # a national hero's empire
+    ability: Ability | None = None  # what it does (abilities.py), None for a tile only shown
 
 
 @dataclass(frozen=True)
@@ -195,8 +197,9 @@ def _empire(name: str, body: dict[str, Any], rules: dict[str, Any]) -> Empire:
                   legions, triremes, fortresses, goods, _count(screen.get("taxes", 0), f"{where} screen taxes"))
 
 
-def _tiles(raw: dict[str, Any], empires: dict[str, Empire]) -> dict[str, Tile]:
+def _tiles(raw: dict[str, Any], empires: dict[str, Empire], resources: tuple[str, ...]) -> dict[str, Tile]:
     tiles: dict[str, Tile] = {}
+    choices = {"purchase": PURCHASES, "resource": resources, "title": TITLES}
     for kind in ("hero", "wonder"):
         for body in raw.get(kind, []):
             name = body.get("name")
@@ -208,7 +211,11 @@ def _tiles(raw: dict[str, Any], empires: dict[str, Empire]) -> dict[str, Tile]:
             empire = body.get("empire")
             if empire is not None and empire not in empires:
                 raise RulesError(f"{kind} '{name}': '{empire}' is not an empire")
-            tiles[name] = Tile(name, kind, phase, str(body.get("text", "")), empire)
+            try:
+                ability = read(body, f"{kind} '{name}'", choices)
+            except AbilityError as exc:
+                raise RulesError(str(exc)) from exc
+            tiles[name] = Tile(name, kind, phase, str(body.get("text", "")), empire, ability)
     for empire in empires.values():
         tile = tiles.get(empire.hero)
         if tile is None or tile.empire != empire.name:
@@ -267,5 +274,6 @@ def build_rules(raw: dict[str, Any], game_map: AreaMap) -> RulesData:
     rules = RulesData(str(raw.get("title", "")), game_map, resources, empires, hidden, provinces, titles,
                       _count((titles_raw.get("track") or {}).get("top", 15), "track top", 1), prices, tile_prices,
                       commerce, {k: _count(v, k) for k, v in (limits.get("empire") or {}).items()},
-                      {k: _count(v, k) for k, v in (limits.get("reserve") or {}).items()}, _tiles(raw, empires))
+                      {k: _count(v, k) for k, v in (limits.get("reserve") or {}).items()},
+                      _tiles(raw, empires, resources))
     return rules

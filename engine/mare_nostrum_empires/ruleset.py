@@ -16,7 +16,7 @@ from typing import Any
 from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import commerce, defaults, flow, legendary, setup, view
+from engine.mare_nostrum_empires import abilities, commerce, defaults, flow, hidden_row, legendary, setup, view
 from engine.mare_nostrum_empires import rules_version as versions
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.commands import COMMANDS, command_line
@@ -101,9 +101,11 @@ class MareNostrumEmpires:
         game = Game(self.id, str(setup_data.get("gm", "gm")), {e: players.get(e) for e in empires},
                     setup.start(self.rules, count), chance.new_book(source, setup_data))
         game.commitment = setup_data.get("commitment") if source == chance.COMMIT_REVEAL else None
-        game.rules_version = versions.of(setup_data)
-        if game.rules_version >= versions.LEGENDARY_FACE_DOWN:
-            game.table = legendary.new_table(self.rules, game.board.empires)
+        game.board.rules_version = versions.of(setup_data)
+        if game.board.rules_version >= versions.HIDDEN_ROW:
+            game.table = hidden_row.new_table(self.rules, game.board.empires)
+        if game.board.rules_version >= versions.LEGENDARY_FACE_DOWN and game.table is not None:
+            legendary.add_deck(self.rules, game.table)
         flow.start_phase(self.rules, game, COMMERCE, lambda *_: None)
         return game
 
@@ -119,14 +121,15 @@ class MareNostrumEmpires:
         elif event.kind == OFFERED:
             self._offered(game, event, say)
         elif event.kind == secrets.SEALED and game.table is not None:
-            for line in legendary.on_sealed(game, event):
+            dealt = event.data.get("deck") == legendary.DECK and legendary.face_down(game)
+            for line in (legendary.on_sealed if dealt else hidden_row.on_sealed)(game, event):
                 say(line)
         elif event.kind == secrets.REVEALED:
-            shown = legendary.on_revealed(game, event) if game.table is not None else None
-            if shown is None:
-                self._revealed(game, event, say)
+            shown = legendary.on_revealed(game, event) if legendary.face_down(game) else None
             for line in shown or []:
                 say(line)
+            if shown is None and (game.table is None or not hidden_row.on_revealed(game, event, say)):
+                self._revealed(game, event, say)
         elif event.kind == "player.assigned":
             self._assigned(game, event, say)
         elif event.kind == "seed.revealed":
@@ -163,7 +166,8 @@ class MareNostrumEmpires:
         if event.secret is not None:
             content = secrets.check(event.secret.get("content"), event.secret.get("salt"), sealed)
             known = [str(t) for t in content.get("tokens", [])]
-            commerce.check_offer(game.board.screens[seat], seat, known, c.count)
+            commerce.check_offer(game.board.screens[seat], seat, known, c.count,
+                                 abilities.smallest_offer(self.rules, game.board, seat, c.count))
         c.offers[seat] = Offer(event.seq, sealed, known)
         say(f"The {seat} seal their offer (digest {sealed[:12]}…).")
         if known is not None:
@@ -181,7 +185,8 @@ class MareNostrumEmpires:
         content = secrets.check(event.data.get("content"), event.data.get("salt"), offer.sealed)
         tokens = [str(t) for t in content.get("tokens", [])]
         seat = next(s for s, x in c.offers.items() if x is offer)
-        commerce.check_offer(game.board.screens[seat], seat, tokens, c.count or 0)
+        commerce.check_offer(game.board.screens[seat], seat, tokens, c.count or 0,
+                             abilities.smallest_offer(self.rules, game.board, seat, c.count or 0))
         offer.revealed = tokens
         for token in tokens:  # a legendary good put forward is shown with the offers
             if legendary.is_card(token):
@@ -228,7 +233,7 @@ class MareNostrumEmpires:
                 continue
             try:
                 order = read_line(self.words, line)
-                if state.table is not None:
+                if legendary.face_down(state):
                     order = self._cards_named(state, seat, order, self.seat_of(state, actor) == seat)
             except Rejection as exc:
                 out.append(Proposal(n, line, error=exc.reason))
@@ -265,7 +270,7 @@ class MareNostrumEmpires:
                 tokens = defaults.offer(self.rules, state.board.screens[seat], c.count)
             else:
                 tokens = [self.words.token(t) for t in rest.replace(" and ", ",").split(",") if t.strip()]
-            if state.table is not None:
+            if legendary.face_down(state):
                 mine = list(state.board.screens[seat].legendary)
                 named: list[str] = []
                 for token in tokens:
@@ -350,7 +355,7 @@ class MareNostrumEmpires:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def _waiting(self, state: Game) -> list[str]:
-        # A draw's seal is asked for only where the card is known (the bot's fold): every fold shows the same list.
+        # A draw's seal is asked for only where the tile or card is known (the bot's fold): every fold shows the same.
         return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != "seal"]
 
     def public_view(self, state: Game) -> dict[str, Any]:

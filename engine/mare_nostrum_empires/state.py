@@ -45,3 +45,4 @@ class Board:
     screens: dict[str, Screen]
     leaders: dict[str, str]  # title -> empire
     levels: dict[str, dict[str, int]] = field(default_factory=dict)  # title -> empire -> level, after each phase
+    rules_version: int = 1  # the campaign's rules (rules_version.py): the abilities act from version 2

@@ -15,10 +15,14 @@ FACE_UP = 5
 @dataclass
 class Row:
     face_up: list[str | None]  # None: a gap left by a purchase this phase
-    face_down: list[str] = field(default_factory=list)  # the next to turn up first
+    face_down: list[str] = field(default_factory=list)  # the next to turn up first (an open shuffle: version 1)
+    # A hidden row (hidden_row.py): how many tiles are face down, known to nobody, and the draws turning up into
+    # their slots (draw label -> slot), each waiting for its seal and reveal.
+    unseen: int = 0
+    turning: dict[str, int] = field(default_factory=dict)
 
     def public(self) -> dict[str, object]:
-        return {"face_up": list(self.face_up), "face_down": len(self.face_down)}
+        return {"face_up": list(self.face_up), "face_down": len(self.face_down) + self.unseen}
 
 
 def row_tiles(rules: RulesData) -> list[str]:

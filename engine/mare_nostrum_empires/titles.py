@@ -8,6 +8,7 @@ the level itself keeps counting, so 17 still beats 15."""
 from __future__ import annotations
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import abilities
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
 from engine.mare_nostrum_empires.state import Board
 
@@ -54,8 +55,9 @@ def claim(rules: RulesData, board: Board, choices: dict[str, str] | None = None)
     leaders: dict[str, str] = {}
     for key, title in rules.titles.items():
         best = tied(now[key])
-        if len(best) == 1:
-            leaders[key] = best[0]
+        winner = best[0] if len(best) == 1 else abilities.tie_winner(rules, board, best)
+        if winner is not None:
+            leaders[key] = winner
             continue
         previous = board.leaders[key]
         named = choices.get(key)
@@ -70,6 +72,8 @@ def claim(rules: RulesData, board: Board, choices: dict[str, str] | None = None)
 
 
 def needs_choice(rules: RulesData, board: Board) -> dict[str, list[str]]:
-    """Title -> the tied empires, for every title whose previous leader must name a successor."""
+    """Title -> the tied empires, for every title whose successor must be named (by the previous leader, or the
+    holder of a tile naming it: abilities.tie_chooser); a tie a tile wins needs no one to name."""
     now = levels(rules, board)
-    return {key: best for key in rules.titles if len(best := tied(now[key])) > 1}
+    return {key: best for key in rules.titles
+            if len(best := tied(now[key])) > 1 and abilities.tie_winner(rules, board, best) is None}

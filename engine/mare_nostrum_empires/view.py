@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mare_nostrum_empires import commerce, defaults, legendary, production, titles
+from engine.mare_nostrum_empires import abilities, commerce, defaults, legendary, production, titles
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Game
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.ruleset import IN_TURN, SEALED, Prompt
@@ -52,10 +52,11 @@ def prompts(rules: RulesData, game: Game) -> list[Prompt]:
         return [Prompt(turns.current, IN_TURN, what, ("done",), "done")]
     if game.phase == CLAIMS:
         ties = titles.needs_choice(rules, board)
-        return [Prompt(board.leaders[t], IN_TURN, f"the new {rules.titles[t].name} among {', '.join(tied)} "
-                                                  f"('name <empire> {t}')", tuple(f"name {e} {t}" for e in tied),
-                       defaults.name(t, board.leaders[t], tied))
-                for t, tied in ties.items() if t not in game.claims_choices]
+        return [Prompt(chooser, IN_TURN, f"the new {rules.titles[t].name} among {', '.join(tied)} "
+                                         f"('name <empire> {t}')", tuple(f"name {e} {t}" for e in tied),
+                       defaults.name(t, chooser, tied))
+                for t, tied in ties.items() if t not in game.claims_choices
+                for chooser in [abilities.tie_chooser(rules, board, t)]]
     return []
 
 
@@ -70,7 +71,7 @@ def public_view(rules: RulesData, game: Game, waiting: list[str]) -> dict[str, A
                         "pyramids": s.pyramids,
                         # Face down, each legendary good is named by its card: how anyone orders for the seat.
                         **({"legendary_cards": [legendary.label(game, t) for t in s.legendary]}
-                           if game.table is not None else {})} for e, s in board.screens.items()},
+                           if legendary.face_down(game) else {})} for e, s in board.screens.items()},
         "provinces": {n: {"influence": p.influence, "built": sorted(p.built), "legions": dict(p.legions),
                           "fortress": p.fortress, "occupied": dict(p.occupied), "at_war": p.at_war,
                           "conqueror": p.conqueror} for n, p in board.provinces.items()
@@ -86,8 +87,8 @@ def public_view(rules: RulesData, game: Game, waiting: list[str]) -> dict[str, A
         "row": game.row.public() if game.row else None,
         "battles": [b.place for b in game.battles], "winners": [list(w) for w in game.winners],
         "chance": game.book.to_dict(), "waiting": waiting,
-        **({"legendary_deck": {k: v for k, v in game.table.public().items() if k != "holdings"}}
-           if game.table is not None else {}),  # who holds a card is each screen's count
+        # The table's hidden decks (the row's; the legendary goods' from version 3): seals, digests, the deck key.
+        **({"row_deck": game.table.public()} if game.table is not None else {}),
     }
 
 

@@ -27,7 +27,7 @@ def test_a_whole_game_on_commit_reveal_then_the_seed_revealed_and_the_export_ver
         assert summary.over and summary.winner == "Romans", service.status()
         created = json.loads(service.export().splitlines()[0])
         assert created["data"]["randomness"] == "commit-reveal" and len(created["data"]["commitment"]) == 64
-        row = next(r for r in service.state()["chance"]["rolls"] if r["purpose"].startswith("the order of the Heroes"))
+        row = next(r for r in service.state()["chance"]["rolls"] if r["purpose"] == "shuffle of the row deck")
         assert "@drand:" in row["label"] and row["values"] is not None
         assert "✓" in say(t.console, "gm> /campaign reveal")
         result, _ = service.verify()

@@ -1,6 +1,7 @@
 """Mare Nostrum: Empires through the shell with no change to it: the console, the store, sealed commerce offers
-revealed together, the row's shuffle bound to a drand beacon from a relay on 127.0.0.1, a whole 3-player game to
-the three titles (tests/games/mare_nostrum_empires_players.py), then the export replayed and verified."""
+revealed together, the row's hidden shuffle bound to a drand beacon from a relay on 127.0.0.1 and keyed by the deck
+key the bot seals at the creation, a whole 3-player game to the three titles
+(tests/games/mare_nostrum_empires_players.py), then the export replayed and verified."""
 from __future__ import annotations
 
 import json
@@ -36,10 +37,13 @@ def test_a_whole_game_through_the_console_then_verified(tmp_path: Path) -> None:
 
         log = [json.loads(line) for line in service.export().splitlines()]
         assert all("secret" not in e for e in log), "the export never carries the private store"
-        # The deck key of the legendary goods' hidden deck is sealed at the creation and revealed at the end.
-        assert [e["kind"] for e in log[:2]] == ["campaign.created", "secret.sealed"] and log[1]["data"]["key"] == "deck-key"
-        assert log[0]["data"]["rules_version"] == versions.NEWEST  # a new campaign follows the newest rules
+        # Every commerce offer (6), the row's five tiles turned up (each sealed by the bot, then revealed) and, at
+        # the end, the deck key that keys the row's hidden order.
         revealed = [e["data"]["seq"] for e in log if e["kind"] == "secret.revealed"]
-        assert len(revealed) == 7 and revealed[-1] == 2  # every commerce offer, then the deck key
+        sealed = {e["seq"]: e["data"]["key"] for e in log if e["kind"] == "secret.sealed"}
+        assert len(revealed) == 12 and sorted(sealed[s] for s in revealed if s in sealed) == [
+            "deck-key", "row.1", "row.2", "row.3", "row.4", "row.5"]
+        assert log[1]["kind"] == "secret.sealed" and log[1]["data"]["key"] == "deck-key"  # before any post
+        assert log[0]["data"]["rules_version"] == versions.NEWEST  # a new campaign follows the newest rules
         result = verify(load_ruleset("mare-nostrum-empires", service.data_dir), [Event.from_dict(e) for e in log], {})
         assert_verified_but_for_the_test_chain(result)

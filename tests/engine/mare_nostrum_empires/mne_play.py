@@ -24,11 +24,14 @@ def ruleset() -> MareNostrumEmpires:
 class Play:
     def __init__(self, players: int = 3, values: list[int] | None = None, rules_version: int | None = None,
                  rs: MareNostrumEmpires | None = None) -> None:
+        """``rules_version``: None for a log written before the field (version 1), as the older games here are;
+        ``rs``: the ruleset on edited data (the shipped data by default)."""
         self.rs = rs or ruleset()
         setup: dict[str, Any] = {"players": PLAYERS[players], "gm": "gm", "randomness": "fixed",
                                  "fixed_values": values or [12345, 67890] + [3] * 400}
         if rules_version is not None:
             setup["rules_version"] = rules_version
+        self.rules_version = rules_version
         self.setup = setup
         self.state: Game = self.rs.initial_state(setup)
         self.events: list[Event] = []
@@ -88,3 +91,42 @@ class Play:
     @property
     def _values(self) -> list[int]:
         return [v[0] for k, v in sorted(self.state.book.numbers.items(), key=lambda kv: int(kv[0].split(":")[1]))]
+
+
+def user(p: Play, empire: str) -> str:
+    return p.state.players[empire] or "gm"
+
+
+def quick_commerce(p: Play, token: str = "I 1") -> None:
+    """A Commerce phase played by the prompts: every player offers taxes, each picker takes a tax from the first
+    player it may, the Trade master gives a tax if he owes one."""
+    p.post(user(p, p.state.board.leaders["commerce"]), f"token {token}")
+    count = p.state.commerce.count if p.state.commerce else 0
+    for empire in list(p.state.commerce.taking_part if p.state.commerce else []):
+        p.post(user(p, empire), "offer " + ", ".join(["tax"] * (count or 0)))
+    while p.state.phase == "commerce":
+        prompt = p.rs.prompts(p.state)[0]
+        if prompt.what.startswith("take one token from "):
+            first = prompt.what.removeprefix("take one token from ").split(",")[0].split(" (")[0]
+            p.post(user(p, prompt.seat), f"take tax from {first}")
+        else:
+            p.post(user(p, prompt.seat), "give tax")
+
+
+def quick_turns(p: Play, plays: dict[str, str] | None = None) -> None:
+    """A Purchase or Military phase: the leader names the empires of ``plays`` first, each playing its lines, then
+    every other empire that has not played, which only ends its turn."""
+    plays = plays or {}
+    assert p.state.turns is not None
+    leader = p.state.turns.leader
+    for empire in [*plays, *(e for e in p.state.board.empires if e not in plays and e not in p.state.turns.done)]:
+        p.post(user(p, leader), f"next {empire}")
+        p.post(user(p, empire), (plays.get(empire, "") + "\ndone").strip())
+
+
+def quick_claims(p: Play) -> None:
+    """Every tie named by whoever is asked: it names itself if tied, else the first of the tied."""
+    for prompt in p.rs.prompts(p.state):
+        title = prompt.choices[0].split()[-1]
+        tied = [c.split()[1] for c in prompt.choices]
+        p.post(user(p, prompt.seat), f"name {prompt.seat if prompt.seat in tied else tied[0]} {title}")

@@ -48,7 +48,7 @@ def trade_taxes(p: Play) -> None:
     assert p.state.phase == "purchase"
 
 
-def to_round_two(rules_version: int | None = 2) -> Play:
+def to_round_two(rules_version: int | None = 3) -> Play:
     """Four players; the Egyptians take Judaea and build Jerusalem in round 1, so round 2's Production owes them a
     legendary good."""
     p = Play(4, rules_version=rules_version)
@@ -75,7 +75,7 @@ def test_a_legendary_good_is_dealt_face_down_and_its_holder_alone_sees_what_it_i
         assert "legendary_cards" not in p.rs.private_view(p.state, other)
     public = p.rs.public_view(p.state)
     assert public["screens"]["Egyptians"]["legendary"] == 1
-    assert public["legendary_deck"]["decks"]["legendary"]["size"] == 38
+    assert public["row_deck"]["decks"]["legendary"]["size"] == 38
     assert p.rs.seat_of(p.state, "gm") is None  # the GM has no private view: the public one and the status
     for text in (canonical.dumps(public), p.rs.status(p.state), *p.said[-8:]):
         assert GOOD not in text, text
@@ -166,7 +166,7 @@ def test_a_campaign_created_before_keeps_its_legendary_goods_drawn_in_public() -
 
 
 def test_nothing_comes_before_the_deck_key_in_a_new_campaign() -> None:
-    p = Play(4, rules_version=2)
+    p = Play(4, rules_version=3)
     fresh = p.rs.initial_state(p.setup)
     with pytest.raises(Rejection, match="the deck key is sealed first, when the campaign is created; 'order'"):
         p.rs.apply(fresh, Event(1, "order", "cat", {"seat": "Carthaginians",
@@ -208,7 +208,7 @@ def test_a_price_refused_for_a_face_down_good_tells_its_reason_to_the_holder_alo
 def test_a_reserve_run_short_shuffles_its_discard_pile_in_and_with_none_left_deals_none() -> None:
     data = raw()
     data["limits"]["reserve"]["legendary_goods"] = 1  # 13 cards, one of each resource
-    p = Play(3, rules_version=2, rs=MareNostrumEmpires(rebuild(data)))
+    p = Play(3, rules_version=3, rs=MareNostrumEmpires(rebuild(data)))
     check = Event(99, "check", "gm", {})
     for _ in range(13):
         assert legendary.owe(p.state, "Romans", check) == []
