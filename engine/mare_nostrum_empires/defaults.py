@@ -16,7 +16,6 @@ read against the seat's own tokens by the bot's fold).
 """
 from __future__ import annotations
 
-from engine.events import Rejection
 from engine.mare_nostrum_empires import commerce, legendary
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.mare_nostrum_empires.state import Screen
@@ -34,14 +33,12 @@ def token(rules: RulesData, free: list[str]) -> str:
 
 
 def offer(rules: RulesData, screen: Screen, count: int) -> list[str]:
-    """The tokens of the default offer, from what the seat holds."""
+    """The tokens of the default offer, from what the seat holds: ``count`` of them, or all it holds when a tile
+    lets it take part with fewer (a seat with fewer than it may put forward sits out)."""
     held = commerce.token_list(screen)
     order = ["tax", *rules.resources, *sorted((t for t in held if t != "tax" and t not in rules.resources),
                                               key=lambda t: (not legendary.is_card(t), _card_number(t), t))]
-    chosen = [name for name in order for _ in range(held[name])][:count]
-    if len(chosen) < count:
-        raise Rejection(f"an offer of {count} tokens, and {len(chosen)} are behind the screen")
-    return chosen
+    return [name for name in order for _ in range(held[name])][:count]
 
 
 def _card_number(token: str) -> int:
