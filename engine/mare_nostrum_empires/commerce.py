@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import legendary
 from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import chains
 
@@ -61,8 +62,8 @@ def token_list(screen: Screen) -> Counter[str]:
     out: Counter[str] = Counter(screen.goods)
     if screen.taxes:
         out["tax"] = screen.taxes
-    for good in screen.legendary:
-        out[f"legendary {good}"] += 1
+    for good in screen.legendary:  # a resource (rules version 1) or a face-down card's id
+        out[good if legendary.is_card(good) else f"legendary {good}"] += 1
     return out
 
 

@@ -11,11 +11,14 @@ from collections.abc import Callable
 
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import abilities, combat, commerce, hidden_row, production, tiles, titles, victory
+from engine.mare_nostrum_empires import (
+    abilities, combat, commerce, fortresses, hidden_row, legendary, production, tiles, titles, victory,
+)
 from engine.mare_nostrum_empires.game import (
     CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Battle, Commerce, Game, Turns,
 )
 from engine.mare_nostrum_empires.rules_data import RulesData
+from engine.mare_nostrum_empires.rules_version import FORTRESS_FALLS
 from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import shuffle
 
@@ -57,6 +60,14 @@ def _row(rules: RulesData, game: Game, event: Event, say: Say) -> None:
 
 
 def _legendary(rules: RulesData, game: Game, event: Event, say: Say) -> None:
+    if legendary.face_down(game):  # each owed good is dealt from the hidden deck (legendary.py)
+        for empire, _ in game.legendary_rolls:
+            for line in legendary.owe(game, empire, event):
+                say(line)
+        game.legendary_rolls = []
+        for line in legendary.advance(game, event):
+            say(line)
+        return
     kept = []
     for empire, roll in game.legendary_rolls:
         if roll < 0:
@@ -108,6 +119,9 @@ def _battle(rules: RulesData, game: Game, event: Event, battle: Battle, say: Say
         if result.outcome == "conquest":
             prov.conqueror, prov.at_war = battle.attacker, False
             say(f"The {battle.attacker} conquer {battle.place}.")
+            if game.board.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, battle.defender):
+                say(f"The {battle.defender}' fortress of {battle.place} falls with its last legion: it goes back to "
+                    f"the {battle.defender}.")
         elif result.outcome == "tie":
             prov.at_war = True
             say(f"{battle.place} is at war.")
@@ -126,6 +140,11 @@ def _apply_exchange(game: Game, results: dict[str, Counter[str]]) -> None:
         for token, n in change.items():
             if token == "tax":
                 screen.taxes += n
+            elif legendary.is_card(token):
+                for _ in range(n):
+                    screen.legendary.append(token)
+                for _ in range(-n):
+                    screen.legendary.remove(token)
             elif token.startswith("legendary "):
                 good = token.removeprefix("legendary ")
                 for _ in range(n):
@@ -165,12 +184,15 @@ def _commerce(rules: RulesData, game: Game, say: Say) -> bool:
         return True
     if len(c.offers) < len(c.taking_part) or any(o.revealed is None for o in c.offers.values()):
         return False
+    if legendary.face_down(game) and legendary.unshown(game, [t for o in c.offers.values() for t in o.revealed or []]):
+        return False  # the legendary goods put forward are shown before anyone picks
     if c.exchange is None:
         starter = c.master if c.master in c.taking_part else next(
             e for e in (*game.board.empires, *game.board.empires)[game.board.empires.index(c.master) + 1:]
             if e in c.taking_part)
         c.exchange = commerce.open_exchange(starter, {s: list(c.offers[s].revealed or []) for s in c.taking_part})
-        shown = "; ".join(f"{s}: {', '.join(c.offers[s].revealed or [])}" for s in c.taking_part)
+        shown = "; ".join(f"{s}: {', '.join(legendary.label(game, t) for t in c.offers[s].revealed or [])}"
+                          for s in c.taking_part)
         after = "Nobody can take from anybody." if c.exchange.over else f"The {starter} take first."
         say(f"The offers are revealed: {shown}. {after}")
     ex = c.exchange
@@ -195,7 +217,7 @@ def progress(rules: RulesData, game: Game, event: Event, say: Say) -> None:
         if won:
             game.winners = won
             game.phase = OVER
-            if game.table is not None:
+            if game.table is not None:  # the deck key, and every legendary good still sealed
                 hidden_row.end(game)
             say("The game is over: " + "; ".join(f"the {e} {why}" for e, why in won) + ".")
             break

@@ -89,6 +89,7 @@ class Game:
     commitment: str | None = None  # commit-reveal: the commitment published at creation
     seed: str | None = None
     table: Table | None = None  # from rules version 2: the hidden decks, the row's (hidden_row.py)
+    spent: list[str] = field(default_factory=list)  # from version 3: legendary cards gone back, discarded once shown
 
     @property
     def round(self) -> int:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import legendary
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
 from engine.names import NameIndex
@@ -47,10 +48,12 @@ class Names:
         return name
 
     def token(self, text: str) -> str:
-        """A commerce token: a resource, "tax" or "legendary <resource>"."""
+        """A commerce token: a resource, "tax", "legendary <resource>" or a legendary good's card ("legendary.3")."""
         word = " ".join(text.casefold().split())
         if word in ("tax", "taxes"):
             return "tax"
+        if legendary.is_card(word):
+            return word
         plain = word.removeprefix("legendary ")
         if plain not in self.rules.resources:
             raise Rejection(f"'{quote(text.strip())}' is not a token: a resource ({', '.join(self.rules.resources)}), 'tax' "
@@ -115,7 +118,7 @@ READERS: tuple[Reader, ...] = tuple((re.compile(p, re.IGNORECASE), f) for p, f i
     (r"^march\s+(?:(?P<k>\d{1,2})\s+)?(?P<p>.+?)\s+to\s+(?P<t>.+)$",
      lambda n, m: o.March(n.province(m["p"]), n.province(m["t"]), _int(m["k"] or "1", "a number of legions", 1, 20))),
     (r"^pillage\s+(?P<b>\w+)\s+in\s+(?P<p>.+?)(?:\s+take\s+(?P<c>tax|legendary))?$",
-     lambda n, m: o.Pillage(_building(m["b"]), n.province(m["p"]), m["c"].casefold() if m["c"] else None)),
+     lambda n, m: o.Pillage(_pillaged(m["b"]), n.province(m["p"]), m["c"].casefold() if m["c"] else None)),
     (r"^occupy\s+(?P<b>.+?)\s+in\s+(?P<p>.+)$",
      lambda n, m: o.Occupy(tuple(_building(b) for b in _list(m["b"])), n.province(m["p"]))),
     (r"^stand\s+(?:on\s+)?(?P<p>.+)$", lambda n, m: o.Stand(n.province(m["p"]))),
@@ -130,6 +133,11 @@ def _building(word: str) -> str:
     if b not in BUILDINGS:
         raise Rejection(f"'{quote(word)}' is not a building: {', '.join(BUILDINGS)}")
     return b
+
+
+def _pillaged(word: str) -> str:
+    """A building, or an enemy fortress (rules version 3: the handler refuses it in older campaigns)."""
+    return "fortress" if word.casefold() in ("fortress", "fortresses") else _building(word)
 
 
 def read_line(names: Names, line: str) -> o.Order:

@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 from engine.events import Rejection
 from engine.mare_nostrum_empires import (
-    abilities, commerce, conquest, movement, placement, production, purchase, tiles, titles,
+    abilities, commerce, conquest, fortresses, legendary, movement, placement, production, purchase, tiles, titles,
 )
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, PRODUCTION, PURCHASE, Battle, Game
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
+from engine.mare_nostrum_empires.rules_version import FORTRESS_FALLS
 from engine.mare_nostrum_empires.state import Screen
 
 Say = Callable[..., None]
@@ -48,6 +49,8 @@ def token(rules: RulesData, game: Game, seat: str, order: o.ChooseToken, say: Sa
         raise Rejection(f"the Trade master ({c.master}) chooses the commerce token, not {seat}")
     if c.count is not None:
         raise Rejection(f"the commerce token is chosen already: {c.count} tokens each")
+    if legendary.dealing(game):
+        raise Rejection("the legendary goods produced are being dealt face down: the commerce token waits for them")
     game.tokens, count = commerce.choose(rules.commerce, game.tokens, seat, order.token, order.face)
     c.count = count
     least = {e: abilities.smallest_offer(rules, game.board, e, count) for e in game.board.empires}
@@ -75,6 +78,8 @@ def give(rules: RulesData, game: Game, seat: str, order: o.Give, say: Say) -> No
         raise Rejection("only the player who opened the exchange gives the unequal exchange's token")
     short = commerce.wronged(c.exchange)
     commerce.give(c.exchange, order.token, game.board.screens[seat])
+    if legendary.is_card(order.token):  # given face up
+        legendary.show(game, order.token)
     say(f"The {seat} give {order.token} to the {short}: the exchange is even.")
 
 
@@ -97,7 +102,10 @@ def next_player(rules: RulesData, game: Game, seat: str, order: o.Next, say: Say
 
 def _pay(rules: RulesData, game: Game, seat: str, order: o.Buy) -> Screen:
     cost = abilities.price(rules, game.board, seat, order.item, purchase.price(rules, order.item, game.round))
-    return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods))
+    if not legendary.face_down(game):
+        return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods))
+    return purchase.pay(game.board.screens[seat], seat, cost, order.taxes, list(order.goods),
+                        lambda good: legendary.resource(game, good))
 
 
 def buy(rules: RulesData, game: Game, seat: str, order: o.Buy, say: Say) -> None:
@@ -149,6 +157,8 @@ def buy(rules: RulesData, game: Game, seat: str, order: o.Buy, say: Say) -> None
         elif item in BUILDINGS and prov is not None:
             prov.built.add(item)
     board.screens[seat] = screen
+    if legendary.face_down(game):
+        legendary.spend(game, list(order.goods))
     paid = "taxes" if order.taxes else ", ".join(order.goods)
     say(f"The {seat} buy {'the ' if item == 'pyramids' else ''}{item}{f' in {where}' if where else ''} "
         f"(paid with {paid}).")
@@ -185,6 +195,8 @@ def done(rules: RulesData, game: Game, seat: str, order: o.Done, say: Say) -> No
         before = game.board.screens[seat]
         keep = abilities.keep_taxes(rules, game.board, seat, purchase.KEEP_TAXES)
         game.board.screens[seat] = purchase.end_of_turn(before, keep)
+        if legendary.face_down(game):
+            legendary.spend(game, list(before.legendary))
         say(f"The {seat} end their purchases: their goods go back to the reserve, they keep "
             f"{game.board.screens[seat].taxes} tax{'es' if game.board.screens[seat].taxes != 1 else ''}.")
     else:
@@ -271,6 +283,13 @@ def march(rules: RulesData, game: Game, seat: str, order: o.March, say: Say) -> 
 def pillage(rules: RulesData, game: Game, seat: str, order: o.Pillage, say: Say) -> None:
     _phase(game, MILITARY, "pillaging")
     _my_turn(game, seat)
+    if order.building == fortresses.PIECE:
+        if game.board.rules_version < FORTRESS_FALLS:
+            raise Rejection(f"'fortress' is not a building: {', '.join(BUILDINGS)} (in this campaign a fortress "
+                            f"never falls)")
+        owner = fortresses.pillage(game.board, seat, order.province)
+        say(f"The {seat} pillage the {owner}' fortress of {order.province}: it goes back to the {owner}.")
+        return
     gain = conquest.pillage(rules, game.board, seat, order.province, order.building, order.take)
     screen = game.board.screens[seat]
     if gain == "tax":
@@ -305,9 +324,13 @@ def convert(rules: RulesData, game: Game, seat: str, order: o.Convert, say: Say)
     if game.standing.get(order.province, game.round) >= game.round:
         raise Rejection(f"the marker of {order.province} is converted at the {seat}' next Military phase, not the "
                         f"one it was stood on")
+    prov = game.board.provinces[order.province]
+    former = prov.influence
     conquest.convert(rules, game.board, seat, order.province)
     game.standing.pop(order.province, None)
     say(f"The {seat} convert the influence marker of {order.province}: the province is now theirs.")
+    if game.board.rules_version >= FORTRESS_FALLS and fortresses.fall(prov, former):
+        say(f"The {former}' fortress of {order.province} falls: it goes back to the {former}.")
 
 
 def name(rules: RulesData, game: Game, seat: str, order: o.Name, say: Say) -> None:

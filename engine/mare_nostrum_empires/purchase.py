@@ -7,8 +7,10 @@ taxes stay."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires.legendary import is_card
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.mare_nostrum_empires.state import Screen
 
@@ -23,9 +25,11 @@ def price(rules: RulesData, item: str, round_no: int) -> int:
     return rules.prices[item]
 
 
-def pay(screen: Screen, seat: str, cost: int, taxes: bool, goods: list[str]) -> Screen:
+def pay(screen: Screen, seat: str, cost: int, taxes: bool, goods: list[str],
+        resource_of: Callable[[str], str | None] = lambda g: g.removeprefix("legendary ")) -> Screen:
     """``seat`` pays ``cost`` with taxes or with the goods named (one per resource, legendary ones written
-    "legendary <resource>"): the screen after, or a refusal that says what was wrong."""
+    "legendary <resource>", or by card face down: ``resource_of`` gives its resource where this fold knows it):
+    the screen after, or a refusal that says what was wrong."""
     if taxes:
         if goods:
             raise Rejection(f"pay {cost} taxes or {cost} different goods, not a mix of taxes and goods")
@@ -37,18 +41,20 @@ def pay(screen: Screen, seat: str, cost: int, taxes: bool, goods: list[str]) -> 
     if len(goods) != cost:
         raise Rejection(f"this costs {cost} different goods (or {cost} taxes), and {len(goods)} "
                         f"good{'s are' if len(goods) != 1 else ' is'} named")
-    resources = [g.removeprefix("legendary ") for g in goods]
+    resources = [r for r in map(resource_of, goods) if r is not None]
     twice = sorted(r for r, n in Counter(resources).items() if n > 1)
     if twice:
-        raise Rejection(f"the goods must all be different: '{twice[0]}' is named {resources.count(twice[0])} times")
+        # Where a face-down card is one of them, the reason tells what it is: for the seat's player alone.
+        raise Rejection(f"the goods must all be different: '{twice[0]}' is named {resources.count(twice[0])} times",
+                        hidden_of=seat if any(is_card(g) for g in goods) else None)
     plain = dict(screen.goods)
     legendary = list(screen.legendary)
     for good in goods:
-        if good.startswith("legendary "):
-            resource = good.removeprefix("legendary ")
-            if resource not in legendary:
-                raise Rejection(f"{seat} holds no legendary {resource}", hidden_of=seat)
-            legendary.remove(resource)
+        if good.startswith("legendary ") or is_card(good):
+            entry = good if is_card(good) else good.removeprefix("legendary ")
+            if entry not in legendary:
+                raise Rejection(f"{seat} holds no {good if is_card(good) else f'legendary {entry}'}", hidden_of=seat)
+            legendary.remove(entry)
         elif plain.get(good, 0) < 1:
             raise Rejection(f"{seat} holds no {good}", hidden_of=seat)
         else:

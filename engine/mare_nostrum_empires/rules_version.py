@@ -14,7 +14,13 @@ ABILITIES = 2  # every tile's ability is played (abilities.py)
 # From the same version the row's face-down tiles are a hidden deck (hidden_row.py): its order keyed by a deck key the
 # bot seals at the campaign's creation; older campaigns keep the open shuffle bound at their first event.
 HIDDEN_ROW = ABILITIES
-NEWEST = ABILITIES
+# The seed's legendary goods are face down: each is a card of a hidden deck of the reserve on the same table, sealed
+# to its holder and shown only when it leaves the screen (legendary.py); before, each was a public roll.
+LEGENDARY_FACE_DOWN = 3
+# From the same version a fortress falls with the province conquered by battle, to a pillage, or when the province
+# is converted (fortresses.py); before, a fortress was never destroyed.
+FORTRESS_FALLS = LEGENDARY_FACE_DOWN
+NEWEST = LEGENDARY_FACE_DOWN
 
 
 def of(setup: dict[str, Any]) -> int:

@@ -3,7 +3,8 @@ events by handing each order to its handler (play.py) and then lets the round mo
 views, prompts and the picture. No rule lives here.
 
 Events: ``order`` ``{"seat", "order": {...}}``; ``commerce.offered`` ``{"seat", "sealed": digest}`` (the offer's
-tokens under seal, engine/secrets.py, revealed together once every offer is in); ``secret.revealed``;
+tokens under seal, engine/secrets.py, revealed together once every offer is in); ``secret.sealed`` (from rules
+version 2, the bot's: the deck key and each legendary good dealt face down, legendary.py); ``secret.revealed``;
 ``player.assigned``; the chance book's own events (beacons, draws, a commit-reveal seed)."""
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import abilities, commerce, flow, hidden_row, setup, view
+from engine.mare_nostrum_empires import abilities, commerce, defaults, flow, hidden_row, legendary, setup, view
 from engine.mare_nostrum_empires import rules_version as versions
 from engine.mare_nostrum_empires import orders as o
 from engine.mare_nostrum_empires.commands import COMMANDS, command_line
@@ -103,6 +104,8 @@ class MareNostrumEmpires:
         game.board.rules_version = versions.of(setup_data)
         if game.board.rules_version >= versions.HIDDEN_ROW:
             game.table = hidden_row.new_table(self.rules, game.board.empires)
+        if game.board.rules_version >= versions.LEGENDARY_FACE_DOWN and game.table is not None:
+            legendary.add_deck(self.rules, game.table)
         flow.start_phase(self.rules, game, COMMERCE, lambda *_: None)
         return game
 
@@ -118,10 +121,14 @@ class MareNostrumEmpires:
         elif event.kind == OFFERED:
             self._offered(game, event, say)
         elif event.kind == secrets.SEALED and game.table is not None:
-            for line in hidden_row.on_sealed(game, event):
+            dealt = event.data.get("deck") == legendary.DECK and legendary.face_down(game)
+            for line in (legendary.on_sealed if dealt else hidden_row.on_sealed)(game, event):
                 say(line)
         elif event.kind == secrets.REVEALED:
-            if game.table is None or not hidden_row.on_revealed(game, event, say):
+            shown = legendary.on_revealed(game, event) if legendary.face_down(game) else None
+            for line in shown or []:
+                say(line)
+            if shown is None and (game.table is None or not hidden_row.on_revealed(game, event, say)):
                 self._revealed(game, event, say)
         elif event.kind == "player.assigned":
             self._assigned(game, event, say)
@@ -181,6 +188,9 @@ class MareNostrumEmpires:
         commerce.check_offer(game.board.screens[seat], seat, tokens, c.count or 0,
                              abilities.smallest_offer(self.rules, game.board, seat, c.count or 0))
         offer.revealed = tokens
+        for token in tokens:  # a legendary good put forward is shown with the offers
+            if legendary.is_card(token):
+                legendary.show(game, token)
         say(f"The {seat}' offer is revealed: {', '.join(tokens)} (it matches digest {offer.sealed[:12]}…).")
 
     def _assigned(self, game: Game, event: Event, say: Said) -> None:
@@ -218,10 +228,13 @@ class MareNostrumEmpires:
                 continue
             words = line.split(None, 1)
             if words[0].casefold() == "offer":
-                out.append(self._offer_line(n, line, seat, words[1] if len(words) > 1 else ""))
+                out.append(self._offer_line(n, line, seat, words[1] if len(words) > 1 else "", state,
+                                            self.seat_of(state, actor) == seat))
                 continue
             try:
                 order = read_line(self.words, line)
+                if legendary.face_down(state):
+                    order = self._cards_named(state, seat, order, self.seat_of(state, actor) == seat)
             except Rejection as exc:
                 out.append(Proposal(n, line, error=exc.reason))
                 continue
@@ -229,9 +242,41 @@ class MareNostrumEmpires:
                                 understood=f"{seat}: {' '.join(line.split())}"))
         return out
 
-    def _offer_line(self, n: int, line: str, seat: str, rest: str) -> Proposal:
+    def _cards_named(self, state: Game, seat: str, order: o.Order, own: bool) -> o.Order:
+        """Rules version 2: "legendary <resource>" in an order becomes the card the player means, read from its own
+        screen (or the offer it takes from) in the bot's fold, which knows its cards."""
+        mine = list(state.board.screens[seat].legendary)
+        if isinstance(order, o.Buy) and order.goods:
+            named: list[str] = []
+            for good in order.goods:
+                named.append(legendary.card_for(state, seat, good, mine, named, face_down=True, own=own)
+                             if good.startswith("legendary") else good)
+            return o.Buy(order.item, order.place, order.taxes, tuple(named))
+        c = state.commerce
+        if isinstance(order, o.Take) and order.token.startswith("legendary"):
+            pool = c.exchange.offers.get(order.target, []) if c is not None and c.exchange is not None else []
+            return o.Take(legendary.card_for(state, order.target, order.token, pool, []), order.target)
+        if isinstance(order, o.Give) and order.token.startswith("legendary"):
+            taken = c.exchange.taken.get(seat, []) if c is not None and c.exchange is not None else []
+            return o.Give(legendary.card_for(state, seat, order.token, mine + taken, [], face_down=True, own=own))
+        return order
+
+    def _offer_line(self, n: int, line: str, seat: str, rest: str, state: Game, own: bool) -> Proposal:
         try:
-            tokens = [self.words.token(t) for t in rest.replace(" and ", ",").split(",") if t.strip()]
+            c = state.commerce
+            if rest.strip().casefold() == defaults.OFFER:  # the deadline's offer, chosen from this seat's tokens
+                if c is None or c.count is None:
+                    raise Rejection("offers are made in the Commerce phase, once the Trade master has chosen the token")
+                tokens = defaults.offer(self.rules, state.board.screens[seat], c.count)
+            else:
+                tokens = [self.words.token(t) for t in rest.replace(" and ", ",").split(",") if t.strip()]
+            if legendary.face_down(state):
+                mine = list(state.board.screens[seat].legendary)
+                named: list[str] = []
+                for token in tokens:
+                    named.append(legendary.card_for(state, seat, token, mine, named, face_down=True, own=own)
+                                 if token.startswith("legendary") else token)
+                tokens = named
         except Rejection as exc:
             return Proposal(n, line, error=exc.reason)
         if not tokens:
@@ -310,7 +355,7 @@ class MareNostrumEmpires:
         return [n.key for n in self.needs(state) if n.source == chance.LOTTERY]
 
     def _waiting(self, state: Game) -> list[str]:
-        # A draw's seal is asked for only where the tile is known (the bot's fold): every fold shows the same list.
+        # A draw's seal is asked for only where the tile or card is known (the bot's fold): every fold shows the same.
         return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != "seal"]
 
     def public_view(self, state: Game) -> dict[str, Any]:

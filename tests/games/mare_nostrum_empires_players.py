@@ -68,8 +68,8 @@ def everyone(console: Console, leader: str, plays: dict[str, str]) -> None:
             ok(console, f"{user}> {line}")
 
 
-def create(t: MneTable) -> None:
-    assert t.service.create_campaign("mne", "mare-nostrum-empires", "gm", PLAYERS).changed
+def create(t: MneTable, randomness: str | None = None) -> None:
+    assert t.service.create_campaign("mne", "mare-nostrum-empires", "gm", PLAYERS, randomness=randomness).changed
     ok(t.console, "cat> token II 2")  # the first event binds the row's shuffle to the next beacon
     t.clock.advance(timedelta(seconds=30))
     say(t.console, "ann> /status")  # the beacon is out: recorded, the row dealt
@@ -101,7 +101,7 @@ def rest_of_game(t: MneTable) -> None:
     everyone(c, "ann", {})
 
 
-def play_game(t: MneTable) -> None:
-    create(t)
+def play_game(t: MneTable, randomness: str | None = None) -> None:
+    create(t, randomness)
     round_one_offers(t)
     rest_of_game(t)

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from engine.events import Event
+from engine.mare_nostrum_empires import rules_version as versions
 from engine.rulesets import load_ruleset
 from engine.verify import verify
 from tests.bot.drand.drand_fakes import assert_verified_but_for_the_test_chain
@@ -43,5 +44,6 @@ def test_a_whole_game_through_the_console_then_verified(tmp_path: Path) -> None:
         assert len(revealed) == 12 and sorted(sealed[s] for s in revealed if s in sealed) == [
             "deck-key", "row.1", "row.2", "row.3", "row.4", "row.5"]
         assert log[1]["kind"] == "secret.sealed" and log[1]["data"]["key"] == "deck-key"  # before any post
+        assert log[0]["data"]["rules_version"] == versions.NEWEST  # a new campaign follows the newest rules
         result = verify(load_ruleset("mare-nostrum-empires", service.data_dir), [Event.from_dict(e) for e in log], {})
         assert_verified_but_for_the_test_chain(result)

@@ -83,11 +83,7 @@ class Play:
 
     def replay(self) -> Game:
         """The public log folded again from scratch, without any sealed content (an export's replay)."""
-        setup: dict[str, Any] = {"players": dict(self.state.players), "gm": "gm", "randomness": "fixed",
-                                 "fixed_values": self._values}
-        if self.rules_version is not None:
-            setup["rules_version"] = self.rules_version
-        state = self.rs.initial_state(setup)
+        state = self.rs.initial_state({**self.setup, "players": dict(self.state.players), "fixed_values": self._values})
         for e in self.events:
             state = self.rs.apply(state, Event(e.seq, e.kind, e.actor, e.data)).state
         return state
