@@ -265,10 +265,12 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
     # With --concurrent, a second lot of campaigns is set up on channels of their own while the first lot's burst
     # is answered: the issue's load, new campaigns' commands against Discord's 3 s deadline amid the posts.
     burst_channels, later = (channels[:len(channels) // 2], channels[len(channels) // 2:]) if concurrent else (channels, [])
+    cpu_at_start = _cpu_seconds(pid) if pid is not None else 0.0
     print("set-up: " + await set_up_all(fake, arrivals, world, burst_channels, 0))
     # The set-up's own aftermath (each turn's thread and announcement, each status board) is not the burst's.
     busy = await arrivals.quiet()
-    print(f"  the bot then opened turn threads and posted status boards for {busy:.1f} s more; the burst waits for quiet")
+    print(f"  the bot then opened turn threads and posted status boards for {busy:.1f} s more; the burst waits for quiet"
+          + (f"; the bot's CPU for all that: {_cpu_seconds(pid) - cpu_at_start:.1f} s" if pid is not None else ""))
     rounds_before = bot.posts.rounds if bot is not None else 0
     messages_before = arrivals.answer_messages
     load = os.getloadavg()[0]
@@ -292,10 +294,14 @@ async def measure(fake: FakeDiscord, arrivals: Arrivals, world: Any, channels: l
           f"answers took {arrivals.answer_messages - messages_before} messages")
     RUN.update(p50=statistics.median(latencies) * 1000, p99=p99 * 1000, rate=len(latencies) / took,
                unanswered=len(results) - len(latencies))
-    if cpu is not None:
-        RUN["cpu"] = cpu
-        print(f"  the bot process spent {cpu:.1f} s of CPU on it ({cpu / len(results) * 1000:.1f} ms a post); load "
-              f"average when it began: {load:.1f} (2 cores)")
+    if cpu is not None and pid is not None:
+        # Then the turns' pings, heads-ups and boards the posts set off, until the bot is quiet again.
+        await arrivals.quiet()
+        after = _cpu_seconds(pid) - cpu_before
+        RUN["cpu"] = after
+        print(f"  the bot process spent {cpu:.1f} s of CPU until the last answer ({cpu / len(results) * 1000:.1f} ms a "
+              f"post), {after:.1f} s until it was quiet again (pings, heads-ups, boards); load average when the burst "
+              f"began: {load:.1f} (2 cores)")
     accepted.sort()
     print(f"  of which the fake Discord's own share: the post accepted and sent on the gateway after p50 "
           f"{statistics.median(accepted) * 1000:.0f} ms, p99 {accepted[int(len(accepted) * 0.99)] * 1000:.0f} ms, "
