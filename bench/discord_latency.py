@@ -60,8 +60,10 @@ Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; be
   campaigns), median of 3 runs: p99 5.2 s (runs: 14.0, 5.2, 3.2 s), p50 3.9 s, late set-up commands 52 (43-118 of
   1,600), bot CPU for the burst 2.5 s (1.2-3.1 s, ~2-2.7 ms a post under that contention). In the third run a
   gateway resume's catch-up (bot/discord/catch_up.py) held 708 of the posts past 120 s ("catch-up of campaign c40
-  failed"); and every run logs "the status board of campaign N was not updated": save_status_board waits for
-  SQLite's lock behind the writer's rounds longer than the 5 s busy timeout when the bot is starved. A/B at 60
+  failed"); and every run logged 7-13 "the status board of campaign N was not updated": save_status_board waited
+  for SQLite's lock behind the writer's rounds past the 5 s busy timeout. The board's save now goes through the
+  writer thread: a run after it (load 12.6) logged no error at all (p99 9.2 s, 67 late set-up commands, bot CPU
+  3.0 s). A/B at 60
   campaigns, same load, 2 runs each: bot CPU for the burst 0.8-0.9 s here, 0.9-1.0 s before these changes; p99
   1.4-2.2 s against 1.7-1.9 s: within the noise. The target p99 <= 2 s and 0 late commands held on a quiet
   machine before (p99 1.13-1.32 s above); it could not be shown again on this one.
