@@ -104,11 +104,16 @@ def interactive_with_scheduler(service: Legatus, campaign: str | None, author: s
             if stop.is_set():
                 print("legatus: stopping: no new line or job is taken; finishing what is under way", file=sys.stderr)
                 console.stopping = True
-            await stop_scheduler(scheduler, timeout=DRAIN_SECONDS)
+            cut = await stop_scheduler(scheduler, timeout=DRAIN_SECONDS)
             if local is not None:  # the `legatus post` connections it accepted are answered first
                 await local.close(max(0.0, deadline - loop.time()))
             # The line being applied ends its transaction; none starts after (Console.stopping).
-            await asyncio.to_thread(console.busy.acquire, True, max(0.0, deadline - loop.time()))
+            if not await asyncio.to_thread(console.busy.acquire, True, max(0.0, deadline - loop.time())):
+                cut += 1
+            if stop.is_set() and cut:
+                # Said, so that an operator (and a test) knows the bound was reached, whatever the machine's speed.
+                print(f"legatus: cut by the stop after {DRAIN_SECONDS:g} s: {cut} job(s) or line(s) left unfinished",
+                      file=sys.stderr)
         return typed.result() if typed.done() and not stop.is_set() else 0
 
     return asyncio.run(run())

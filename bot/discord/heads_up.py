@@ -51,6 +51,8 @@ class HeadsUps:
             log.info("heads-up for %s not posted: turn %s of campaign %s has no thread", told.seat, told.turn,
                      told.campaign_id)
             return None
+        if self.outdated(told):
+            return None
         # Written by the bot's one writer thread, between batches of posts (bot/service/post_queue.py): from a
         # thread of its own each write would wait for SQLite's lock behind the posts of a burst.
         if not await self._write(self._claim, told):
@@ -62,6 +64,13 @@ class HeadsUps:
         )
         await self._write(self._sent, (told, str(message.id), str(target.id)))
         return message
+
+    def outdated(self, told: HeadsUp) -> bool:
+        """The seat it says plays now no longer does (the campaign's latest change in this process says so): in a burst
+        of passes the heads-up would name a seat that already played, to a player whose turn may have come. Left
+        unclaimed: the turn coming back to that seat (an undo) tells them then."""
+        view = self.bot.boards.current(told.campaign_id)
+        return view is not None and (view.turn != told.turn or told.playing not in {seat for seat, _, _ in view.prompts})
 
     async def _write(self, function: Callable[[list[Any]], list[Any]], item: Any) -> Any:
         try:

@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 from bot.discord.output import DISCORD_LIMIT
 from bot.discord.poster import discord_nonce
 from bot.service.deadlines import discord_when, seat_players
+from bot.service.post_queue import QueueClosed
 from bot.store.campaigns import CampaignRow
 from bot.store.discord_places import save_status_board, status_board
 from bot.store.schedule_tables import ACTIVE, PLAYER_TURN, DeadlineRow
@@ -165,12 +166,23 @@ class StatusBoards:
             replaced = stored.message_id if stored is not None else "first"
             message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
                                          nonce=discord_nonce(f"status-board:{campaign_id}:{row.channel_id}:{replaced}"))
-            await asyncio.to_thread(save_status_board, engine, campaign_id, row.channel_id, str(message.id))
+            await self._save(engine, campaign_id, row.channel_id, str(message.id))
             try:
                 await message.pin(reason="Legatus status board")
             except discord.HTTPException:
                 log.warning("campaign %s: the status board could not be pinned (Manage Messages?)", row.name)
             return message
+
+
+    async def _save(self, engine: Any, campaign_id: int, channel_id: str, message_id: str) -> None:
+        """Through the bot's writer thread (bot/service/post_queue.py), between two rounds of posts: from a thread of
+        its own the save waited for SQLite's lock behind a burst's rounds, past the busy timeout on a busy machine
+        ("database is locked": the board sent, its id not saved)."""
+        try:
+            await asyncio.wrap_future(
+                self.bot.posts.call(save_status_board, engine, campaign_id, channel_id, message_id))
+        except QueueClosed:  # the bot is stopping with this board under way: saved alone
+            await asyncio.to_thread(save_status_board, engine, campaign_id, channel_id, message_id)
 
 
 def _read(engine: Any, campaign_id: int, view: BoardView) -> tuple[str, CampaignRow | None, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from apscheduler.jobstores.memory import MemoryJobStore
@@ -12,6 +12,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.engine import Engine
 
+from bot.schedule.clock import Clock
 from bot.schedule.signed_job_store import SignedJobStore
 from bot.store.db import open_engine_unmigrated, writer
 from bot.store.shards import ALL, Shard
@@ -48,6 +49,9 @@ class _Scheduler(AsyncIOScheduler):
         super().__init__(*args, **kwargs)
         self._wake_lock = threading.Lock()
         self._wake_pending = False
+        # The service's clock while this scheduler fires by the real one (``follow_clock``); None: it is driven by
+        # hand (``run_due``) and a job's run date is the service's time itself.
+        self.service_clock: Clock | None = None
 
     def wakeup(self) -> None:
         with self._wake_lock:
@@ -70,6 +74,24 @@ class _Scheduler(AsyncIOScheduler):
             log.warning("the scheduler could not go through its jobs (%s: %s); trying again in %g s",
                         type(exc).__name__, exc, wait)
         self._start_timer(wait)
+
+
+def follow_clock(scheduler: Any, clock: Clock) -> None:
+    """This scheduler fires by the real clock for a service that reads ``clock``: ``run_date`` says when."""
+    scheduler.service_clock = clock
+
+
+def run_date(scheduler: Any, when: datetime) -> datetime:
+    """When a job due at ``when`` by the service's clock runs by the scheduler's (real) clock: after the same delay
+    from now. apscheduler fires by the real clock; with a service clock behind it (a test's, a replay's), a due time
+    taken as is lay in the real past, so the job ran at once, found it "not yet due" by the service's clock, and
+    put itself back at that same past moment: a hot loop. By the delay, a job early by the service's clock is put
+    back later, never into the past. The same clocks (the bot's own): the same moment, within microseconds."""
+    clock = getattr(scheduler, "service_clock", None)
+    if clock is None:
+        return when
+    service_now = clock.now()  # read first: the real clock's reading after it can only make the job later
+    return when + (datetime.now(UTC) - service_now)
 
 
 def make_scheduler(engine: Engine, shard: Shard = ALL) -> AsyncIOScheduler:

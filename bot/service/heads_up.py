@@ -14,8 +14,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from bot.store.db import writer
-from bot.store.player_settings import HEADS_UP, setting
-from bot.store.posted import claim, mark_sent
+from bot.store.player_settings import HEADS_UP, settings_of
+from bot.store.posted import claim_many, mark_many_sent
 from engine.ruleset import IN_TURN
 
 log = logging.getLogger("legatus.heads_up")
@@ -61,21 +61,24 @@ def heads_up(change: Any) -> HeadsUp | None:
 
 def claim_heads_ups(engine: Engine, many: list[HeadsUp]) -> list[bool]:
     """For each: True once per heads-up, and only if its player has not turned heads-ups off. One transaction for
-    all (a burst of posts brings a heads-up per post: bot/service/post_queue.py ``call_many``)."""
+    all (a burst of posts brings a heads-up per post: bot/service/post_queue.py ``call_many``), and a few queries:
+    the players' settings, the claims made before, the new claims."""
     with Session(writer(engine)) as session:  # read-then-write: the write lock first, or SQLite is busy
-        claimed = [setting(session, told.campaign_id, told.player, HEADS_UP) == "on"
-                   and claim(session, told.key, told.campaign_id, "heads-up", commit=False) for told in many]
+        values = settings_of(session, {(told.campaign_id, told.player) for told in many}, HEADS_UP)
+        on = [values[(told.campaign_id, told.player)] == "on" for told in many]
+        claimed = iter(claim_many(session, [(told.key, told.campaign_id, "heads-up")
+                                            for told, wanted in zip(many, on) if wanted]))
+        result = [wanted and next(claimed) for wanted in on]
         session.commit()
-    return claimed
+    return result
 
 
 def heads_ups_sent(engine: Engine, many: list[tuple[HeadsUp, str, str | None]]) -> list[None]:
     """Each heads-up's message, as Discord returned it, in one transaction."""
     with Session(writer(engine)) as session:
-        for told, message_id, channel_id in many:
-            try:
-                mark_sent(session, told.key, message_id, channel_id, commit=False)
-            except KeyError:  # its claim is gone (a restored backup): the others are recorded all the same
-                log.warning("heads-up %s was sent as message %s but its claim is gone", told.key, message_id)
+        found = mark_many_sent(session, [(told.key, message_id, channel_id) for told, message_id, channel_id in many])
         session.commit()
+    for (told, message_id, _), there in zip(many, found):
+        if not there:  # its claim is gone (a restored backup): the others are recorded all the same
+            log.warning("heads-up %s was sent as message %s but its claim is gone", told.key, message_id)
     return [None for _ in many]

@@ -4,7 +4,7 @@ A setting is a row only once a player changed it: no row means the default (``DE
 """
 from __future__ import annotations
 
-from sqlmodel import Field, Session, SQLModel
+from sqlmodel import Field, Session, SQLModel, col, select
 
 # The settings a player may change, each with its default and the values it takes.
 HEADS_UP = "heads-up"
@@ -24,6 +24,15 @@ class PlayerSettingRow(SQLModel, table=True):
 def setting(session: Session, campaign_id: int, player: str, name: str) -> str:
     row = session.get(PlayerSettingRow, (campaign_id, player, name))
     return row.value if row is not None else DEFAULTS[name]
+
+
+def settings_of(session: Session, players: set[tuple[int, str]], name: str) -> dict[tuple[int, str], str]:
+    """The setting ``name`` of each (campaign id, player), in one query."""
+    campaigns = {campaign_id for campaign_id, _ in players}
+    rows = session.exec(select(PlayerSettingRow).where(PlayerSettingRow.name == name,
+                                                       col(PlayerSettingRow.campaign_id).in_(campaigns)))
+    changed = {(row.campaign_id, row.player): row.value for row in rows}
+    return {pair: changed.get(pair, DEFAULTS[name]) for pair in players}
 
 
 def save_setting(session: Session, campaign_id: int, player: str, name: str, value: str) -> None:

@@ -18,6 +18,12 @@ The modules: ``app`` (the running app, the claims and the cross-process locks), 
 timeouts), ``message_jobs`` (results, notes, the lottery fetch, resends), ``reconciliation`` (the deadline table
 and the jobs kept to the campaigns, at start-up and by the sweep), ``lifecycle`` (start, lease, standby, stop).
 
+Times: every job is decided by the service's clock (``App.clock``: a test's or a replay's may lag the real one),
+while a running apscheduler fires by the real clock; so a job is added at its delay from the service's now
+(``bot.schedule.job_store.run_date``). Taken as is, a due time behind the real clock fired at once, and the job,
+early by the service's clock, put itself back at that past moment (apscheduler then dropped it as still running).
+A scheduler driven by hand (``run=False``, ``run_due``) keeps the service's times as they are.
+
 The sessions that read then write while posts go on (the DeadlineKeeper, the start-up sync, recording a sent
 message) take SQLite's write lock at their start (``writer``): a deferred read that turns into a write fails at
 once when another writer came first. No job is added while such a session is open: the job store writes

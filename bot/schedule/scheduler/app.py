@@ -18,7 +18,7 @@ from sqlmodel import Session
 from bot.schedule.clock import Clock
 from bot.lottery.fetch import fetch_draw_async
 from bot.lottery.reconcile import Outcome
-from bot.schedule.job_store import JOB_DEFAULTS, MEMORY
+from bot.schedule.job_store import JOB_DEFAULTS, MEMORY, run_date
 from bot.schedule.posting import NotPosted, Poster
 from bot.store.db import writer
 from bot.store.posted import find, mark_sent
@@ -157,7 +157,8 @@ def _store_of(job_id: str) -> str:
 def _add(scheduler: BaseScheduler | None, job_id: str, func: Callable[..., Any], when: datetime, args: list[Any]) -> None:
     if scheduler is None:
         return  # no scheduler (a plain CLI post): the row is the truth, reconcile schedules it later
-    scheduler.add_job(func, trigger="date", run_date=when, args=args, id=job_id, replace_existing=True,
+    # ``when`` is the service's time; the scheduler fires by the real clock (``run_date``).
+    scheduler.add_job(func, trigger="date", run_date=run_date(scheduler, when), args=args, id=job_id, replace_existing=True,
                       jobstore=_store_of(job_id), **JOB_DEFAULTS)
 
 

@@ -13,7 +13,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.schedulers.base import BaseScheduler
 
 from bot.schedule.clock import Clock
-from bot.schedule.job_store import lease_name, make_scheduler
+from bot.schedule.job_store import follow_clock, lease_name, make_scheduler
 from bot.schedule.posting import Poster
 from bot.store.shards import ALL, Shard
 from bot.schedule.scheduler.app import FetchDraw, _default_fetch, App, installed, install
@@ -132,6 +132,8 @@ async def start_scheduler(
     clock = clock or service.clock
     # The deadline tables need no creating here: open_engine brought the database to alembic's head.
     scheduler = make_scheduler(service.engine, shard)
+    if run:
+        follow_clock(scheduler, clock)  # before the first job is added: every run date is then by the real clock
     app = App(service=service, poster=poster, clock=clock, scheduler=scheduler,
               fetch=fetch or _default_fetch, campaign_lock=campaign_lock, shard=shard, sweeps=run)
     install(app)

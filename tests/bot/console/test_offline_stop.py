@@ -38,18 +38,19 @@ def test_a_stop_signal_lets_the_posts_being_served_finish_and_exits_0(sig: int, 
             futures = [pool.submit(post_through_bot, db, "gm", f"/roll 1d6 levy {i}", "c") for i in range(POSTS)]
             while not any(f.done() for f in futures):
                 time.sleep(0.005)
-            stop_sent = time.monotonic()
             bot.send_signal(sig)
             served = [_outcome(f) for f in futures]
+        # A stop held by the unread terminal never ends: communicate's timeout fails the test then.
         out, _ = bot.communicate(timeout=60)
-        took = time.monotonic() - stop_sent
     finally:
         if bot.poll() is None:
             bot.kill()
             bot.communicate()
     assert bot.returncode == 0, out
     assert "stopping: no new line or job is taken" in out and "Traceback" not in out, out
-    assert took < 10, took  # nothing to wait for but the posts: the unread terminal does not hold the stop
+    # Nothing to wait for but the posts: the stop ended within its bound (the process says when it reached it), the
+    # unread terminal holding nothing; a wall-clock bound here failed on a loaded machine.
+    assert "cut by the stop" not in out, out
     # Each post the console took was applied and answered. One it no longer took was neither: its socket was closed
     # (post_through_bot gives None, and `legatus post` writes it itself), or its connection was still in the
     # socket's queue, never accepted, when the socket closed (reset: `legatus post` says it may have been applied

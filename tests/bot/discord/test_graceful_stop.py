@@ -127,10 +127,13 @@ def test_a_stop_signal_drains_the_posts_in_flight_and_exits_0(sig: int, tmp_path
                             due_in=timedelta(hours=47))
             sent: list[str] = []  # what the bot's messages answer: the posts they reply to or link
             calls: list[tuple[float, str, str]] = []  # when each of the bot's calls reached Discord
+            boards: list[str] = []  # the channels whose status board was posted or edited
 
             def answers(request: RecordedRequest) -> None:
                 calls.append((time.time(), request.method, request.path))
                 body = request.json if isinstance(request.json, dict) else {}
+                if str(body.get("content") or "").startswith("📋 **Status board"):
+                    boards.append(request.path.split("/")[2])
                 if request.method == "POST" and request.path.endswith("/messages"):
                     sent.append(str((body.get("message_reference") or {}).get("message_id")))
                     sent.extend(JUMP_URL.findall(str(body.get("content") or "")))
@@ -171,10 +174,12 @@ def test_a_stop_signal_drains_the_posts_in_flight_and_exits_0(sig: int, tmp_path
         stopping = _after(log, "stopping: no new posts, commands or jobs are taken")
         assert "drained: every post taken was applied and answered" in stopping, stopping
         assert "cut by the stop" not in stopping, stopping
-        # Work was in flight and finished during the stop: each campaign's status board, posted or edited in its
-        # channel up to 2 s after its first change, and made at once by the stop.
+        # Work was in flight and finished during the stop: the tick campaign's answer, held 3 s by Discord, reached it
+        # after the stop began. Each campaign's status board (posted or edited up to 2 s after its first change, at
+        # once by a stop) went out too, during the stop or, on a slow machine that sent the stop later, before it.
         late = {path.split("/")[2] for at, _, path in calls if at > stop_sent and path.startswith("/channels/")}
-        assert {c.id for c in [*place.channels, tick]} <= late, (late, calls[-20:])
+        assert tick.id in late, (late, calls[-20:])
+        assert {c.id for c in [*place.channels, tick]} <= set(boards), (boards, calls[-20:])
         assert "Running job" not in stopping, stopping
         with Session(service.engine) as session:
             row = find_campaign(session, f"camp-{tick.name}")
@@ -184,7 +189,8 @@ def test_a_stop_signal_drains_the_posts_in_flight_and_exits_0(sig: int, tmp_path
         assert _unsent(service) == []  # nothing was cut between its claim and its message
         assert f"{signal.Signals(sig).name} received: stopping gracefully" in log
         assert "Traceback" not in log and "Connector is closed" not in log, log[-3000:]
-        assert time.time() - stop_sent < 10  # it waited for the held answer (about 3 s), within the 10 s bound
+        # It waited for the held answer (about 3 s) within the 10 s bound: nothing was "cut by the stop" (above), the
+        # process's own measure of its bound; a wall-clock bound here failed on a loaded machine.
 
     _run(scenario())
 

@@ -75,3 +75,55 @@ def test_no_heads_up_in_a_game_without_an_order_of_play(tmp_path: Path, monkeypa
         assert service.post(who, text, "auction").ok
     assert changes and all(heads_up(c) is None for c in changes)
     assert all(not c.summary.order for c in changes)
+
+
+def test_a_heads_up_whose_playing_seat_already_played_is_not_sent(tmp_path: Path) -> None:
+    """A burst of passes: by the time a heads-up's turn on the event loop comes, the seat it names as playing may
+    have played already (the campaign's latest change says who plays now). It is then dropped unclaimed, neither
+    written nor sent; one still true is claimed and sent."""
+    from types import SimpleNamespace
+
+    from bot.discord.heads_up import HeadsUps
+    from bot.discord.status_board import BoardView
+    from bot.service.heads_up import HeadsUp
+
+    told = HeadsUp(7, 1, "Turn 1 (290 BC)", "Seleucids", "Ptolemaics", "<@2>")
+    views: dict[int, BoardView] = {}
+    claimed: list[Any] = []
+    sent: list[str] = []
+
+    class Thread:
+        id = 55
+
+        async def send(self, text: str, **_: Any) -> Any:
+            sent.append(text)
+            return SimpleNamespace(id=99)
+
+    class Posts:
+        def call_many(self, function: Any, item: Any) -> Any:
+            claimed.append(item)
+            future: Any = asyncio.get_running_loop().create_future()
+            future.set_result(True)
+            return future
+
+    async def settled(campaign_id: int, turn: int) -> Thread:
+        return Thread()
+
+    bot = SimpleNamespace(service=SimpleNamespace(engine=None), posts=Posts(),
+                          boards=SimpleNamespace(current=views.get), turn_places=SimpleNamespace(settled=settled))
+    heads_ups = HeadsUps(bot)
+
+    def view(turn: int, *playing: str) -> BoardView:
+        return BoardView(turn, f"Turn {turn}", "orders", False, tuple((seat, "orders", ()) for seat in playing), {})
+
+    async def scenario() -> None:
+        views[7] = view(1, "Ptolemaics")  # the Seleucids passed meanwhile
+        assert await heads_ups.send(told) is None
+        views[7] = view(2, "Seleucids")  # another turn
+        assert await heads_ups.send(told) is None
+        assert claimed == [] and sent == []
+        views[7] = view(1, "Seleucids")  # still true
+        assert await heads_ups.send(told) is not None
+        assert sent == [told.text()] and claimed == [told, (told, "99", "55")]
+
+    asyncio.run(scenario())

@@ -102,3 +102,34 @@ def test_a_board_sent_but_never_saved_is_not_posted_twice(tmp_path: Path, monkey
         assert stored is not None and stored.message_id == lost[0]
 
     run(lambda: table(tmp_path, scenario))
+
+
+def test_a_boards_id_is_saved_by_the_writer_thread_between_rounds_of_posts(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """From a worker thread of its own, the save waited for SQLite's lock behind a burst's rounds of posts, past the
+    busy timeout on a busy machine ("database is locked", the board sent and its id lost)."""
+    import threading
+
+    from bot.discord import status_board as boards
+
+    saved = boards.save_status_board
+    threads: list[str] = []
+
+    def on_which_thread(engine: Any, campaign_id: int, channel_id: str, message_id: str) -> None:
+        saved(engine, campaign_id, channel_id, message_id)
+        threads.append(threading.current_thread().name)  # once saved: the test then reads it back
+
+    monkeypatch.setattr(boards, "save_status_board", on_which_thread)
+
+    async def scenario(t: Table) -> None:
+        await set_up_campaign(t)
+        row = t.service.campaign_for_channel_name("mare")
+        assert row is not None and row.id is not None
+        await t.fake.wait_until(lambda: threads, 10, "the board sent and saved")
+        assert threads == ["legatus-posts"]
+        board = [m["id"] for m in t.fake.messages_in("mare-nostrum") if m["content"].startswith("📋")]
+        with Session(t.service.engine) as session:
+            stored = status_board(session, row.id)
+        assert stored is not None and [stored.message_id] == board
+
+    run(lambda: table(tmp_path, scenario))
