@@ -9,7 +9,10 @@ Whole process: ``legatus map`` on a new Mediterranean Empires campaign, with the
 every draw after a map's first) and with an empty one (a map's very first draw), against the python ``diplomacy``
 package drawing its ``ancmed`` map through cairosvg at the same width (bench/render_map.py says how to install the
 peer), each a fresh process, interleaved: median wall and CPU time (CPU is the steadier figure on a shared machine),
-peak RSS.
+peak RSS. Our processes run with their modules' bytecode compiled (kept under a temporary PYTHONPYCACHEPREFIX),
+as a pip install leaves them and as the peer's are in its site-packages; once more without any bytecode (every
+module compiled from source on each start, as in an editable install under PYTHONDONTWRITEBYTECODE=1), which is not
+the peer's footing and is printed apart.
 """
 from __future__ import annotations
 
@@ -97,14 +100,19 @@ def whole_process(width: int, runs: int, peer_python: str, cache: Path) -> None:
         ours_cmd = [str(legatus), "map", "--db", str(db), "--out", str(Path(tmp) / "ours.png"), "--width", str(width)]
         peer_cmd = [peer_python, "-c", PEER_SCRIPT, str(Path(tmp) / "peer.png"), str(width)]
         has_peer = subprocess.run([peer_python, "-c", "import diplomacy, cairosvg"], capture_output=True).returncode == 0
-        kept_env = {**os.environ, "LEGATUS_CACHE_DIR": str(cache / "kept")}
-        run_process(ours_cmd, kept_env)  # the map's first draw: its file is written
+        compiled = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        compiled["PYTHONPYCACHEPREFIX"] = str(cache / "bytecode")
+        kept_env = {**compiled, "LEGATUS_CACHE_DIR": str(cache / "kept")}
+        run_process(ours_cmd, kept_env)  # the map's first draw: its file is written, and the bytecode
         if has_peer:
             run_process(peer_cmd)
-        ours, cold, peer = [], [], []
-        for i in range(runs):  # interleaved, so that all three see the same machine
+        source_env = {**kept_env, "PYTHONDONTWRITEBYTECODE": "1"}
+        source_env.pop("PYTHONPYCACHEPREFIX")
+        ours, cold, source, peer = [], [], [], []
+        for i in range(runs):  # interleaved, so that all see the same machine
             ours.append(run_process(ours_cmd, kept_env))
-            cold.append(run_process(ours_cmd, {**os.environ, "LEGATUS_CACHE_DIR": str(cache / f"cold-{i}")}))
+            cold.append(run_process(ours_cmd, {**compiled, "LEGATUS_CACHE_DIR": str(cache / f"cold-{i}")}))
+            source.append(run_process(ours_cmd, source_env))
             if has_peer:
                 peer.append(run_process(peer_cmd))
 
@@ -112,7 +120,8 @@ def whole_process(width: int, runs: int, peer_python: str, cache: Path) -> None:
         return (statistics.median(w for w, _c, _r in samples), statistics.median(c for _w, c, _r in samples),
                 max(r for _w, _c, r in samples))
 
-    for label, samples in (("map's file in the disk cache", ours), ("empty disk cache (a map's first draw)", cold)):
+    for label, samples in (("map's file in the disk cache", ours), ("empty disk cache (a map's first draw)", cold),
+                           ("map's file in the disk cache, no bytecode", source)):
         wall, cpu, rss = figures(samples)
         print(f"whole process, legatus map (Mediterranean Empires) {width} px, {label}: median {wall * 1000:.0f} ms "
               f"wall, {cpu * 1000:.0f} ms CPU, peak RSS {rss:.0f} MiB ({runs} runs)")
@@ -122,7 +131,7 @@ def whole_process(width: int, runs: int, peer_python: str, cache: Path) -> None:
     peer_wall, peer_cpu, peer_rss = figures(peer)
     print(f"whole process, peer (diplomacy ancmed + cairosvg) {width} px: median {peer_wall * 1000:.0f} ms wall, "
           f"{peer_cpu * 1000:.0f} ms CPU, peak RSS {peer_rss:.0f} MiB")
-    for label, samples in (("cached", ours), ("empty cache", cold)):
+    for label, samples in (("cached", ours), ("empty cache", cold), ("cached, no bytecode", source)):
         wall, cpu, rss = figures(samples)
         print(f"ratio legatus/peer, {label}: wall {wall / peer_wall:.2f}, CPU {cpu / peer_cpu:.2f} (target <= 0.40), "
               f"memory {rss / peer_rss:.2f}")

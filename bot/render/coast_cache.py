@@ -3,9 +3,10 @@
 A fresh ``legatus map`` would otherwise cut every area's cell out of the land and average its mask at many sizes
 again (bot/render/coast_layout.py), most of its time. The file holds, for one map at one width, every area's cell,
 its region of land or sea (a mask), and the averages of that mask found so far (as where they are full: all the
-layout reads of them). It is named by a hash of everything those depend on: the drawing (view, reaches, borders,
-the coast's points), the areas' names and centres, the width and frame, the code that computes them and Pillow's
-version. So a changed map file or new code is another name, never a stale hit; the file also carries the hash of its
+layout reads of them), and where each name went in its area for its text, note, style and sizes (the labels, or
+none: it goes beside the area). It is named by a hash of everything those depend on: the drawing (view, reaches,
+borders, the coast's points), the areas' names and centres, the width and frame, the code that computes them, and
+Pillow's and FreeType's versions (names are measured in Pillow's bundled font). So a changed map file or new code is another name, never a stale hit; the file also carries the hash of its
 own contents and is read only if both match. A file missing, unreadable, corrupt or in an old format is ignored and
 the layout computes (and writes) it again; a folder that cannot be written only costs the speed.
 
@@ -24,9 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import PIL
-from PIL import Image
+from PIL import Image, ImageFont
 
-FORMAT = b"legatus-map-cache 1\n"
+from bot.render.layout_parts import Label
+
+FORMAT = b"legatus-map-cache 2\n"
 FILES_KEPT = 32  # maps times widths: past this, the least recently written go (each file is a few hundred KiB)
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
@@ -41,6 +44,7 @@ class StoredRegion:
     room: int
     mask: Image.Image
     levels: dict[int, Image.Image | None] = field(default_factory=dict)
+    names: dict[str, list[Label] | None] = field(default_factory=dict)  # by name_key of what placed the name
 
 
 @dataclass
@@ -59,10 +63,11 @@ def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
 
 
 def _code_version() -> bytes:
-    from bot.render import area_geometry, coast_layout
+    from bot.render import area_geometry, area_layout, coast_layout, layout_parts, text
 
-    digest = hashlib.sha256(FORMAT + PIL.__version__.encode())
-    for module in (area_geometry, coast_layout):
+    freetype = str(getattr(ImageFont.core, "freetype2_version", ""))
+    digest = hashlib.sha256(FORMAT + PIL.__version__.encode() + freetype.encode())
+    for module in (area_geometry, area_layout, coast_layout, layout_parts, text):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.digest()
 
@@ -78,6 +83,45 @@ def frame_key(drawing_fields: object, rings: object, frame: object) -> str:
 
 def group_key(key: object) -> str:
     return hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+name_key = group_key  # a name's placement in its region, by everything else it depends on
+
+
+def _label_json(label: Label) -> list[object]:
+    return [label.kind, label.place, list(label.lines), label.size, list(label.box),
+            [list(box) for box in label.line_boxes], list(label.colour),
+            None if label.plate is None else list(label.plate),
+            None if label.plate_outline is None else list(label.plate_outline), label.bold]
+
+
+def _ints(value: object, n: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != n:
+        raise ValueError(f"not {n} numbers: {value!r}")
+    return tuple(int(v) for v in value)
+
+
+def _rgb(value: object) -> tuple[int, int, int] | None:
+    if value is None:
+        return None
+    r, g, b = _ints(value, 3)
+    return r, g, b
+
+
+def _box(value: object) -> Box:
+    x0, y0, x1, y1 = _ints(value, 4)
+    return x0, y0, x1, y1
+
+
+def _label(data: object) -> Label:
+    if not isinstance(data, list) or len(data) != 10:
+        raise ValueError(f"not a label: {data!r}")
+    kind, place, lines, size, box, line_boxes, colour, plate, outline, bold = data
+    colour_rgb = _rgb(colour)
+    if colour_rgb is None or not isinstance(lines, list) or not isinstance(line_boxes, list):
+        raise ValueError(f"not a label: {data!r}")
+    return Label(str(kind), str(place), tuple(str(line) for line in lines), int(size), _box(box),
+                 tuple(_box(b) for b in line_boxes), colour_rgb, _rgb(plate), _rgb(outline), bool(bold))
 
 
 def _bits(image: Image.Image) -> bytes:
@@ -108,7 +152,9 @@ def save(folder: Path, key: str, groups: Mapping[str, StoredGroup]) -> None:
                 continue
             regions.append({"box": list(region.box), "room": region.room, "mask": blob(region.mask),
                             "levels": {str(r): None if level is None else blob(level)
-                                       for r, level in region.levels.items()}})
+                                       for r, level in region.levels.items()},
+                            "names": {k: None if labels is None else [_label_json(lb) for lb in labels]
+                                      for k, labels in region.names.items()}})
         stored[name] = {"cells": [[[list(p) for p in points], list(sides)] for points, sides in group.cells],
                         "regions": regions}
     header = {"key": key, "groups": stored}
@@ -165,7 +211,10 @@ def load(folder: Path, key: str) -> dict[str, StoredGroup]:
                     regions.append(None)
                     continue
                 levels = {int(r): None if ref is None else image(ref) for r, ref in region["levels"].items()}
-                regions.append(StoredRegion(tuple(region["box"]), int(region["room"]), image(region["mask"]), levels))
+                names = {str(k): None if labels is None else [_label(lb) for lb in labels]
+                         for k, labels in region["names"].items()}
+                regions.append(StoredRegion(tuple(region["box"]), int(region["room"]), image(region["mask"]), levels,
+                                            names))
             out[name] = StoredGroup(cells, regions)
         return out
     except (ValueError, KeyError, TypeError, zlib.error):

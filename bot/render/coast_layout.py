@@ -113,7 +113,7 @@ class Clearance:
         self.padded: Image.Image | None = None
         self.size = (0, 0)  # the padded mask's, read for every point tried
         self.levels: dict[int, Any] = {}
-        # Each average found, as the disk cache keeps it (bot/render/coast_cache.py); ``added``: found since then.
+        # Each average found, as the disk cache keeps it (bot/render/coast_cache.py); ``added``: found since (or a name).
         self.images: dict[int, Image.Image | None] = {}
         self.added = False
         if region is not None and at is not None:
@@ -335,7 +335,7 @@ class _Region:
     fits: Fits
     clearance: Clearance
     grids: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)
-    names: dict[tuple[object, ...], list[Label] | None] = dataclasses.field(default_factory=dict)
+    names: dict[str, list[Label] | None] = dataclasses.field(default_factory=dict)  # by coast_cache.name_key
     mask: Image.Image | None = None
 
 
@@ -512,7 +512,8 @@ def _stored_shape(stored: coast_cache.StoredRegion) -> _Region:
     for r, level in stored.levels.items():
         clearance.images[r] = level
         clearance.levels[r] = None if level is None else level.load()
-    return _Region(stored.box, stored.room, _fits(stored.mask, stored.box), clearance, mask=stored.mask)
+    return _Region(stored.box, stored.room, _fits(stored.mask, stored.box), clearance, names=dict(stored.names),
+                   mask=stored.mask)
 
 
 def _keep(ground: _Ground) -> None:
@@ -529,7 +530,7 @@ def _keep(ground: _Ground) -> None:
                 continue
             levels = {r: None if image is None else image.point(lambda v: 255 if v == 255 else 0)
                       for r, image in shape.clearance.images.items()}
-            regions.append(coast_cache.StoredRegion(shape.region, shape.room, shape.mask, levels))
+            regions.append(coast_cache.StoredRegion(shape.region, shape.room, shape.mask, levels, shape.names))
         groups[ground.digests[key]] = coast_cache.StoredGroup([(c.points, c.sides) for c in group_cells], regions)
     coast_cache.save(coast_cache.cache_dir(), ground.key, groups)
     ground.dirty = False
@@ -562,12 +563,14 @@ def _place_names(picture: Picture, areas: list[_Placing], mask: Image.Image, fra
                 cx, cy = (p.region[0] + p.region[2]) / 2, (p.region[1] + p.region[3]) / 2
             # A name stays as near its centre as the shape allows.
             # Where a name goes depends on its text, its style and the area's shape: found once for each.
-            key = (p.space.name, p.space.kind, note_of(p.space), p.style, largest, smallest, k, cx, cy)
+            key = coast_cache.name_key((p.space.name, p.space.kind, note_of(p.space), p.style, largest, smallest, k, cx,
+                                        cy))
             if key not in p.names:
                 if len(p.names) > 64:  # notes and marks change with the game: keep only the recent ones
                     p.names.clear()
                 anchors = p.places(k, cx, cy)
                 p.names[key] = _name_inside(p.space, p.style, anchors, p.fits, p.room, largest, smallest, p.clearance)
+                p.clearance.added = True  # the region has something new to keep on disk
             found = p.names[key]
             block = None if found is None else list(found)
         if block is None:

@@ -5,7 +5,6 @@ and halving gives smooth stars, swords and hatching for a fraction of the time a
 """
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -17,6 +16,7 @@ from bot.render.layout import (
 from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
 )
+from bot.render.png_file import encode_png
 from engine.ruleset import Picture
 
 SS = 2  # supersampling factor
@@ -24,12 +24,8 @@ SS = 2  # supersampling factor
 
 def render_png(picture: Picture, width: int = 1600, *, compress_level: int = 1) -> bytes:
     """The map ``picture`` (a ruleset's ``picture(state)``) as PNG bytes."""
-    image = paint(build_layout(picture, width))
-    out = io.BytesIO()
-    # zlib level 1: the file is a tenth larger than at the default 6 and the map is encoded in two thirds of
-    # the time; it is redrawn on every turn of every campaign.
-    image.save(out, format="PNG", compress_level=compress_level)
-    return out.getvalue()
+    # zlib level 1, rows unfiltered (bot/render/png_file.py): the map is redrawn on every turn of every campaign.
+    return encode_png(paint(build_layout(picture, width)), compress_level)
 
 
 def _scaled(box: Box) -> tuple[int, int, int, int]:

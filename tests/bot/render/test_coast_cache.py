@@ -22,13 +22,15 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As a new process: nothing in memory, and no cell or average may be computed (only read from the disk)."""
+    """As a new process: nothing in memory, and no cell, average or name's place may be computed (only read from
+    the disk)."""
     coast_layout._GROUNDS.clear()
 
     def refused(*_args: object) -> object:
         raise AssertionError("computed again instead of read from the cache")
     monkeypatch.setattr(coast_layout, "cells", refused)
     monkeypatch.setattr(coast_layout.ImageFilter, "BoxBlur", refused)
+    monkeypatch.setattr(coast_layout, "_name_inside", refused)
 
 
 def test_a_render_from_the_cache_is_the_computed_one_byte_for_byte(cache: Path, monkeypatch: pytest.MonkeyPatch
@@ -95,7 +97,7 @@ def test_the_name_changes_with_the_drawing_the_frame_and_the_code(monkeypatch: p
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.5)), ((0.0, 0.0),), (1000, 24, 80)) != key
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.1),), (1000, 24, 80)) != key
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1001, 24, 80)) != key
-    monkeypatch.setattr(coast_cache, "FORMAT", b"legatus-map-cache 2\n")
+    monkeypatch.setattr(coast_cache, "FORMAT", b"legatus-map-cache 99\n")
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1000, 24, 80)) != key
 
 
