@@ -145,7 +145,13 @@ def on_sealed(game: Game, event: Event) -> list[str]:
     said = tb.on_sealed(_table(game), event)
     key = str(event.data.get("key", ""))
     if key != tb.KEY:
-        game.board.screens[str(event.data.get("seat"))].legendary.append(key)
+        seat = str(event.data.get("seat"))
+        game.board.screens[seat].legendary.append(key)
+        if game.winners:  # the game is over (game.py's OVER: set with its winners)
+            # Owed by the event that ended the game (dealt in its fold, sealed only after): the end's reveal of
+            # every sealed card has passed it, so it is revealed now, or it would stay sealed for ever. Only a seal
+            # after the end meets this, which no game recorded before it had.
+            tb.reveal(_table(game), seat, key)
     return said
 
 
