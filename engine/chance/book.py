@@ -23,6 +23,7 @@ from typing import Any
 from engine import commit_reveal
 from engine.chance import lottery_slots, registry
 from engine.chance.source import Source
+from engine.chance.used_keys import UsedKeys, used_keys
 from engine.chance.sources import commit_reveal as commit_reveal_source
 from engine.chance.sources import drand as drand_source
 from engine.chance.sources import lottery as lottery_source
@@ -66,7 +67,7 @@ class Binding:
 class ChanceBook:
     source: str = DRAND
     bindings: list[Binding] = field(default_factory=list)
-    used: list[str] = field(default_factory=list)  # slots, labels and rounds ever handed out
+    used: list[str] = field(default_factory=UsedKeys)  # slots, labels and rounds ever handed out (a UsedKeys)
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # lottery: date -> wheel -> numbers
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (hex)
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
@@ -76,6 +77,16 @@ class ChanceBook:
     # (engine/commit_reveal.py); RULE_SEED, the class default a snapshot pickled before it finds, for the seed's.
     rule: int = commit_reveal.RULE_SEED
     slot_rule: int = lottery_slots.ONE_ROLL_PER_WHEEL  # engine/chance/lottery_slots.py: from campaign.created
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Whoever sets the keys (the constructor, a copy, a test) gets them indexed: ``ask`` looks each label up.
+        super().__setattr__(name, used_keys(value) if name == "used" else value)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A snapshot pickled before the keys were indexed holds them as a plain list.
+        self.__dict__.update(state)
+        if "used" in state:
+            self.used = state["used"]
 
     def pending(self) -> list[Binding]:
         return [b for b in self.bindings if b.values is None]

@@ -15,6 +15,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any, Callable
 
 from engine.chance.book import Binding, ChanceBook
+from engine.chance.used_keys import UsedKeys
 from engine.mediterranean_empires.orders import ORDER_TYPES
 from engine.mediterranean_empires.state import State, Waiting
 
@@ -104,7 +105,7 @@ def copy_book(book: ChanceBook, memo: dict[int, Any]) -> ChanceBook:
     new = _clone(book)
     new.bindings = [Binding(b.id, b.label, b.lo, b.hi, b.count, b.source, list(b.where), b.purpose, b.seat, b.meaning,
                             None if b.values is None else list(b.values)) for b in book.bindings]
-    new.used = list(book.used)
+    new.used = UsedKeys(book.used)
     new.draws = {d: {w: list(n) for w, n in wheels.items()} for d, wheels in book.draws.items()}
     new.beacons = dict(book.beacons)
     new.numbers = {k: list(v) for k, v in book.numbers.items()}

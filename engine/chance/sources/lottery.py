@@ -159,7 +159,7 @@ def _slot_words(slot: str) -> str:
 def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = ()) -> list[str]:
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
     roll keeps); a draw's free wheels used before the next draw's."""
-    used = set(book.used)
+    used = book.used  # a UsedKeys: looked up in a set, not copied into one per roll
     if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
         return _first_numbers(used, dates, wanted)
     taken: list[str] = []
