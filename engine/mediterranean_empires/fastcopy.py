@@ -25,7 +25,8 @@ _ATOMIC_STATE = {"turn", "phase", "next_unit", "pope", "pope_holder", "plague", 
 _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_this_phase", "vp"}  # of atoms
 _LIST_DICTS = {"standing"}  # {key: [atoms]}
 _FLAT_LISTS = {"unseen", "log", "options"}
-_BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "cancelled", "next_id", "rule", "slot_rule"}
+_BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "cancelled", "next_id", "rule", "slot_rule",
+         "slot_policy"}
 _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "seat", "meaning", "values"}
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},
                      "King": {"power", "diplomacy", "military", "area", "diplomacy_used", "died_turn"}}
