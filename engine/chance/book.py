@@ -15,14 +15,16 @@ never handed out again, even after an undo: ``carry``) and the public values rec
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from typing import Any
 
 from engine import commit_reveal
 from engine.chance import lottery_slots, registry
+from engine.chance.slot_policy import SlotPolicy
 from engine.chance.source import Source
+from engine.chance.used_keys import UsedKeys, used_keys
 from engine.chance.sources import commit_reveal as commit_reveal_source
 from engine.chance.sources import drand as drand_source
 from engine.chance.sources import lottery as lottery_source
@@ -66,7 +68,7 @@ class Binding:
 class ChanceBook:
     source: str = DRAND
     bindings: list[Binding] = field(default_factory=list)
-    used: list[str] = field(default_factory=list)  # slots, labels and rounds ever handed out
+    used: list[str] = field(default_factory=UsedKeys)  # slots, labels and rounds ever handed out (a UsedKeys)
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # lottery: date -> wheel -> numbers
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (hex)
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
@@ -76,6 +78,19 @@ class ChanceBook:
     # (engine/commit_reveal.py); RULE_SEED, the class default a snapshot pickled before it finds, for the seed's.
     rule: int = commit_reveal.RULE_SEED
     slot_rule: int = lottery_slots.ONE_ROLL_PER_WHEEL  # engine/chance/lottery_slots.py: from campaign.created
+    # The lottery slots a game's rules let its rolls take (engine/chance/slot_policy.py); None: every wheel's 1st
+    # number, then their 2nd, ... A class default, so a snapshot pickled before it finds None.
+    slot_policy: SlotPolicy | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Whoever sets the keys (the constructor, a copy, a test) gets them indexed: ``ask`` looks each label up.
+        super().__setattr__(name, used_keys(value) if name == "used" else value)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A snapshot pickled before the keys were indexed holds them as a plain list.
+        self.__dict__.update(state)
+        if "used" in state:
+            self.used = state["used"]
 
     def pending(self) -> list[Binding]:
         return [b for b in self.bindings if b.values is None]
@@ -119,28 +134,46 @@ def new_book(source: str, setup: Mapping[str, Any]) -> ChanceBook:
     return book
 
 
+def numbered(label: str, again: int) -> str:
+    """The book's label for the ``again``-th roll asked under ``label`` (the first keeps it as it is)."""
+    return f"{label}#{again}"
+
+
 def ask(
     book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int = 1, *,
     purpose: str = "", seat: str | None = None, meaning: str = "",
+    roll_id: int | None = None, again: Callable[[str, int], str] = numbered, after: str = "",
 ) -> Binding:
-    """Bind a roll of ``count`` values in lo..hi to the next public value offered, or refuse with the reason."""
+    """Bind a roll of ``count`` values in lo..hi to the next public value offered, or refuse with the reason.
+
+    A game that numbers its rolls itself (one counter shared with its battles, shown in its public view) gives the
+    id, ``roll_id``; one whose labels take another suffix when asked again gives ``again``; ``after``: a lottery
+    roll binds only to draws later than that date (a turn's rolls come after the draw the turn itself reads).
+    lo..hi = 1..90 gives a lottery roll its raw numbers, one slot each, and a drand roll the numbers its label
+    derives on that range."""
     if not (isinstance(lo, int) and isinstance(hi, int) and lo <= hi and hi - lo < 2**31):
         raise Rejection(f"a roll needs a range lo..hi with lo <= hi, not {lo}..{hi}")
     if not 1 <= count <= MAX_VALUES:
         raise Rejection(f"a roll gives 1 to {MAX_VALUES} values at once, not {count}")
+    if roll_id is not None and roll_id < book.next_id:
+        # Ids only grow (a game's counter, shared with what else it numbers): one below the next is used or passed.
+        raise Rejection(f"roll #{roll_id} comes before this book's next id #{book.next_id}; a roll's id is never reused")
     unique = label
-    again = 1
+    times = 1
     while unique in book.used:
-        again += 1
-        unique = f"{label}#{again}"
+        times += 1
+        unique = again(label, times)
     source = registry.get(book.source)
     if source is None:
         raise Rejection(f"unknown source of chance '{book.source}'")
+    if after:
+        event = replace(event, draws=tuple(d for d in event.draws if d.startswith(DRAND_PREFIX) or d > after))
     unique, where = source.bind(book, event, unique, lo, hi, count)
     book.used.append(unique)
     book.used.extend(w for w in where if w != unique and w not in book.used)
-    binding = Binding(book.next_id, unique, lo, hi, count, book.source, where, purpose, seat, meaning)
-    book.next_id += 1
+    number = book.next_id if roll_id is None else roll_id
+    binding = Binding(number, unique, lo, hi, count, book.source, where, purpose, seat, meaning)
+    book.next_id = max(book.next_id, number + 1)
     book.bindings.append(binding)
     return binding
 

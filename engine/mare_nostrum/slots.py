@@ -18,10 +18,12 @@ the same, and refused if it is not the round's): checkable at once, no reveal ne
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 
 from engine import commit_reveal
 from engine.chance import lottery_slots
+from engine.chance.slot_policy import SlotPolicy
 from engine.chance.sources import commit_reveal as commit_reveal_source
 from engine.chance.sources import drand as drand_source
 from engine.chance.sources import lottery as lottery_source
@@ -36,11 +38,18 @@ slot_key = lottery_source.slot_key
 NATION_POSITIONS = (4, 5)  # a nation's wheel: positions 1-3 are the turn's own (order of play, event, attack)
 
 
-def roll_slots(nation_wheels: list[str]) -> list[tuple[str, int]]:
+@functools.cache
+def slot_policy(nation_wheels: tuple[str, ...]) -> SlotPolicy:
+    """Mare Nostrum's rolls as the chance book's slot policy: every free wheel's 1st number, ..., their 5th; then the
+    nations' wheels' 4th and 5th. Under rule 2 (the GM's dice) a free wheel gives its 1st, a nation's its 4th."""
     free_wheels = [w for w in lottery_source.ROLL_WHEELS if w not in nation_wheels]
     slots = [(w, p) for p in lottery_source.POSITIONS for w in free_wheels]
     slots += [(w, p) for p in NATION_POSITIONS for w in nation_wheels]
-    return slots
+    return SlotPolicy(tuple(slots))
+
+
+def roll_slots(nation_wheels: list[str]) -> list[tuple[str, int]]:
+    return list(slot_policy(tuple(nation_wheels)).order)
 
 
 def bind(
@@ -191,24 +200,23 @@ def free_slots(ctx: Ctx, dates: list[str], avoid: set[tuple[str, str]] | None = 
     (date, wheel) in ``avoid``. A slot it yields and the caller then uses lies behind the walk: read live, the used
     slots answer as they did when the walk started."""
     used = ctx.state.used_slots
-    nation_wheels = [n.wheel for n in ctx.rules.nations.values()]
+    policy = _policy(ctx)
     if whole_wheels and ctx.state.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
         # Rule 2, for the GM's dice: the first roll slot of each wheel of which no roll slot is used on that draw (a
         # free wheel's 1st number, a nation's wheel's 4th: its first three are the turn's own). ``reserve_wheel`` then
         # takes the wheel's other roll slots out of use, so no other roll is linked to the die.
-        wheels = [w for w in lottery_source.ROLL_WHEELS if w not in nation_wheels] + list(nation_wheels)
-        yield from lottery_source.unused_wheels(used, dates, [(w, _roll_positions(w, nation_wheels)) for w in wheels])
+        yield from lottery_source.unused_wheels(used, dates, policy.wheels())
         return
-    yield from lottery_source.free_in_order(used, dates, roll_slots(nation_wheels), avoid or ())
+    yield from lottery_source.free_in_order(used, dates, policy.order, avoid or ())
 
 
-def _roll_positions(wheel: str, nation_wheels: list[str]) -> tuple[int, ...]:
-    return NATION_POSITIONS if wheel in nation_wheels else tuple(lottery_source.POSITIONS)
+def _policy(ctx: Ctx) -> SlotPolicy:
+    return slot_policy(tuple(n.wheel for n in ctx.rules.nations.values()))
 
 
 def reserve_wheel(ctx: Ctx, date: str, wheel: str) -> None:
     """Mark every roll slot of ``wheel`` on ``date`` used: a die bound there under rule 2 owns the wheel."""
-    for position in _roll_positions(wheel, [n.wheel for n in ctx.rules.nations.values()]):
+    for position in dict(_policy(ctx).wheels())[wheel]:
         ctx.state.used_slots[slot_key(date, wheel, position)] = None
 
 

@@ -15,6 +15,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any, Callable
 
 from engine.chance.book import Binding, ChanceBook
+from engine.chance.used_keys import UsedKeys
 from engine.mediterranean_empires.orders import ORDER_TYPES
 from engine.mediterranean_empires.state import State, Waiting
 
@@ -24,7 +25,8 @@ _ATOMIC_STATE = {"turn", "phase", "next_unit", "pope", "pope_holder", "plague", 
 _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_this_phase", "vp"}  # of atoms
 _LIST_DICTS = {"standing"}  # {key: [atoms]}
 _FLAT_LISTS = {"unseen", "log", "options"}
-_BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "cancelled", "next_id", "rule", "slot_rule"}
+_BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "cancelled", "next_id", "rule", "slot_rule",
+         "slot_policy"}
 _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "seat", "meaning", "values"}
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},
                      "King": {"power", "diplomacy", "military", "area", "diplomacy_used", "died_turn"}}
@@ -104,7 +106,7 @@ def copy_book(book: ChanceBook, memo: dict[int, Any]) -> ChanceBook:
     new = _clone(book)
     new.bindings = [Binding(b.id, b.label, b.lo, b.hi, b.count, b.source, list(b.where), b.purpose, b.seat, b.meaning,
                             None if b.values is None else list(b.values)) for b in book.bindings]
-    new.used = list(book.used)
+    new.used = UsedKeys(book.used)
     new.draws = {d: {w: list(n) for w, n in wheels.items()} for d, wheels in book.draws.items()}
     new.beacons = dict(book.beacons)
     new.numbers = {k: list(v) for k, v in book.numbers.items()}

@@ -159,15 +159,16 @@ def _slot_words(slot: str) -> str:
 def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = ()) -> list[str]:
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
     roll keeps); a draw's free wheels used before the next draw's."""
-    used = set(book.used)
+    used = book.used  # a UsedKeys: looked up in a set, not copied into one per roll
+    policy = book.slot_policy
     if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
-        return _first_numbers(used, dates, wanted)
+        return _first_numbers(used, dates, wanted, BOOK_WHEELS if policy is None else policy.wheels())
     taken: list[str] = []
     # A wheel this roll uses in a draw is passed over (its numbers are linked); one used by another roll is fine.
     roll_wheels: set[tuple[str, str]] = {(slot_parts(s)[0], slot_parts(s)[1]) for s in avoid}
     if wanted == 0:
         return taken
-    for date, wheel, position in free_in_order(used, dates, BOOK_ORDER, roll_wheels):
+    for date, wheel, position in free_in_order(used, dates, BOOK_ORDER if policy is None else policy.order, roll_wheels):
         taken.append(slot_key(date, wheel, position))
         roll_wheels.add((date, wheel))
         if len(taken) == wanted:
@@ -178,12 +179,13 @@ def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[
     )
 
 
-def _first_numbers(used: Collection[str], dates: list[str], wanted: int) -> list[str]:
+def _first_numbers(used: Collection[str], dates: list[str], wanted: int,
+                   wheels: Sequence[tuple[str, Sequence[int]]]) -> list[str]:
     """Rule 2: the first number of each wheel no roll of the campaign has used on that draw, draw after draw."""
     taken: list[str] = []
     if wanted == 0:
         return taken
-    for date, wheel, position in unused_wheels(used, dates, BOOK_WHEELS):
+    for date, wheel, position in unused_wheels(used, dates, wheels):
         taken.append(slot_key(date, wheel, position))
         if len(taken) == wanted:
             return taken
