@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import canonical
+from engine.chance.sources.lottery import ROLL_WHEELS
 from engine.geography import GameMap
 from engine.mapfile import load_map
 
@@ -140,6 +141,16 @@ def _check(
     events: tuple[EventData, ...],
     game_map: GameMap,
 ) -> None:
+    # Each nation's rolls take the 4th and 5th numbers of its own wheel (the turn's own take the 1st to 3rd), so two
+    # nations on one wheel would share their numbers, and a wheel that was not drawn in every year is no wheel.
+    wheels = [n.wheel for n in nations.values()]
+    for nation in nations.values():
+        if nation.wheel not in ROLL_WHEELS:
+            raise RulesDataError(f"{path}: nation {nation.name} has wheel '{nation.wheel}': a wheel is one of "
+                                 f"{', '.join(ROLL_WHEELS)}")
+        if wheels.count(nation.wheel) > 1:
+            raise RulesDataError(f"{path}: nation {nation.name} shares wheel '{nation.wheel}' with another nation: "
+                                 f"each nation needs its own")
     covered = sorted(n for e in events for n in range(e.low, e.high + 1))
     if covered != list(range(1, 91)):
         raise RulesDataError(f"{path}: the events must cover 1..90 exactly once each")
