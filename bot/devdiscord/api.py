@@ -23,7 +23,7 @@ from bot.devdiscord import mentions, model, payloads
 from bot.devdiscord.model import Channel, Message, World
 from bot.devdiscord.gateway_session import GatewayConnection, GatewaySession
 from bot.devdiscord.protocol import (
-    INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, INTERACTION_COMPONENT, PRIVILEGED_INTENTS, ApiError, Fault,
+    INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, INTERACTION_COMPONENT, PRIVILEGED_INTENTS, ApiError, Fault, Hold,
     RecordedRequest,
 )
 from bot.devdiscord.invocation import Invocation
@@ -132,6 +132,7 @@ class FakeDiscord:
         self.server.base_url = f"http://{self.host}:{self.port}"
 
     async def close(self) -> None:
+        self.server.release_holds()
         await self.server.close_gateways()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -523,6 +524,15 @@ class FakeDiscord:
                             "X-RateLimit-Reset-After": f"{retry_after:.3f}"})
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         self.server.faults.append(Fault(method, path, 429, body, headers, times))
+
+    def hold_next(self, method: str, path: str | re.Pattern[str],
+                  when: Callable[[RecordedRequest], bool] | None = None) -> Hold:
+        """The next call to method+path (for which ``when`` holds) is carried out (the message, thread... exists and
+        the bot's gateway hears of it) but its answer waits for ``Hold.release()``: a caller killed meanwhile never
+        learns what it made. One call per hold."""
+        hold = Hold(method, path, when)
+        self.server.holds.append(hold)
+        return hold
 
     # ---- Discord's clock and moderators -------------------------------------------------------------------------
 

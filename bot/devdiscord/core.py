@@ -16,7 +16,7 @@ from bot.devdiscord import model, payloads
 from bot.devdiscord.gateway_session import GatewayConnection, GatewaySession
 from bot.devdiscord.model import Channel, Message, World
 from bot.devdiscord.protocol import (
-    MESSAGE_CONTENT, PRIVILEGED_INTENTS, ApiError, Fault, InteractionRecord, RecordedFile, RecordedRequest,
+    MESSAGE_CONTENT, PRIVILEGED_INTENTS, ApiError, Fault, Hold, InteractionRecord, RecordedFile, RecordedRequest,
     Reply, Route, bucket_hash, major, unknown,
 )
 
@@ -64,6 +64,7 @@ class ServerCore:
         # Every attachment made, by id: a slash command's file option belongs to no message but is downloadable.
         self.attachments: dict[str, Any] = {}
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []
         self.listeners: list[Callable[[RecordedRequest], None]] = []
         # Called with ("identify" | "resume" | "close", connection): lets the console say when a bot comes and goes.
         self.gateway_listeners: list[Callable[[str, GatewayConnection], None]] = []
@@ -227,6 +228,7 @@ class ServerCore:
                                         "retry_after": float(headers["Retry-After"]), "global": False})
                 else:
                     reply = await route.handler(record, params)
+                    await self._hold(method, path, route.template, record, reply)
         except ApiError as exc:
             reply = Reply(exc.status, exc.body())
         record.status, record.response = reply.status, reply.body
@@ -241,6 +243,21 @@ class ServerCore:
         # discord.py parses JSON only when Content-Type is exactly 'application/json' (no charset), as Discord sends.
         headers["Content-Type"] = "application/json"
         return web.Response(status=reply.status, body=json.dumps(reply.body).encode("utf-8"), headers=headers)
+
+    async def _hold(self, method: str, path: str, template: str, record: RecordedRequest, reply: Reply) -> None:
+        """A call done and held (``FakeDiscord.hold_next``): its answer waits until the test releases it."""
+        hold = next((h for h in self.holds if h.matches(method, path, template, record)), None)
+        if hold is None:
+            return
+        record.status, record.response = reply.status, reply.body
+        hold.held.append(record)
+        hold.reached.set()
+        self.notify()
+        await hold.released.wait()
+
+    def release_holds(self) -> None:
+        for hold in self.holds:
+            hold.release()
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[RecordedFile]]:
         files: list[RecordedFile] = []

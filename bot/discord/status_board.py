@@ -20,10 +20,12 @@ from typing import Any
 import discord
 from sqlmodel import Session, select
 
+from bot.discord.made_once import BOARD_HEADING, lost_board
 from bot.discord.output import DISCORD_LIMIT
 from bot.discord.poster import discord_nonce
 from bot.service.deadlines import discord_when, seat_players
 from bot.store.campaigns import CampaignRow
+from bot.store.creations import begin
 from bot.store.discord_places import save_status_board, status_board
 from bot.store.schedule_tables import ACTIVE, PLAYER_TURN, DeadlineRow
 
@@ -65,7 +67,7 @@ def render_board(engine: Any, campaign_id: int, view: BoardView, session: Sessio
     due = {d.seat: d.due_at for d in rows if d.state in ACTIVE}
     # A deadline of this turn that ended (the seat stopped acting, or its time ran out) while the seat no longer acts.
     finished = sorted({d.seat or "" for d in rows if d.state not in ACTIVE} - acting - {""})
-    lines = [f"📋 **Status board: {view.turn_label}** ({view.phase})"]
+    lines = [f"{BOARD_HEADING}: {view.turn_label}** ({view.phase})"]
     if view.over:
         lines.append("The game is over.")
     if view.prompts:
@@ -160,12 +162,19 @@ class StatusBoards:
                     return await channel.get_partial_message(int(stored.message_id)).edit(content=text)
                 except discord.NotFound:
                     pass  # deleted by a moderator: a new board is posted
-            # A stable nonce (Discord enforces it): a board sent but not saved (the process killed in between) is
-            # sent again by the next refresh with the same nonce, and Discord returns the first message, not a second.
+            # Claimed before it is sent, done with its save: a board sent but not saved (the process killed in
+            # between) is found again by the next refresh, within Discord's nonce window by the same stable nonce
+            # (Discord returns the first message), after it by its heading in the channel (bot/discord/made_once.py).
             replaced = stored.message_id if stored is not None else "first"
-            message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
-                                         nonce=discord_nonce(f"status-board:{campaign_id}:{row.channel_id}:{replaced}"))
-            await asyncio.to_thread(save_status_board, engine, campaign_id, row.channel_id, str(message.id))
+            key = f"status-board:{campaign_id}:{row.channel_id}:{replaced}"
+            creation = await asyncio.to_thread(begin, engine, key, campaign_id, "status-board", row.channel_id)
+            message = None if creation.fresh else await lost_board(channel, self.bot.user, replaced)
+            if message is not None:
+                message = await message.edit(content=text)
+            else:
+                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
+                                             nonce=discord_nonce(key))
+            await asyncio.to_thread(save_status_board, engine, campaign_id, row.channel_id, str(message.id), key)
             try:
                 await message.pin(reason="Legatus status board")
             except discord.HTTPException:
