@@ -86,13 +86,15 @@ class FakeDiscord:
                  heartbeat_interval: float = 41.25, interaction_deadline: float = 3.0,
                  followup_lifetime: float = 15 * 60, rate_limit: tuple[int, float] = (50, 1.0),
                  channel_message_limit: tuple[int, float] | None = (5, 5.0),
-                 privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None) -> None:
+                 privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None,
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0)) -> None:
         """`start`: the logical clock's origin (snowflake times, message timestamps); default 2026-01-01 UTC.
         Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token.
 
         As strict as Discord: `interaction_deadline` (3 s) for the first answer to an interaction, then 10062;
         `followup_lifetime` (15 min) for follow-ups with its token, then 401/50027; `rate_limit` per route and
-        channel/guild, and `channel_message_limit` (5 messages per 5 s per channel, None to lift it)."""
+        channel/guild, and `channel_message_limit` (5 messages per 5 s per channel, None to lift it), and
+        `global_rate_limit` (50 requests per second per bot token across all routes, interactions excepted)."""
         self.world = world or World(model.SnowflakeGenerator(start) if start else None)
         if self.world.bot_user is None:
             self.world.bot_user = self.world.add_user(bot_name, bot=True)
@@ -104,7 +106,8 @@ class FakeDiscord:
                                         interaction_deadline=interaction_deadline,
                                         followup_lifetime=followup_lifetime, rate_limit=rate_limit,
                                         channel_message_limit=channel_message_limit,
-                                        privileged_intents=privileged_intents)
+                                        privileged_intents=privileged_intents,
+                                        global_rate_limit=global_rate_limit)
         self._runner: web.AppRunner | None = None
         self.host = ""
         self.port = 0

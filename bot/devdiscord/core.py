@@ -34,7 +34,8 @@ class ServerCore:
                  interaction_deadline: float = 3.0, followup_lifetime: float = 15 * 60,
                  rate_limit: tuple[int, float] = (50, 1.0),
                  channel_message_limit: tuple[int, float] | None = (5, 5.0),
-                 privileged_intents: int = PRIVILEGED_INTENTS) -> None:
+                 privileged_intents: int = PRIVILEGED_INTENTS,
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0)) -> None:
         self.world = world
         self.token = token
         self.app_id = app_id
@@ -45,6 +46,10 @@ class ServerCore:
         self.rate_limit = rate_limit
         # Discord's own per-channel bucket for POST /channels/{id}/messages (5 per 5 s); None: the global one only.
         self.channel_message_limit = channel_message_limit
+        # Discord's global limit: 50 requests per second per bot token across every route, interactions' endpoints
+        # (authenticated by their own token) excepted; None lifts it.
+        self.global_rate_limit = global_rate_limit
+        self._global_window: tuple[float, int] = (0.0, 0)
         # The fake's clock is wall time plus what tests skipped with `advance_clock`: thread auto-archiving and
         # interaction-token expiry read it, so a test can jump 15 minutes without waiting.
         self.clock_offset = 0.0
@@ -221,6 +226,13 @@ class ServerCore:
                     self.faults.remove(fault)
                 headers.update(fault.headers)
                 reply = Reply(fault.status, fault.body)
+            elif route.auth and (wait := self._global_wait()) is not None:
+                # As Discord answers it: discord.py reads ``global`` in the body and holds every request for
+                # ``retry_after`` (its ``_global_over`` event), not only this route's.
+                headers.update({"Retry-After": f"{wait:.3f}", "X-RateLimit-Global": "true",
+                                "X-RateLimit-Scope": "global", "Via": "1.1 google"})
+                reply = Reply(429, {"message": "You are being rate limited.", "retry_after": round(wait, 3),
+                                    "global": True})
             else:
                 headers.update(self._rate_limit_headers(method, route.template, params))
                 if headers.pop("_limited", None):
@@ -287,6 +299,20 @@ class ServerCore:
             return json.loads(raw.decode("utf-8")), files
         except ValueError:
             return raw.decode("utf-8", "replace"), files
+
+    def _global_wait(self) -> float | None:
+        """None if the bot token may make one more request now; else how long until its window opens again."""
+        if self.global_rate_limit is None:
+            return None
+        limit, per = self.global_rate_limit
+        now = time.time()
+        start, count = self._global_window
+        if now - start >= per:
+            start, count = now, 0
+        if count >= limit:
+            return max(per - (now - start), 0.001)
+        self._global_window = (start, count + 1)
+        return None
 
     def _rate_limit_headers(self, method: str, template: str, params: dict[str, str]) -> dict[str, str]:
         limit, per = self.rate_limit
