@@ -42,6 +42,13 @@ def latest_turn_thread(session: Session, campaign_id: int, at_most: int | None =
     return (row.turn, row.thread_id) if row is not None else None
 
 
+def turn_threads(session: Session, campaign_id: int) -> list[tuple[int, str]]:
+    """Every stored turn thread of the campaign, (turn, thread id), oldest turn first."""
+    rows = session.exec(select(TurnThreadRow).where(TurnThreadRow.campaign_id == campaign_id)
+                        .order_by(col(TurnThreadRow.turn))).all()
+    return [(r.turn, r.thread_id) for r in rows]
+
+
 def save_turn_thread(engine: Engine, campaign_id: int, turn: int, thread_id: str, claimed: str | None = None) -> None:
     """Save the turn's thread and close its creation claim (``claimed``, bot/store/creations.py) in one transaction."""
     # The write lock first (BEGIN IMMEDIATE): a read-then-write transaction would fail at once on a busy database.
