@@ -224,3 +224,20 @@ class CatchUp:
             await self.bot.handle_post(message, campaign, late=True)
         except Exception:
             log.exception("a post read late (%s in %s) was not answered", message.id, campaign.name)
+
+
+async def read_missed(bot: Any, missed: dict[str, int]) -> None:
+    """Channels found to host a campaign another process created, where messages were dropped before the bot knew
+    (bot/discord/campaign_channels.py): each is marked just before its first dropped message, and a catch-up reads
+    from there."""
+    def mark() -> None:
+        seen = []
+        for channel_id, first in missed.items():
+            row = bot.service.campaign_for_channel(channel_id)
+            if row is not None and row.id is not None:
+                seen.append(Seen(row.id, channel_id, first - 1))
+        save_read_marks(bot.service.engine, seen)
+
+    await asyncio.to_thread(mark)
+    bot.catch_up.start("a campaign created by another process")
+
