@@ -41,3 +41,21 @@ def test_the_global_limit_can_be_lifted() -> None:
             assert {status for status, _, _ in answers} == {200}
 
     run(scenario)
+
+
+def test_an_interaction_is_answered_while_the_bot_token_is_limited() -> None:
+    """Interactions' endpoints are not bound to the global limit (Discord's documentation): a slash command is still
+    acknowledged when the bot has spent its 50 requests of the second."""
+    async def scenario() -> None:
+        async with fake_and_bot(channel_message_limit=None) as (fake, dev, bot):
+            fake.server.commands[None] = {"1:ping": {"id": "42", "name": "ping", "type": 1, "options": []}}
+            command = await fake.invoke_slash(None, "mare-nostrum", "alice", "ping")
+            spent = await asyncio.gather(*(bot.call("GET", "/users/@me") for _ in range(51)))
+            assert [status for status, _, _ in spent].count(429) == 1
+            status, _, _ = await bot.call("POST", f"/interactions/{command.id}/{command.token}/callback",
+                                          {"type": 5}, auth=False)
+            assert status == 204
+            hook = f"/webhooks/{fake.app_id}/{command.token}/messages/@original"
+            assert (await bot.call("PATCH", hook, {"content": "pong"}, auth=False))[0] == 200
+
+    run(scenario)
