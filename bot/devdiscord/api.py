@@ -23,7 +23,7 @@ from bot.devdiscord import mentions, model, payloads
 from bot.devdiscord.model import Channel, Message, World
 from bot.devdiscord.gateway_session import GatewayConnection, GatewaySession
 from bot.devdiscord.protocol import (
-    INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, INTERACTION_COMPONENT, PRIVILEGED_INTENTS, ApiError, Fault,
+    INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, INTERACTION_COMPONENT, PRIVILEGED_INTENTS, ApiError, Fault, Hold,
     RecordedRequest,
 )
 from bot.devdiscord.invocation import Invocation
@@ -86,13 +86,15 @@ class FakeDiscord:
                  heartbeat_interval: float = 41.25, interaction_deadline: float = 3.0,
                  followup_lifetime: float = 15 * 60, rate_limit: tuple[int, float] = (50, 1.0),
                  channel_message_limit: tuple[int, float] | None = (5, 5.0),
-                 privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None) -> None:
+                 privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None,
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0)) -> None:
         """`start`: the logical clock's origin (snowflake times, message timestamps); default 2026-01-01 UTC.
         Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token.
 
         As strict as Discord: `interaction_deadline` (3 s) for the first answer to an interaction, then 10062;
         `followup_lifetime` (15 min) for follow-ups with its token, then 401/50027; `rate_limit` per route and
-        channel/guild, and `channel_message_limit` (5 messages per 5 s per channel, None to lift it)."""
+        channel/guild, and `channel_message_limit` (5 messages per 5 s per channel, None to lift it), and
+        `global_rate_limit` (50 requests per second per bot token across all routes, interactions excepted)."""
         self.world = world or World(model.SnowflakeGenerator(start) if start else None)
         if self.world.bot_user is None:
             self.world.bot_user = self.world.add_user(bot_name, bot=True)
@@ -104,7 +106,8 @@ class FakeDiscord:
                                         interaction_deadline=interaction_deadline,
                                         followup_lifetime=followup_lifetime, rate_limit=rate_limit,
                                         channel_message_limit=channel_message_limit,
-                                        privileged_intents=privileged_intents)
+                                        privileged_intents=privileged_intents,
+                                        global_rate_limit=global_rate_limit)
         self._runner: web.AppRunner | None = None
         self.host = ""
         self.port = 0
@@ -132,6 +135,7 @@ class FakeDiscord:
         self.server.base_url = f"http://{self.host}:{self.port}"
 
     async def close(self) -> None:
+        self.server.release_holds()
         await self.server.close_gateways()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -523,6 +527,15 @@ class FakeDiscord:
                             "X-RateLimit-Reset-After": f"{retry_after:.3f}"})
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         self.server.faults.append(Fault(method, path, 429, body, headers, times))
+
+    def hold_next(self, method: str, path: str | re.Pattern[str],
+                  when: Callable[[RecordedRequest], bool] | None = None) -> Hold:
+        """The next call to method+path (for which ``when`` holds) is carried out (the message, thread... exists and
+        the bot's gateway hears of it) but its answer waits for ``Hold.release()``: a caller killed meanwhile never
+        learns what it made. One call per hold."""
+        hold = Hold(method, path, when)
+        self.server.holds.append(hold)
+        return hold
 
     # ---- Discord's clock and moderators -------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from bot.devdiscord import model, payloads
 from bot.devdiscord.gateway_session import GatewayConnection, GatewaySession
 from bot.devdiscord.model import Channel, Message, World
 from bot.devdiscord.protocol import (
-    MESSAGE_CONTENT, PRIVILEGED_INTENTS, ApiError, Fault, InteractionRecord, RecordedFile, RecordedRequest,
+    MESSAGE_CONTENT, PRIVILEGED_INTENTS, ApiError, Fault, Hold, InteractionRecord, RecordedFile, RecordedRequest,
     Reply, Route, bucket_hash, major, unknown,
 )
 
@@ -34,7 +34,8 @@ class ServerCore:
                  interaction_deadline: float = 3.0, followup_lifetime: float = 15 * 60,
                  rate_limit: tuple[int, float] = (50, 1.0),
                  channel_message_limit: tuple[int, float] | None = (5, 5.0),
-                 privileged_intents: int = PRIVILEGED_INTENTS) -> None:
+                 privileged_intents: int = PRIVILEGED_INTENTS,
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0)) -> None:
         self.world = world
         self.token = token
         self.app_id = app_id
@@ -45,6 +46,10 @@ class ServerCore:
         self.rate_limit = rate_limit
         # Discord's own per-channel bucket for POST /channels/{id}/messages (5 per 5 s); None: the global one only.
         self.channel_message_limit = channel_message_limit
+        # Discord's global limit: 50 requests per second per bot token across every route, interactions' endpoints
+        # (authenticated by their own token) excepted; None lifts it.
+        self.global_rate_limit = global_rate_limit
+        self._global_window: tuple[float, int] = (0.0, 0)
         # The fake's clock is wall time plus what tests skipped with `advance_clock`: thread auto-archiving and
         # interaction-token expiry read it, so a test can jump 15 minutes without waiting.
         self.clock_offset = 0.0
@@ -64,6 +69,7 @@ class ServerCore:
         # Every attachment made, by id: a slash command's file option belongs to no message but is downloadable.
         self.attachments: dict[str, Any] = {}
         self.faults: list[Fault] = []
+        self.holds: list[Hold] = []
         self.listeners: list[Callable[[RecordedRequest], None]] = []
         # Called with ("identify" | "resume" | "close", connection): lets the console say when a bot comes and goes.
         self.gateway_listeners: list[Callable[[str, GatewayConnection], None]] = []
@@ -220,6 +226,13 @@ class ServerCore:
                     self.faults.remove(fault)
                 headers.update(fault.headers)
                 reply = Reply(fault.status, fault.body)
+            elif route.auth and (wait := self._global_wait()) is not None:
+                # As Discord answers it: discord.py reads ``global`` in the body and holds every request for
+                # ``retry_after`` (its ``_global_over`` event), not only this route's.
+                headers.update({"Retry-After": f"{wait:.3f}", "X-RateLimit-Global": "true",
+                                "X-RateLimit-Scope": "global", "Via": "1.1 google"})
+                reply = Reply(429, {"message": "You are being rate limited.", "retry_after": round(wait, 3),
+                                    "global": True})
             else:
                 headers.update(self._rate_limit_headers(method, route.template, params))
                 if headers.pop("_limited", None):
@@ -227,6 +240,7 @@ class ServerCore:
                                         "retry_after": float(headers["Retry-After"]), "global": False})
                 else:
                     reply = await route.handler(record, params)
+                    await self._hold(method, path, route.template, record, reply)
         except ApiError as exc:
             reply = Reply(exc.status, exc.body())
         record.status, record.response = reply.status, reply.body
@@ -241,6 +255,21 @@ class ServerCore:
         # discord.py parses JSON only when Content-Type is exactly 'application/json' (no charset), as Discord sends.
         headers["Content-Type"] = "application/json"
         return web.Response(status=reply.status, body=json.dumps(reply.body).encode("utf-8"), headers=headers)
+
+    async def _hold(self, method: str, path: str, template: str, record: RecordedRequest, reply: Reply) -> None:
+        """A call done and held (``FakeDiscord.hold_next``): its answer waits until the test releases it."""
+        hold = next((h for h in self.holds if h.matches(method, path, template, record)), None)
+        if hold is None:
+            return
+        record.status, record.response = reply.status, reply.body
+        hold.held.append(record)
+        hold.reached.set()
+        self.notify()
+        await hold.released.wait()
+
+    def release_holds(self) -> None:
+        for hold in self.holds:
+            hold.release()
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[RecordedFile]]:
         files: list[RecordedFile] = []
@@ -270,6 +299,20 @@ class ServerCore:
             return json.loads(raw.decode("utf-8")), files
         except ValueError:
             return raw.decode("utf-8", "replace"), files
+
+    def _global_wait(self) -> float | None:
+        """None if the bot token may make one more request now; else how long until its window opens again."""
+        if self.global_rate_limit is None:
+            return None
+        limit, per = self.global_rate_limit
+        now = time.time()
+        start, count = self._global_window
+        if now - start >= per:
+            start, count = now, 0
+        if count >= limit:
+            return max(per - (now - start), 0.001)
+        self._global_window = (start, count + 1)
+        return None
 
     def _rate_limit_headers(self, method: str, template: str, params: dict[str, str]) -> dict[str, str]:
         limit, per = self.rate_limit

@@ -2,6 +2,7 @@
 in Discord's JSON shape, and the records of what the bot asked (requests, interactions, scripted faults)."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -120,6 +121,27 @@ class Fault:
         if isinstance(self.path, re.Pattern):
             return self.path.fullmatch(path) is not None
         return self.path in (path, route)
+
+
+@dataclass
+class Hold:
+    """A call Discord carries out but answers only once released (or never: the caller killed meanwhile). The test
+    control behind a crash "between the call and the save": the thing exists on Discord, the caller never learnt so."""
+
+    method: str
+    path: str | re.Pattern[str]
+    when: Callable[[RecordedRequest], bool] | None = None
+    reached: asyncio.Event = field(default_factory=asyncio.Event)  # set once a call was carried out and held
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    held: list[RecordedRequest] = field(default_factory=list)
+
+    def matches(self, method: str, path: str, route: str, call: RecordedRequest) -> bool:
+        if self.reached.is_set() or not Fault(self.method, self.path, 0, {}, {}, 1).matches(method, path, route):
+            return False
+        return self.when is None or self.when(call)
+
+    def release(self) -> None:
+        self.released.set()
 
 
 @dataclass

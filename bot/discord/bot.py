@@ -144,11 +144,13 @@ class LegatusBot(discord.Client):
         self.service.observers += [self.turn_places.observe, self.boards.observe, self.heads_ups.observe,
                                    self.countdowns.observe]
         from bot.discord.campaign_channels import CampaignChannels
+        from bot.discord.catch_up import read_missed
 
         # A bot started before on the same service (tests, a restart in-process) no longer listens.
         self.service.created[:] = [h for h in self.service.created
                                    if not isinstance(getattr(h, "__self__", None), CampaignChannels)]
         self.service.created.append(self.campaign_channels.created)
+        self.campaign_channels.found = lambda missed: self.track(asyncio.ensure_future(read_missed(self, missed)))
         await self.campaign_channels.reload()
         await sync_commands(self.tree, self.application_id, self.sync_state, self.dev_guild)
         if self.shard.whole:  # a sharded process's observers act for its guilds only: it serves no local posts
@@ -279,7 +281,11 @@ class LegatusBot(discord.Client):
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is None or not message.content or message.author == self.user:
             return
-        campaign = self.campaign_at(campaign_channel_id(message.channel))
+        channel_id = campaign_channel_id(message.channel)
+        # Another process may have created a campaign here: the set is read again on a miss, at a bounded rate.
+        if not channel_id or not await self.campaign_channels.knows(channel_id, message.id):
+            return
+        campaign = self.campaign_at(channel_id)
         if campaign is None:
             return
         if not await self.catch_up.admit(message):

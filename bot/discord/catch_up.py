@@ -1,7 +1,7 @@
 """Catch-up: the posts made while the bot was away (stopped, restarting, disconnected) are read, applied and
 answered, in order, as if it had been there, each answer saying it was read late.
 
-Each campaign place (its channel, its current turn's thread) has a read mark in the store, moved in the same
+Each campaign place (its channel, its turns' threads) has a read mark in the store, moved in the same
 transaction as the posts it covers (bot/store/read_marks.py). At start-up and after every gateway resume the bot
 reads each place's history after its mark (Discord's ``after=``, paged by discord.py, whose rate limiter honours
 Discord's limits) and takes every post it finds there, through the same path as a live post.
@@ -22,7 +22,7 @@ import discord
 from sqlmodel import Session
 
 from bot.store.campaigns import CampaignRow, list_campaigns
-from bot.store.discord_places import latest_turn_thread
+from bot.store.discord_places import turn_threads
 from bot.store.read_marks import Seen, read_marks, save_read_marks
 
 log = logging.getLogger("legatus.discord")
@@ -40,11 +40,14 @@ class Place:
     campaign: CampaignRow
     place_id: int
     mark: int | None
+    # An older turn's thread: read only while it is open (active), as a post there is taken like any other and a
+    # post unarchives it; an archived one has had nothing posted since, and is not read (a long campaign has many).
+    if_open: bool = False
 
 
 def places_to_read(engine: Any, shard: Any) -> list[Place]:
-    """The places a catch-up reads: each campaign's channel and its newest turn thread (older turns' threads are
-    not read again: their posts would be late for a turn already over). A turn thread is marked when it is opened
+    """The places a catch-up reads: each campaign's channel, its newest turn thread, and its older turns' threads
+    (read where still open, ``Place.if_open``). A turn thread is marked when it is opened
     (bot/store/discord_places.py), a channel at its first post taken."""
     with Session(engine) as session:
         rows = [r for r in list_campaigns(session) if r.id is not None and r.channel_id and shard.owns(r.guild_id)]
@@ -52,11 +55,9 @@ def places_to_read(engine: Any, shard: Any) -> list[Place]:
         places: list[Place] = []
         for row in rows:
             assert row.id is not None and row.channel_id is not None
-            ids = [row.channel_id]
-            latest = latest_turn_thread(session, row.id)
-            if latest is not None:
-                ids.append(latest[1])
-            places += [Place(row, int(i), marks.get(i)) for i in ids if i.isdigit()]
+            threads = [i for _, i in turn_threads(session, row.id)]
+            places += [Place(row, int(i), marks.get(i), if_open=i in threads[:-1])
+                       for i in [row.channel_id, *threads] if i.isdigit()]
     return places
 
 
@@ -123,7 +124,8 @@ class CatchUp:
     async def catch_up(self, why: str) -> None:
         gates: dict[int, asyncio.Event] = {}
         try:
-            places = await asyncio.to_thread(places_to_read, self.bot.service.engine, self.bot.shard)
+            places = [p for p in await asyncio.to_thread(places_to_read, self.bot.service.engine, self.bot.shard)
+                      if not p.if_open or self.bot.get_channel(p.place_id) is not None]  # the cache: open threads
             for place in places:
                 if place.place_id not in self._gates:
                     gates[place.place_id] = self._gates[place.place_id] = asyncio.Event()
@@ -222,3 +224,20 @@ class CatchUp:
             await self.bot.handle_post(message, campaign, late=True)
         except Exception:
             log.exception("a post read late (%s in %s) was not answered", message.id, campaign.name)
+
+
+async def read_missed(bot: Any, missed: dict[str, int]) -> None:
+    """Channels found to host a campaign another process created, where messages were dropped before the bot knew
+    (bot/discord/campaign_channels.py): each is marked just before its first dropped message, and a catch-up reads
+    from there."""
+    def mark() -> None:
+        seen = []
+        for channel_id, first in missed.items():
+            row = bot.service.campaign_for_channel(channel_id)
+            if row is not None and row.id is not None:
+                seen.append(Seen(row.id, channel_id, first - 1))
+        save_read_marks(bot.service.engine, seen)
+
+    await asyncio.to_thread(mark)
+    bot.catch_up.start("a campaign created by another process")
+

@@ -20,11 +20,13 @@ from typing import Any
 import discord
 from sqlmodel import Session, select
 
+from bot.discord.made_once import BOARD_HEADING, lost_board
 from bot.discord.output import DISCORD_LIMIT
 from bot.discord.poster import discord_nonce
 from bot.service.deadlines import discord_when, seat_players
 from bot.service.post_queue import QueueClosed
 from bot.store.campaigns import CampaignRow
+from bot.store.creations import begin
 from bot.store.discord_places import save_status_board, status_board
 from bot.store.schedule_tables import ACTIVE, PLAYER_TURN, DeadlineRow
 
@@ -66,7 +68,7 @@ def render_board(engine: Any, campaign_id: int, view: BoardView, session: Sessio
     due = {d.seat: d.due_at for d in rows if d.state in ACTIVE}
     # A deadline of this turn that ended (the seat stopped acting, or its time ran out) while the seat no longer acts.
     finished = sorted({d.seat or "" for d in rows if d.state not in ACTIVE} - acting - {""})
-    lines = [f"📋 **Status board: {view.turn_label}** ({view.phase})"]
+    lines = [f"{BOARD_HEADING}: {view.turn_label}** ({view.phase})"]
     if view.over:
         lines.append("The game is over.")
     if view.prompts:
@@ -161,12 +163,19 @@ class StatusBoards:
                     return await channel.get_partial_message(int(stored.message_id)).edit(content=text)
                 except discord.NotFound:
                     pass  # deleted by a moderator: a new board is posted
-            # A stable nonce (Discord enforces it): a board sent but not saved (the process killed in between) is
-            # sent again by the next refresh with the same nonce, and Discord returns the first message, not a second.
+            # Claimed before it is sent, done with its save: a board sent but not saved (the process killed in
+            # between) is found again by the next refresh, within Discord's nonce window by the same stable nonce
+            # (Discord returns the first message), after it by its heading in the channel (bot/discord/made_once.py).
             replaced = stored.message_id if stored is not None else "first"
-            message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
-                                         nonce=discord_nonce(f"status-board:{campaign_id}:{row.channel_id}:{replaced}"))
-            await self._save(engine, campaign_id, row.channel_id, str(message.id))
+            key = f"status-board:{campaign_id}:{row.channel_id}:{replaced}"
+            creation = await asyncio.to_thread(begin, engine, key, campaign_id, "status-board", row.channel_id)
+            message = None if creation.fresh else await lost_board(channel, self.bot.user, replaced)
+            if message is not None:
+                message = await message.edit(content=text)
+            else:
+                message = await channel.send(text, allowed_mentions=discord.AllowedMentions.none(),
+                                             nonce=discord_nonce(key))
+            await self._save(engine, campaign_id, row.channel_id, str(message.id), key)
             try:
                 await message.pin(reason="Legatus status board")
             except discord.HTTPException:
@@ -174,15 +183,15 @@ class StatusBoards:
             return message
 
 
-    async def _save(self, engine: Any, campaign_id: int, channel_id: str, message_id: str) -> None:
+    async def _save(self, engine: Any, campaign_id: int, channel_id: str, message_id: str, claimed: str) -> None:
         """Through the bot's writer thread (bot/service/post_queue.py), between two rounds of posts: from a thread of
         its own the save waited for SQLite's lock behind a burst's rounds, past the busy timeout on a busy machine
         ("database is locked": the board sent, its id not saved)."""
         try:
             await asyncio.wrap_future(
-                self.bot.posts.call(save_status_board, engine, campaign_id, channel_id, message_id))
+                self.bot.posts.call(save_status_board, engine, campaign_id, channel_id, message_id, claimed))
         except QueueClosed:  # the bot is stopping with this board under way: saved alone
-            await asyncio.to_thread(save_status_board, engine, campaign_id, channel_id, message_id)
+            await asyncio.to_thread(save_status_board, engine, campaign_id, channel_id, message_id, claimed)
 
 
 def _read(engine: Any, campaign_id: int, view: BoardView) -> tuple[str, CampaignRow | None, Any]:

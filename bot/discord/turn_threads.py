@@ -17,10 +17,12 @@ from typing import Any
 import discord
 from sqlmodel import Session
 
+from bot.discord.made_once import lost_thread, opened_unsaved
 from bot.discord.output import split_message, turn_announcement
 from bot.site.links import page_url
 from bot.schedule.scheduler import NotPosted, resume_unsent, schedule_turn_thread
 from bot.store.campaigns import CampaignRow
+from bot.store.creations import begin
 from bot.store.discord_places import latest_turn_thread, save_turn_thread, turn_thread
 from engine.ruleset import Summary
 
@@ -150,9 +152,16 @@ class TurnThreads:
         channel = await self.channel(row)
         name = summary.turn_label[:100]
         text = split_message(turn_announcement(summary, page_url(row.name)))
+        assert row.id is not None
+        # Claimed before the call, done with its save: a claim found open is an attempt cut between the two.
+        replaced = self._ids.get((row.id, summary.turn)) or "first"  # a thread deleted by a moderator is replaced
+        key = f"turn-thread:{row.id}:turn-{summary.turn}:{replaced}"
         try:
+            creation = await asyncio.to_thread(begin, self.bot.service.engine, key, row.id, "turn-thread",
+                                               row.channel_id)
             # Opened before but never saved (the process killed between the two): that thread, not a second one.
-            thread: Any = opened_unsaved(channel, name, self.bot.user)
+            thread: Any = (opened_unsaved(channel, name, self.bot.user) if creation.fresh
+                           else await lost_thread(channel, name, self.bot.user))
             if isinstance(channel, discord.ForumChannel):
                 if thread is None:
                     created = await channel.create_thread(name=name, content=text[0], applied_tags=forum_tags(channel))
@@ -169,8 +178,7 @@ class TurnThreads:
                         exc_info=True)
             self._retry(row, summary.turn)
             return None
-        assert row.id is not None
-        await asyncio.to_thread(save_turn_thread, self.bot.service.engine, row.id, summary.turn, str(thread.id))
+        await asyncio.to_thread(save_turn_thread, self.bot.service.engine, row.id, summary.turn, str(thread.id), key)
         self._ids[(row.id, summary.turn)] = str(thread.id)
         for chunk in text[1:]:
             try:
@@ -234,13 +242,3 @@ def forum_tags(forum: discord.ForumChannel) -> list[discord.ForumTag]:
     if not usable:
         log.warning("forum %s requires a tag and has none the bot may apply: its turn posts will be refused", forum.id)
     return usable[:1]
-
-
-
-def opened_unsaved(channel: Any, name: str, me: Any) -> Any:
-    """The active thread named ``name`` the bot itself opened in ``channel``, if any. Only asked when no thread of
-    the turn is saved, so such a thread is one whose saving was lost; turn labels are unique within a campaign, and
-    a channel hosts one campaign."""
-    if me is None:
-        return None
-    return next((t for t in getattr(channel, "threads", []) if t.name == name and t.owner_id == me.id), None)

@@ -62,6 +62,8 @@ def post_directly(db: str | os.PathLike[str] | None, author: str, text: str, cam
         text.encode("utf-8"), author.encode("utf-8")
     except UnicodeEncodeError:
         return None  # the service says which character is wrong
+    if "\x00" in text or "\x00" in author:
+        return None  # SQLite would keep it: refused by the service, as on PostgreSQL
     store = open_post_store(db)
     if store is None:
         return None

@@ -41,6 +41,7 @@ from bot.store.campaigns import (
 )
 from bot.store.log_damage import DamagedLog, checked_export
 from bot.store.session_post_store import SessionPostStore
+from bot.store.store_faults import DISK_FULL, disk_full
 from bot.store import draws as draw_store
 from engine import commit_reveal
 from engine.chance import registry as chance_sources
@@ -346,6 +347,9 @@ class Legatus(PostReading):
         except (IntegrityError, OperationalError) as exc:
             if _is_conflict(exc):  # nothing was committed: ``post_many`` folds again and re-applies the posts
                 raise _Conflict(str(exc)) from exc
+            if disk_full(exc):  # the operator's to fix, not a bug: one line in the log, the reason to the author
+                log.error("a transaction of %d post(s) failed, the disk is full; nothing was changed", len(requests))
+                return [Reply.unread(DISK_FULL) for _ in requests]
             log.exception("a transaction of %d post(s) failed; nothing was changed", len(requests))
             return [Reply.unread(INTERNAL_ERROR) for _ in requests]
         except Exception:  # a bug must never reach a player as a traceback, nor leave half a post applied
@@ -376,7 +380,7 @@ class Legatus(PostReading):
             log.error("post by %s refused: %s", request.author, exc.of(row.name).message)
             return Reply.unread(exc.of(row.name).message), None
         except (IntegrityError, OperationalError) as exc:
-            if _is_conflict(exc):
+            if _is_conflict(exc) or disk_full(exc):  # the batch fails as a whole: no post of it is kept
                 raise
             log.exception("post by %s failed; nothing was changed", request.author)
             return Reply.unread(INTERNAL_ERROR), None
@@ -546,4 +550,9 @@ class Legatus(PostReading):
                 # Only a broken transport or a non-UTF-8 command line can send this; say where, store nothing.
                 return Reply.unread(f"The {who} is not valid text: character {exc.start + 1} is not Unicode (it came "
                                     "from bytes that are not UTF-8); nothing was changed. Send it as UTF-8 text.")
+            if "\x00" in value:
+                # SQLite would keep it, PostgreSQL refuses it: refused alike on both, before anything is read.
+                line = value.count("\n", 0, value.index("\x00")) + 1
+                return Reply.unread(f"The {who} holds a NUL character (\\x00) on line {line}, which no text may hold; "
+                                    "nothing was changed. Remove it and post again.")
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from bot.store.creations import finish
 from bot.store.db import writer
 
 
@@ -41,10 +42,19 @@ def latest_turn_thread(session: Session, campaign_id: int, at_most: int | None =
     return (row.turn, row.thread_id) if row is not None else None
 
 
-def save_turn_thread(engine: Engine, campaign_id: int, turn: int, thread_id: str) -> None:
+def turn_threads(session: Session, campaign_id: int) -> list[tuple[int, str]]:
+    """Every stored turn thread of the campaign, (turn, thread id), oldest turn first."""
+    rows = session.exec(select(TurnThreadRow).where(TurnThreadRow.campaign_id == campaign_id)
+                        .order_by(col(TurnThreadRow.turn))).all()
+    return [(r.turn, r.thread_id) for r in rows]
+
+
+def save_turn_thread(engine: Engine, campaign_id: int, turn: int, thread_id: str, claimed: str | None = None) -> None:
+    """Save the turn's thread and close its creation claim (``claimed``, bot/store/creations.py) in one transaction."""
     # The write lock first (BEGIN IMMEDIATE): a read-then-write transaction would fail at once on a busy database.
     with Session(writer(engine)) as session:
         session.merge(TurnThreadRow(campaign_id=campaign_id, turn=turn, thread_id=thread_id))
+        finish(session, claimed, thread_id)
         if thread_id.isdigit():
             from bot.store.read_marks import Seen, mark_read
 
@@ -58,7 +68,9 @@ def status_board(session: Session, campaign_id: int) -> StatusBoardRow | None:
     return session.get(StatusBoardRow, campaign_id)
 
 
-def save_status_board(engine: Engine, campaign_id: int, channel_id: str, message_id: str) -> None:
+def save_status_board(engine: Engine, campaign_id: int, channel_id: str, message_id: str,
+                      claimed: str | None = None) -> None:
     with Session(writer(engine)) as session:
         session.merge(StatusBoardRow(campaign_id=campaign_id, channel_id=channel_id, message_id=message_id))
+        finish(session, claimed, message_id)
         session.commit()

@@ -7,6 +7,7 @@ failed post reported as a success.
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,17 @@ def test_the_lock_file_beside_a_database_is_ignored_by_git() -> None:
     ignored = subprocess.run(["git", "check-ignore", "-q", "legatus.db.locks"],
                              cwd=Path(__file__).resolve().parents[3], timeout=30)
     assert ignored.returncode == 0
+
+
+def test_a_post_holding_a_nul_byte_is_refused_in_one_line_and_stored_nowhere(
+        campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    from bot.cli.main import main
+
+    assert main(["post", "--db", str(campaign), "--as", "gm", "/turn open 2023-01-03"]) == 0
+    capsys.readouterr()
+    code = main(["post", "--db", str(campaign), "--as", "antiochus", "pass\x00"])
+    said = capsys.readouterr()
+    assert code == 1 and said.out.strip() == ("The post holds a NUL character (\\x00) on line 1, which no text may "
+                                              "hold; nothing was changed. Remove it and post again."), said
+    with sqlite3.connect(campaign) as db:
+        assert db.execute("SELECT count(*) FROM post WHERE instr(text, char(0)) > 0").fetchone() == (0,)

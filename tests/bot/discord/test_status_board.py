@@ -74,18 +74,19 @@ def test_a_choice_button_posts_the_choice_as_the_clicker_checked_like_a_typed_or
 
 
 def test_a_board_sent_but_never_saved_is_not_posted_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The process dies between sending the board and saving its id (here: the save fails once). The next refresh
-    sends it again with the same nonce, Discord (enforce_nonce) returns the first message, and that one is saved."""
+    """The process dies between sending the board and saving its id (here: the save fails once). Its claim is still
+    open at the next refresh, which finds the board in the channel and saves that one (a restart after Discord's nonce
+    window, with real processes: tests/bot/discord/test_created_once.py)."""
     from bot.discord import status_board as boards
 
     saved = boards.save_status_board
     lost: list[str] = []
 
-    def dies_first(engine: Any, campaign_id: int, channel_id: str, message_id: str) -> None:
+    def dies_first(engine: Any, campaign_id: int, channel_id: str, message_id: str, claimed: str | None = None) -> None:
         if not lost:
             lost.append(message_id)
             raise RuntimeError("killed between the send and the save")
-        saved(engine, campaign_id, channel_id, message_id)
+        saved(engine, campaign_id, channel_id, message_id, claimed)
 
     monkeypatch.setattr(boards, "save_status_board", dies_first)
 

@@ -18,11 +18,11 @@ def test_a_thread_opened_but_never_saved_is_reused_with_one_announcement(
     saved = turn_threads.save_turn_thread
     lost: list[str] = []
 
-    def dies_first(engine: Any, campaign_id: int, turn: int, thread_id: str) -> None:
+    def dies_first(engine: Any, campaign_id: int, turn: int, thread_id: str, claimed: str | None = None) -> None:
         if not lost:
             lost.append(thread_id)
             raise RuntimeError("killed between the thread's creation and its save")
-        saved(engine, campaign_id, turn, thread_id)
+        saved(engine, campaign_id, turn, thread_id, claimed)
 
     monkeypatch.setattr(turn_threads, "save_turn_thread", dies_first)
 
