@@ -116,8 +116,9 @@ def test_a_boards_id_is_saved_by_the_writer_thread_between_rounds_of_posts(tmp_p
     saved = boards.save_status_board
     threads: list[str] = []
 
-    def on_which_thread(engine: Any, campaign_id: int, channel_id: str, message_id: str) -> None:
-        saved(engine, campaign_id, channel_id, message_id)
+    def on_which_thread(engine: Any, campaign_id: int, channel_id: str, message_id: str,
+                        claimed: str | None = None) -> None:
+        saved(engine, campaign_id, channel_id, message_id, claimed)
         threads.append(threading.current_thread().name)  # once saved: the test then reads it back
 
     monkeypatch.setattr(boards, "save_status_board", on_which_thread)
