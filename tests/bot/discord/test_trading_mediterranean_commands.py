@@ -20,7 +20,7 @@ def test_the_games_orders_as_slash_commands_with_autocomplete(tmp_path: Path) ->
                                 options="live 4-players")
         assert "Campaign 'trade' created (Trading in the Mediterranean" in created, created
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         assert t.service.summary("trade").phase == "civic", t.service.status("trade")
 
         async def complete(user: str, command: str, focused: str, typed: str, **given: str) -> list[str]:

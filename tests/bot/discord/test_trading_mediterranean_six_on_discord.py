@@ -24,7 +24,7 @@ def test_a_live_trading_window_of_six_on_discord(tmp_path: Path) -> None:
                                 options="live")
         assert "Campaign 'six' created (Trading in the Mediterranean" in created, created
         for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", nation=seat, player=t.uid(user))
+            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
         state = t.service.folded("six")[1]
         assert (state.phase, state.rules_version, sorted(state.civs)) == ("civic", 2, sorted(SEATS))
         for user in SEATS.values():
