@@ -15,8 +15,11 @@ from tests.engine.trading_mediterranean.tm_table import RULES
 
 
 def play(t: Any, players: dict[str, str], max_steps: int = 10_000,
-         until: Callable[[gm.Game], bool] | None = None) -> Counter[str]:
-    """Play to the end, or until ``until(state)`` holds (then return with the table as it stands)."""
+         until: Callable[[gm.Game], bool] | None = None, pick: Callable[[list[str]], list[str]] | None = None,
+         answer: Callable[[Any], str | None] | None = None) -> Counter[str]:
+    """Play to the end, or until ``until(state)`` holds (then return with the table as it stands). ``pick``: the
+    purchasing choices a player clicks, in order, out of those offered (a strategy's; all of them by default); ``answer``: a prompt's reply
+    in place of its deadline's (None: leave that prompt to its deadline, the table waits for it)."""
     refusals: Counter[str] = Counter()
     for _ in range(max_steps):
         g = t.state
@@ -47,7 +50,8 @@ def play(t: Any, players: dict[str, str], max_steps: int = 10_000,
                 refusals.update(t.order(players[seat], f"warehouse {', '.join(keep) or 'nothing'}\ndone"))
         elif g.phase == gm.PURCHASING:
             for seat in list(g.order):
-                for choice in RULES.private_view(t.state, seat)["choices"]:
+                offered = RULES.private_view(t.state, seat)["choices"]
+                for choice in pick(offered) if pick else offered:
                     if choice == "done":
                         continue
                     civ = t.state.civs[seat]
@@ -63,7 +67,11 @@ def play(t: Any, players: dict[str, str], max_steps: int = 10_000,
                 refusals.update(t.order(players[seat], "done"))
         elif g.loss_due is not None or any(use is None for use in g.bank.values()):
             for prompt in RULES.prompts(g):  # a victim's losses, a Bank's use: what the deadline would post
-                refusals.update(t.order(players[prompt.seat], str(prompt.on_timeout)))
+                said = str(prompt.on_timeout) if answer is None else answer(prompt)
+                if said is None:
+                    t.wait()
+                else:
+                    refusals.update(t.order(players[prompt.seat], said))
         elif g.phase == gm.CALAMITY and g.vote is not None:
             for seat in g.vote.waiting():
                 refusals.update(t.order(players[seat], f"vote {g.vote.options[0]}"))
