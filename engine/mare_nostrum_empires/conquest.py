@@ -5,10 +5,12 @@ city or capital a tax, a legendary city a legendary good or a tax; the building 
 buildings, one unit on each (it then collects them instead of the influence holder: a market doubles only with a
 caravan also occupied, a temple only with a city, capital or legendary city); or stand a unit on the influence
 marker, which becomes the conqueror's at its next Military phase if the unit is still there, it is still the
-conqueror and the province is adjacent to its empire."""
+conqueror and the province is adjacent to its empire (by land, or from rules version 3 by its trireme chain:
+sea_adjacency.py)."""
 from __future__ import annotations
 
 from engine.events import Rejection
+from engine.mare_nostrum_empires import sea_adjacency
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.mare_nostrum_empires.state import Board
 
@@ -68,9 +70,10 @@ def convert(rules: RulesData, board: Board, empire: str, province: str) -> None:
         raise Rejection(f"no {empire} unit stands on the influence marker of {province}")
     if prov.conqueror != empire:
         raise Rejection(f"the {empire} are no longer the conquerors of {province}: the marker stays")
-    if not any(board.provinces[p].influence == empire for p in rules.map.land_neighbours(province)
-               if p in board.provinces):
-        raise Rejection(f"{province} is not adjacent to the {empire}' empire: the marker stays")
+    if not sea_adjacency.adjacent(rules, board, empire, province):
+        raise Rejection(f"{province} is not adjacent to the {empire}' empire"
+                        + (" by land or by a sea of its trireme chain" if sea_adjacency.by_sea(board) else "")
+                        + ": the marker stays")
     prov.influence = empire
     prov.converting = None
 

@@ -3,13 +3,15 @@
 An influence marker goes in a province that is adjacent to one of yours, neutral (no influence marker yet) and
 free of any enemy army: the seed lists the three with "Soit… soit… soit", and all three are required (with any one
 of them an adjacent enemy province could simply be taken over, which would make the conquest's conversion of a
-marker pointless). Legions and buildings go in a province under your influence that is not at war (a capital at
-war still may); a trireme goes in a sea touching a province under your influence, enemy triremes or not; one
-fortress per province; a building only where the province shows its site, once."""
+marker pointless). From rules version 3 a province touching a sea of your trireme chain that reaches one of your
+provinces is adjacent too (sea_adjacency.py): the islands have no land border. Legions and buildings go in a
+province under your influence that is not at war (a capital at war still may); a trireme goes in a sea touching a
+province under your influence, enemy triremes or not; one fortress per province; a building only where the province
+shows its site, once."""
 from __future__ import annotations
 
 from engine.events import Rejection
-from engine.mare_nostrum_empires import abilities
+from engine.mare_nostrum_empires import abilities, sea_adjacency
 from engine.mare_nostrum_empires.rules_data import BUILDINGS, RulesData
 from engine.mare_nostrum_empires.state import Board
 
@@ -39,9 +41,10 @@ def check_influence(rules: RulesData, board: Board, empire: str, name: str) -> N
     enemies = sorted(e for e, n in prov.legions.items() if n and e != empire)
     if enemies:
         raise Rejection(f"{name} holds legions of the {', '.join(enemies)}: an influence marker goes where no enemy army is")
-    mine = [p for p in rules.map.land_neighbours(name) if p in board.provinces and board.provinces[p].influence == empire]
-    if not mine:
-        raise Rejection(f"{name} is not adjacent to any of your provinces")
+    if not sea_adjacency.adjacent(rules, board, empire, name):
+        raise Rejection(f"{name} is not adjacent to any of your provinces"
+                        + (": neither by land nor by a sea of your trireme chain reaching one of them"
+                           if sea_adjacency.by_sea(board) else ""))
 
 
 def check_unit(rules: RulesData, board: Board, empire: str, unit: str, where: str) -> None:

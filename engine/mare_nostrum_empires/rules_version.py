@@ -20,6 +20,9 @@ LEGENDARY_FACE_DOWN = 3
 # From the same version a fortress falls with the province conquered by battle, to a pillage, or when the province
 # is converted (fortresses.py); before, a fortress was never destroyed.
 FORTRESS_FALLS = LEGENDARY_FACE_DOWN
+# From the same version a province touching a sea of the empire's trireme chain counts as adjacent to the empire for
+# influence and conversion (sea_adjacency.py), so the islands can be reached; before, land borders only.
+ISLANDS_BY_SEA = LEGENDARY_FACE_DOWN
 NEWEST = LEGENDARY_FACE_DOWN
 
 

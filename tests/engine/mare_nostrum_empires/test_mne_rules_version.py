@@ -13,7 +13,8 @@ from engine.mare_nostrum_empires import rules_version
 def test_a_new_campaign_takes_the_newest_rules_and_an_old_log_the_first() -> None:
     rs = ruleset()
     assert rs.rules_version == rules_version.NEWEST == rules_version.LEGENDARY_FACE_DOWN == 3
-    assert rules_version.ABILITIES == rules_version.HIDDEN_ROW == 2 and rules_version.FORTRESS_FALLS == 3
+    assert rules_version.ABILITIES == rules_version.HIDDEN_ROW == 2
+    assert rules_version.FORTRESS_FALLS == rules_version.ISLANDS_BY_SEA == 3
     old = rs.initial_state({"players": PLAYERS[3], "randomness": "fixed", "fixed_values": [1]})
     new = rs.initial_state({"players": PLAYERS[3], "randomness": "fixed", "fixed_values": [1], "rules_version": 3})
     assert (old.board.rules_version, new.board.rules_version) == (1, 3)
