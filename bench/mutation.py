@@ -63,6 +63,10 @@ THROUGH_RULESET: dict[str, list[str]] = {
     "engine/mare_nostrum/battles.py": ["tests/engine/mare_nostrum/test_cases.py"],
     "engine/mediterranean_empires/combat.py": ["tests/engine/mediterranean_empires/test_me_combat.py",
                                                "tests/engine/mediterranean_empires/test_me_losses.py"],
+    # The two newest games reach these through their flow and ruleset (issue 32, part mut2).
+    "engine/trading_mediterranean/choices.py": ["tests/engine/trading_mediterranean/test_tm_choices.py"],
+    "engine/mare_nostrum_empires/abilities.py": ["tests/engine/mare_nostrum_empires/test_mne_abilities.py",
+                                                 "tests/engine/mare_nostrum_empires/test_mne_abilities_military.py"],
 }
 
 # Mutants that change no behaviour, by module and name, with the reason: excluded from the score, not hidden.
