@@ -3,6 +3,8 @@ each number (a price never above its base, a range never below 1, an offer never
 campaign of rules version 1."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests.engine.mare_nostrum_empires.mne_board import board, rules
@@ -165,3 +167,9 @@ def test_the_oracle_names_the_political_successor_unless_two_hold_it() -> None:
     assert abilities.tie_chooser(rules(), b, "military") == "Romans"
     b.screens["Romans"].tiles.append("Oracle of Delphi")
     assert abilities.tie_chooser(rules(), b, "politics") == "Greeks"
+
+
+def test_a_side_is_a_value_that_cannot_be_changed_after_it_is_read() -> None:
+    got = abilities.side(rules(), played(), "Romans", "Latium", 2, [3, 4], attacking=False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.points = 0  # type: ignore[misc]  # the assignment a frozen dataclass must refuse

@@ -2,6 +2,8 @@
 penalty on the voters alone, and every loss and refusal of ``strike`` with its words."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.events import Rejection
@@ -146,3 +148,10 @@ def test_pillage_takes_three_vp_and_keeps_the_money_and_exodus_halves_an_odd_sum
     assert (civ.vp, civ.money) == (2, 9)
     calamity.strike(RULES, civ, RULES.calamity("Exodus"), [], [])
     assert (civ.vp, civ.money) == (2, 4)
+
+
+def test_a_victim_is_a_value_that_cannot_be_changed_after_it_is_found() -> None:
+    victim = calamity.find_victim(civs("happiness", {"A": -1}), "unhappiness")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        victim.seat = "B"  # type: ignore[misc]  # the assignment a frozen dataclass must refuse
+    assert {victim} == {calamity.Victim("A")}
