@@ -93,6 +93,20 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         # choose_table: the question's context {"raid": ...}: no standing order answers the table question.
         "290:100:words": "no standing order reads the table question's context",
     },
+    "engine/trading_mediterranean/calamity.py": {
+        # strike: a building's refusal says "it has none" when the victim has no building; unreachable, since the
+        # count is checked first (min(calamity.buildings, 0) = 0 names, so no name is ever looked up).
+        "77:100:words": "a victim with no building is asked to name none, so no building is refused for it",
+    },
+    "engine/trading_mediterranean/resolution.py": {
+        # Spent.money's default: the one Spent built (spend) sets money to the income's sum at once.
+        "22:17:0->1": "spend() overwrites the default money before anything reads it",
+    },
+    "engine/trading_mediterranean/scoring.py": {
+        # ranking: the roll of a seat outside every tie defaults to 0; it is compared only with seats of the same
+        # (vp, culture, buildings), and such seats form a tie whose rolls are all given (checked above it).
+        "26:82:0->1": "a seat outside a tie has a key of its own: its default roll is never compared",
+    },
     "engine/commit_reveal.py": {
         # roll(): uniform(seed, label, 2, ...)[0]: the first value of a stream does not depend on how many follow.
         "78:32:1->2": "the first of two values of a stream is the first of one",

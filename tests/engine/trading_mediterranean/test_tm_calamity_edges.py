@@ -155,3 +155,11 @@ def test_a_victim_is_a_value_that_cannot_be_changed_after_it_is_found() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         victim.seat = "B"  # type: ignore[misc]  # the assignment a frozen dataclass must refuse
     assert {victim} == {calamity.Victim("A")}
+
+
+def test_a_building_refusal_lists_every_building_held() -> None:
+    civ = new_civ(RULES, "A")
+    civ.buildings = ["Forum", "Temple"]
+    with pytest.raises(Rejection) as refused:
+        calamity.strike(RULES, civ, RULES.calamity("Burning"), [], ["Palace"])
+    assert str(refused.value) == "A has no building 'Palace'; it has Forum, Temple"
