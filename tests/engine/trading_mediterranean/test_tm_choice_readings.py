@@ -138,3 +138,12 @@ def test_the_bank_is_asked_only_with_both_bottoms_spent(bank: int | None, cards:
 def test_version_ones_bank_use(cards: list[str], use: str) -> None:
     assert choices.default_bank(RULES, cards) == use
     assert choices.BANK_USES == {"prosperity": "triple prosperity", "poverty": "ignore poverty"}
+
+
+def test_the_warehouse_and_the_plain_industry_are_places_even_when_emptied() -> None:
+    assert choices.read_losses(RULES, civ({"city": 1}), "warehouse, industry, warehouse upgrade") == (
+        ["warehouse", "industry", "warehouse_upgrade"], [])
+
+
+def test_a_colon_with_a_space_after_it_still_names_the_farm() -> None:
+    assert choices.read_losses(RULES, civ(), "farm: grain, Salt:Industry") == (["farm:grain", "industry:salt"], [])
