@@ -147,3 +147,10 @@ def test_the_warehouse_and_the_plain_industry_are_places_even_when_emptied() -> 
 
 def test_a_colon_with_a_space_after_it_still_names_the_farm() -> None:
     assert choices.read_losses(RULES, civ(), "farm: grain, Salt:Industry") == (["farm:grain", "industry:salt"], [])
+
+
+def test_an_unknown_item_lists_every_building() -> None:
+    with pytest.raises(Rejection) as refused:
+        choices.read_losses(RULES, civ({"city": 1}, ["Forum", "Temple"]), "statue")
+    assert str(refused.value) == ("'statue' is neither a place of A's cubes (city) nor one of its buildings "
+                                  "(Forum, Temple)")
