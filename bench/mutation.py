@@ -35,7 +35,7 @@ equivalent mutants listed in ``EQUIVALENT`` left out of "after"). Run them with,
     engine/trading_mediterranean/choices.py         37/60  62%      60/60  100%
     engine/mare_nostrum_empires/titles.py           (not run)       45/45  100%  (1 equivalent)
     engine/mare_nostrum_empires/victory.py          (not run)       18/18  100%
-    engine/mare_nostrum_empires/abilities.py        (not run)       (running)
+    engine/mare_nostrum_empires/abilities.py        (not run)       60/60  100%
 
 The last survivor of calamity (77:72, a refusal's list of two buildings) and of choices (63:32, the same in a
 read_losses refusal) were killed by a test added after the run: each was re-run alone against it.
