@@ -1,0 +1,83 @@
+"""engine/verify.py on whole small logs, each finding and note asserted whole (issue 32: the survivors of its mutation
+sample): which event a finding names, where the head is, which wheel is missing, what a void's note says. The
+logs are tests/engine/test_takeback.py's campaign: created (#1), turn opened (#2), a GM roll bound on PA's first
+number of 2026-12-03 (#3)."""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+import pytest
+
+from engine import verify as V
+from engine.events import Event
+from engine.verify import Finding
+from tests.engine.test_takeback import ROLL_PUBLIC, campaign, stamp
+from tests.engine.test_verify_findings import NO_ANCHOR, WHEELS_ALL, _historical, _mare_nostrum
+from tests.log_tools import rechained
+
+DRAWN = {w: [1 + 5 * i + k for k in range(5)] for i, w in enumerate(WHEELS_ALL)}  # wheel i: 1 + 5i .. 5 + 5i
+
+
+def _draw(seq: int = 4) -> Event:
+    return Event(seq, "draw.recorded", "bot", {"date": "2026-12-03", "numbers": DRAWN, "source": "lotto.it; other"},
+                 at="2026-12-03T20:00:00+00:00")
+
+
+def test_a_finding_is_a_value_nobody_can_change_after_verify_made_it() -> None:
+    """A report built from findings (the CLI, the site) must not be able to rewrite one, and equal findings are one."""
+    finding = Finding(4, 1, "gm roll (roll #2)", "wrong")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        finding.detail = "fine"  # type: ignore[misc]  # the point: a frozen dataclass refuses it
+    assert {finding, Finding(4, 1, "gm roll (roll #2)", "wrong")} == {finding}
+
+
+def test_the_head_is_the_last_event_of_the_log() -> None:
+    events = _historical()
+    result = V.verify(_mare_nostrum(), events, {})
+    assert (result.events, result.head_seq, result.head, result.findings) == (3, 3, events[2].hash, ())
+    assert result.anchor == f"3:{events[2].hash}"
+    longer = V.verify(_mare_nostrum(), _historical(then=[_draw()]), {"2026-12-03": DRAWN})
+    assert (longer.events, longer.head_seq, longer.findings) == (4, 4, ())
+
+
+def test_a_log_drawing_from_fixed_values_is_found_on_its_first_event() -> None:
+    """Operator with the database: a campaign.created naming the scenario tests' fixed values (known before every
+    binding). Mare Nostrum does not take that source, so the log does not replay either: both are said, the source
+    first, on the event that chose it."""
+    events = _historical("fixed", ("fixed:0",), {"fixed_values": [4]})
+    result = V.verify(_mare_nostrum(), events, {})
+    assert result.findings == (
+        Finding(1, None, "randomness", "the campaign draws from 'fixed', values known before they were bound (a source "
+                "for scenario tests): not verifiable"),
+        Finding(None, None, "replay", "the log itself does not replay: unknown randomness 'fixed': use lottery or "
+                "commit-reveal or drand"),
+    )
+    assert result.head_seq == 3
+
+
+def test_a_recorded_wheel_missing_from_the_public_draws_is_a_finding_on_the_draw() -> None:
+    """The public draws given lack Venice: the log's VE numbers cannot be held to anything, and only that is said."""
+    public = {w: numbers for w, numbers in DRAWN.items() if w != "VE"}
+    result = V.verify(_mare_nostrum(), _historical(then=[_draw()]), {"2026-12-03": public})
+    assert result.findings == (Finding(4, None, "draw of 2026-12-03", "wheel VE is not in the public draws"),)
+    assert result.draws_checked == 1
+
+
+def test_a_gm_void_is_noted_with_every_word_the_fold_said() -> None:
+    """A live campaign whose GM roll was voided: the void's note joins the fold's messages with single spaces, as the
+    bot posted them; the one binding left (the turn's draw, bound by event #2) has no witness, and the note says
+    which event to look for."""
+    void = Event(4, "gm.void", "gm", {"target": 3, "reason": "wrong die"}, at=stamp(ROLL_PUBLIC + dt.timedelta(hours=1)))
+    result = V.verify(_mare_nostrum(), rechained([*campaign(rules=None), void]), {})
+    assert result.findings == ()
+    assert result.notes == (
+        "GM void, event #4: The GM voids event #3 (roll.requested by gm): wrong die. Outcomes discarded: no random "
+        "outcome.",
+        NO_ANCHOR,
+        "1 of 1 binding(s) have no witness (a head seen outside the bot at or after them, e.g. from event #2): that "
+        "they came before their values rests on the log's own clock, the operator's; give --witnesses (an export of "
+        "the campaign's channel) or --expect-head SEQ:HASH@TIME",
+        "GM void event #4 took back event #3 (by gm at 2026-12-03T20:00:00+00:00): bindings removed: roll #2 (gm roll) "
+        "on lottery 2026-12-03 PA #1",
+    )
