@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/mutation.py                      # every module below, 60 mutants each, seed 32
     .venv/bin/python bench/mutation.py engine/chance/book.py --mutants 60 --seed 32
+    .venv/bin/python bench/mutation.py engine/verify.py --only '77:18:True->False' 212:50:words  # re-check some (quote the '>')
 
 A script, not a CI step: a run of the nine modules takes about half an hour on two shared cores.
 
@@ -63,6 +64,10 @@ THROUGH_RULESET: dict[str, list[str]] = {
     "engine/mare_nostrum/battles.py": ["tests/engine/mare_nostrum/test_cases.py"],
     "engine/mediterranean_empires/combat.py": ["tests/engine/mediterranean_empires/test_me_combat.py",
                                                "tests/engine/mediterranean_empires/test_me_losses.py"],
+    "engine/mediterranean_empires/politics.py": [f"tests/engine/mediterranean_empires/test_me_{name}.py" for name in (
+        "thwart", "rules", "cases", "options", "vassal_placement", "crusade", "ruleset", "parse")],
+    "engine/mediterranean_empires/turn.py": [*(f"tests/engine/mediterranean_empires/test_me_{name}.py" for name in (
+        "cases", "ruleset", "thwart", "crusade", "options")), "tests/engine/test_golden_me_logs.py"],
 }
 
 # Mutants that change no behaviour, by module and name, with the reason: excluded from the score, not hidden.
@@ -88,6 +93,15 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "184:34:10->11": "10**6 and 11**6 both exceed every stack: all defenders go either way",
         # choose_table: the question's context {"raid": ...}: no standing order answers the table question.
         "290:100:words": "no standing order reads the table question's context",
+    },
+    "engine/mare_nostrum/battles.py": {
+        # report(): a claim is made only by a player reporting their own side's victory; the independents' player is
+        # the GM (Ctx.player_of(None)), whose word settles the battle at once: no claim ever names "independent".
+        "112:111:words": "no player but the GM plays the independents, and the GM's report is never a claim",
+        # attacker_gone(): a nation leaves the game only in conquest.py, which always sets its fate.
+        "170:45:words": "every nation out of the game has a fate; the fallback 'out' is never read",
+        # resolve_siege(): `assert a and b` -> `assert a or b`: both hold on every bound siege roll.
+        "207:11:And->Or": "an assertion that holds either way on every resolved siege roll",
     },
     "engine/commit_reveal.py": {
         # roll(): uniform(seed, label, 2, ...)[0]: the first value of a stream does not depend on how many follow.
@@ -252,7 +266,7 @@ def sample(module: str, count: int, seed: int) -> list[Site]:
     return sorted(rng.sample(every, min(count, len(every))), key=lambda s: (s.line, s.col, s.what))
 
 
-def run_module(module: str, count: int, seed: int, tree: Path) -> Iterator[str]:
+def run_module(module: str, count: int, seed: int, tree: Path, only: list[str] | None = None) -> Iterator[str]:
     tests = tests_of(module)
     source = (ROOT / module).read_text()
     target = tree / module
@@ -265,6 +279,9 @@ def run_module(module: str, count: int, seed: int, tree: Path) -> Iterator[str]:
     # mutant that loops (e.g. a counter that never reaches its bound) should reach it. Timeouts are reported apart.
     timeout = max(60.0, took * 10)
     chosen = sample(module, count, seed)
+    if only:
+        # A re-check of named mutants (survivors of a full run, after new tests): the score printed is theirs alone.
+        chosen = [site for site in chosen if site.name in only]
     equivalent = EQUIVALENT.get(module, {})
     killed, timeouts, survivors, skipped = 0, 0, [], []
     yield f"{module}: {len(sites(source))} sites, {len(chosen)} sampled, {len(tests)} test files, baseline {took:.1f} s"
@@ -292,12 +309,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="*", default=MODULES)
     parser.add_argument("--mutants", type=int, default=DEFAULT_MUTANTS)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these sampled mutants, by name")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="legatus-mutation-") as scratch:
         tree = Path(scratch)
         _copy_tree(tree)
         for module in args.modules:
-            for line in run_module(module, args.mutants, args.seed, tree):
+            for line in run_module(module, args.mutants, args.seed, tree, args.only):
                 print(line, flush=True)
     return 0
 
