@@ -24,12 +24,17 @@ def _draw(seq: int = 4) -> Event:
                  at="2026-12-03T20:00:00+00:00")
 
 
-def test_a_finding_is_a_value_nobody_can_change_after_verify_made_it() -> None:
-    """A report built from findings (the CLI, the site) must not be able to rewrite one, and equal findings are one."""
+def test_a_finding_and_a_verification_are_values_nobody_can_change_after_verify_made_them() -> None:
+    """A report built from a verification (the CLI, the site) must not be able to rewrite its verdict or a finding,
+    and equal results are one."""
     finding = Finding(4, 1, "gm roll (roll #2)", "wrong")
     with pytest.raises(dataclasses.FrozenInstanceError):
         finding.detail = "fine"  # type: ignore[misc]  # the point: a frozen dataclass refuses it
     assert {finding, Finding(4, 1, "gm roll (roll #2)", "wrong")} == {finding}
+    result = V.verify(_mare_nostrum(), _historical(), {})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.findings = ()  # type: ignore[misc]  # the same
+    assert {result, V.verify(_mare_nostrum(), _historical(), {})} == {result}
 
 
 def test_the_head_is_the_last_event_of_the_log() -> None:
