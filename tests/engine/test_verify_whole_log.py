@@ -86,3 +86,20 @@ def test_a_gm_void_is_noted_with_every_word_the_fold_said() -> None:
         "GM void event #4 took back event #3 (by gm at 2026-12-03T20:00:00+00:00): bindings removed: roll #2 (gm roll) "
         "on lottery 2026-12-03 PA #1",
     )
+
+
+def test_a_rebuild_on_the_public_values_that_refuses_or_ends_elsewhere_is_said_whole() -> None:
+    """_rederive, the replay on the public values: a log it cannot replay (here cut before its campaign.created), and
+    a log whose rolls all agree but whose public state differs from the one the log's own fold reached (here a
+    temple the fold's state holds and the rebuild does not)."""
+    from engine.log import replay
+
+    events = _historical()
+    assert V._rederive(_mare_nostrum(), events[1:], replay(_mare_nostrum(), events).state) == [
+        Finding(None, None, "replay on the public values",
+                "the campaign diverges: a campaign log begins with 'campaign.created', not 'turn.opened'")]
+    opened = replay(_mare_nostrum(), events[:2]).state
+    assert V._rederive(_mare_nostrum(), events[:2], opened) == []
+    opened.provinces["Latium"].temple = not opened.provinces["Latium"].temple
+    assert V._rederive(_mare_nostrum(), events[:2], opened) == [
+        Finding(None, None, "state", "the campaign rebuilt on the public values differs from the log's")]
