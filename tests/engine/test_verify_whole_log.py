@@ -103,3 +103,31 @@ def test_a_rebuild_on_the_public_values_that_refuses_or_ends_elsewhere_is_said_w
     opened.provinces["Latium"].temple = not opened.provinces["Latium"].temple
     assert V._rederive(_mare_nostrum(), events[:2], opened) == [
         Finding(None, None, "state", "the campaign rebuilt on the public values differs from the log's")]
+
+
+def test_sealed_contents_revealed_are_counted_among_those_the_bot_sealed_and_a_refused_refold_is_said() -> None:
+    """Two seals by the bot (#4, #5), one revealed (#6): the note counts them; Mare Nostrum seals nothing, so the
+    refold with the content put back is refused, and the finding says by what."""
+    from engine.log import replay
+    from engine.secrets import REVEALED, SEALED
+
+    events = _historical()
+    at = events[2].at
+    sealed = rechained([*events, Event(4, SEALED, "bot", {"key": "k"}, at=at), Event(5, SEALED, "bot", {"key": "j"}, at=at),
+                        Event(6, REVEALED, "bot", {"seq": 4, "content": {"x": 1}, "salt": "ab"}, at=at)])
+    assert V._refold_with_secrets(_mare_nostrum(), sealed, replay(_mare_nostrum(), events).state) == (
+        [Finding(None, None, "sealed contents", "the log with its revealed sealed contents does not replay: the Mare "
+                 "Nostrum ruleset does not know events of kind 'secret.sealed'")],
+        ["1 sealed content(s) revealed and replayed as the bot's fold ran them; 1 of the 2 the bot sealed itself "
+         "(stratagem markers drawn) are among them"],
+    )
+
+
+def test_only_a_reveal_event_reveals_a_sealed_content() -> None:
+    """Operator with the database: a GM roll given a "seq" in its data is no reveal; verify neither counts it nor
+    puts a content back on the event it names."""
+    events = _historical()
+    odd = rechained([*events[:2], dataclasses.replace(events[2], data={**events[2].data, "seq": 2})])
+    result = V.verify(_mare_nostrum(), odd, {})
+    assert (result.findings, result.notes) == ((), (
+        "historical: not bound in advance (2 bindings on draws that had already been held)", NO_ANCHOR))
