@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from typing import Any
 
 import pytest
 
 from engine import verify as V
 from engine.events import Event
+from engine.ruleset import Transition
 from engine.verify import Finding
 from tests.engine.test_takeback import ROLL_PUBLIC, campaign, stamp
 from tests.engine.test_verify_findings import NO_ANCHOR, WHEELS_ALL, _historical, _mare_nostrum
@@ -131,3 +133,38 @@ def test_only_a_reveal_event_reveals_a_sealed_content() -> None:
     result = V.verify(_mare_nostrum(), odd, {})
     assert (result.findings, result.notes) == ((), (
         "historical: not bound in advance (2 bindings on draws that had already been held)", NO_ANCHOR))
+
+
+class _TakesReveals:
+    """Mare Nostrum, but taking a reveal without a word (it seals nothing itself): a game whose refold with the
+    revealed contents replays, for the check that follows the replay."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def apply(self, state: Any, event: Event, in_place: bool = False) -> Transition:
+        from engine.secrets import REVEALED
+
+        if event.kind == REVEALED:
+            return Transition(state)
+        return self._ruleset.apply(state, event, in_place=in_place)
+
+
+def test_a_refold_with_the_revealed_contents_that_ends_in_another_public_state_is_said() -> None:
+    from engine.log import replay
+    from engine.secrets import REVEALED
+
+    game = _TakesReveals(_mare_nostrum())
+    events = _historical()
+    revealed = rechained([*events, Event(4, REVEALED, "bot", {"seq": 3, "content": {"x": 1}, "salt": "ab"},
+                                         at=events[2].at)])
+    state = replay(game, revealed).state  # type: ignore[arg-type]  # a Ruleset by its methods
+    note = "1 sealed content(s) revealed and replayed as the bot's fold ran them"
+    assert V._refold_with_secrets(game, revealed, state) == ([], [note])  # type: ignore[arg-type]
+    state.provinces["Latium"].temple = not state.provinces["Latium"].temple
+    assert V._refold_with_secrets(game, revealed, state) == (  # type: ignore[arg-type]
+        [Finding(None, None, "sealed contents", "the campaign replayed with its revealed sealed contents ends in "
+                 "another public state than the log's")], [note])
