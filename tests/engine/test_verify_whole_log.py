@@ -168,3 +168,15 @@ def test_a_refold_with_the_revealed_contents_that_ends_in_another_public_state_i
     assert V._refold_with_secrets(game, revealed, state) == (  # type: ignore[arg-type]
         [Finding(None, None, "sealed contents", "the campaign replayed with its revealed sealed contents ends in "
                  "another public state than the log's")], [note])
+
+
+def test_an_anchor_with_a_time_is_a_witness_and_a_malformed_one_is_left_to_the_anchor_check() -> None:
+    findings: list[Finding] = []
+    [witness] = V._timed_anchor(f"3:{'ab' * 32}@2026-12-03T18:00:00Z", findings)
+    assert (witness.seq, witness.digest, witness.seen_text, witness.source) == (
+        3, "ab" * 32, "2026-12-03T18:00:00Z", f"anchor 3:{'ab' * 8}…@2026-12-03T18:00:00Z")
+    assert V._timed_anchor(f"3:{'ab' * 32}", findings) == []  # no time: the content check only
+    assert V._timed_anchor("3:abc@2026-12-03T18:00:00Z", findings) == [] and findings == []
+    assert V._timed_anchor(f"3:{'ab' * 32}@yesterday", findings) == []
+    assert findings == [Finding(None, None, "anchor", f"'3:{'ab' * 32}@yesterday': the time after '@' must be "
+                                "YYYY-MM-DDTHH:MM:SSZ (UTC), e.g. 3:abababab…@2026-11-25T19:30:00Z")]
