@@ -165,7 +165,7 @@ async def set_up(fake: FakeDiscord, arrivals: Arrivals, records: list[Any], worl
     gm_role = str(world.roles["GM"].id)
     await slash(fake, arrivals, records, channel, "gm", "campaign", "create", name=f"c{i}", gm_role=gm_role, clock="historical")
     for nation, user in SEATS.items():
-        await slash(fake, arrivals, records, channel, "gm", "campaign", "assign", nation=nation, player=str(fake.user(user).id))
+        await slash(fake, arrivals, records, channel, "gm", "campaign", "assign", seat=nation, player=str(fake.user(user).id))
     await slash(fake, arrivals, records, channel, "gm", "turn", "open", date="2023-01-03")
 
 
