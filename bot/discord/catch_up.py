@@ -32,6 +32,8 @@ READ_LATE = "(Read late: this was posted while Legatus was away.)"
 # Campaigns whose history is read at the same time: discord.py's rate limiter queues the rest anyway, and a few in
 # flight keep a start with hundreds of campaigns from holding every live post behind all of them.
 AT_ONCE = 8
+RETRIES = 5  # a failed catch-up is run again after 1, 2, 4, 8 and 16 s (RETRY_PAUSE doubled), then left to the next resume
+RETRY_PAUSE = 1.0
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class CatchUp:
         self._begun: asyncio.Event | None = None
         self._running: asyncio.Task[None] | None = None
         self._again: str | None = None  # why another catch-up was asked for while one ran
+        self._failed = False  # a campaign's catch-up failed in the current run: it is run again
         self.read_late = 0  # posts taken late by this process (tests, the log)
 
     def _begun_event(self) -> asyncio.Event:
@@ -111,15 +114,28 @@ class CatchUp:
         self.bot.track(self._running)
 
     async def _run(self, why: str) -> None:
+        retries = 0
         while True:
             self._again = None
+            self._failed = False
             try:
                 await self.catch_up(why)
             except Exception:  # a live post must never wait for good on a failed catch-up: its gates are open again
-                log.exception("catch-up after %s failed; posts made while away may stay unread until the next one", why)
-            if self._again is None or self.bot.stopping:
+                self._failed = True
+                log.exception("catch-up after %s failed; it is tried again", why)
+            if self.bot.stopping:
                 return
-            why = self._again  # asked again meanwhile (a resume): what came since is read now
+            if self._again is None and self._failed and retries < RETRIES:
+                # A campaign's catch-up that failed (the database busy past its timeout) would leave its posts made
+                # while away unread until the next resume: read again after a pause, a bounded number of times.
+                retries += 1
+                await asyncio.sleep(RETRY_PAUSE * 2 ** (retries - 1))
+                if self.bot.stopping:
+                    return
+                self._again = self._again or f"a failed catch-up (retry {retries})"
+            if self._again is None:
+                return
+            why = self._again  # asked again meanwhile (a resume) or a retry: what came since is read now
 
     async def catch_up(self, why: str) -> None:
         gates: dict[int, asyncio.Event] = {}
@@ -178,6 +194,7 @@ class CatchUp:
             work = [self.bot.track(asyncio.ensure_future(self._late(m, campaign))) for m in taken]
             await asyncio.gather(*work, return_exceptions=True)
         except Exception:
+            self._failed = True
             log.exception("catch-up of campaign %s failed", campaign.name)
         finally:
             self._open(gates, [p.place_id for p in places])
