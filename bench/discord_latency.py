@@ -67,6 +67,13 @@ Where the time goes (2026-11-23, 2 cores shared with other agents, load ~2-4; be
   campaigns, same load, 2 runs each: bot CPU for the burst 0.8-0.9 s here, 0.9-1.0 s before these changes; p99
   1.4-2.2 s against 1.7-1.9 s: within the noise. The target p99 <= 2 s and 0 late commands held on a quiet
   machine before (p99 1.13-1.32 s above); it could not be shown again on this one.
+- 2026-11-26, after the session's merges, the machine nearly to itself (one helper's mutation runs at nice 19;
+  load 2.1-3.1 when the burst began): median of 3 runs: **p99 1.79 s** (runs 1.60, 1.79, 2.44 s), p50 1.16 s,
+  557 posts/s, 0 of 1,600 set-up commands late, 0 posts unanswered, answers in 207-209 messages, bot CPU 2.5 s a
+  burst. A first try ran under the fake's new global limit (Discord's 50/s, added the same day and not lifted here
+  then): p99 6.0 s, 788 answer messages and ~1,300 status-board sends given up after discord.py's five 429s;
+  the bench now lifts it with the per-route one. One run logged a catch-up failed on "database is locked": a
+  failed catch-up is now run again (bot/discord/catch_up.py, RETRIES).
 Fixed before: concurrent /campaign create and the scheduler's read-then-write sessions failed with "database is
 locked" (now BEGIN IMMEDIATE), the channel -> campaign lookup per message (cached), the turn thread and board
 store reads on the event loop (moved off it).
