@@ -165,6 +165,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         # _revert_ally: _place_from_counters never reads ground_only (it walks GROUND_ORDER, ground units only).
         "246:71:True->False": "_place_from_counters places ground units only whatever ground_only says",
     },
+    "engine/mare_nostrum_empires/combat.py": {
+        # Result.outcome: `a and b` -> `a or b` is reached only once conquest and repulse are ruled out, when both
+        # sides have units left or neither has: there `a and b` and `a or b` are both true, or both 0.
+        "32:11:And->Or": "past conquest and repulse both sides are left or neither is: and/or agree",
+    },
     "engine/commit_reveal.py": {
         # roll(): uniform(seed, label, 2, ...)[0]: the first value of a stream does not depend on how many follow.
         "78:32:1->2": "the first of two values of a stream is the first of one",
