@@ -37,6 +37,11 @@ def ctx_of(st: State, dice: list[int] | None = None, answers: dict[str, str] | N
     return Ctx(RULES, st, Asked(dice or [], answers))
 
 
+def questions(ctx: Ctx) -> list[tuple[str, str, tuple[str, ...], str, str]]:
+    assert isinstance(ctx.oracle, Asked)
+    return ctx.oracle.questions
+
+
 def add(st: State, power: str, kind: str, area: str) -> int:
     st.units[st.next_unit] = Unit(st.next_unit, power, kind, area)
     st.next_unit += 1
@@ -62,7 +67,7 @@ def test_the_crusades_default_picks_are_levies_before_a_field_army_of_a_lower_nu
     ctx = ctx_of(st)
     turn.crusade(ctx, "A")
     choices = ("levy of France in Albi", "levy of France in Auvergne", "field army of France in Vienne")
-    assert ctx.oracle.questions == [  # one fleet: no question for it
+    assert questions(ctx) == [  # one fleet: no question for it
         ("crusade.unit1.crusader", "The Crusade: which unit (not raiders) do you send to the Holy Land (1 of 2)?",
          choices, "levy of France in Albi", "reaction"),
         ("crusade.unit2.crusader", "The Crusade: which unit (not raiders) do you send to the Holy Land (2 of 2)?",
@@ -81,7 +86,7 @@ def test_a_mercenary_goes_before_a_levy() -> None:
     add(st, "France", "mercenary", "Vienne")
     ctx = ctx_of(st)
     turn.crusade(ctx, "A")
-    assert ctx.oracle.questions[0][2:4] == (("mercenaries of France in Vienne", "levy of France in Albi"),
+    assert questions(ctx)[0][2:4] == (("mercenaries of France in Vienne", "levy of France in Albi"),
                                             "mercenaries of France in Vienne")
     assert st.sides["A"].set_aside == [["France", "mercenary", 1], ["France", "levy", 1], ["owed", "fleet", 1]]
 
@@ -127,7 +132,7 @@ def test_two_areas_are_enough_for_the_player_to_choose() -> None:
     st = french_king_died({"Vienne": 2, "Albi": 1})
     ctx = ctx_of(st, [1])
     turn.new_king(ctx, "France")
-    assert ctx.oracle.questions == [("t2.France.king_area", "Where is the new King of France (+0 +2) placed?",
+    assert questions(ctx) == [("t2.France.king_area", "Where is the new King of France (+0 +2) placed?",
                                      ("Vienne", "Albi"), "Vienne", "turn")]
     assert ctx.messages == ["A new King of France (+0 +2) is crowned in Vienne."]
     assert ctx.oracle.used == ["t2.king.France"]
@@ -138,7 +143,7 @@ def test_one_area_is_no_question() -> None:
     st = french_king_died({"Albi": 1})
     ctx = ctx_of(st, [3])
     turn.new_king(ctx, "France")
-    assert ctx.oracle.questions == []
+    assert questions(ctx) == []
     assert ctx.messages == ["A new King of France (+1 +2) is crowned in Albi."]
     king = st.kings["France"]
     assert (king.area, king.diplomacy, king.military) == ("Albi", 1, 2)
@@ -152,7 +157,7 @@ def test_no_king_is_crowned_without_one_in_the_pool_or_an_area_for_him(empty: st
     ctx = ctx_of(st, [1])
     turn.new_king(ctx, "France")
     assert ctx.messages == ["No new King of France this game turn."]
-    assert ctx.oracle.used == [] and ctx.oracle.questions == []
+    assert ctx.oracle.used == [] and questions(ctx) == []
     assert (st.kings["France"].area, len(st.king_pool["France"])) == (None, 0 if empty == "pool" else 3)
 
 
@@ -173,7 +178,7 @@ def test_the_redistribution_roll_names_the_winners_roll_first(dice: list[int], w
                                                                 first: str) -> None:
     ctx = end_of_turn(dice, answer)
     high, low = max(dice), min(dice)
-    assert ctx.oracle.questions == [("t1.redistribute_order", f"You won the redistribution roll ({high} to {low}): "
+    assert questions(ctx) == [("t1.redistribute_order", f"You won the redistribution roll ({high} to {low}): "
                                      "redistribute first or second?", ("first", "second"), "first", "turn")]
     assert ctx.oracle.used == ["t1.redistribute.A", "t1.redistribute.B"]
     assert (ctx.state.phase, ctx.state.to_move) == ("end of turn", first)
