@@ -57,7 +57,15 @@ mutants the full run killed stay killed, tests being only added; names are the s
   (90%; 20:18, 21:19, 36:87 defaults, 51:81, 101:11, 126:73), ``decks.py`` 58/60 (97%; 20:18, 84:16);
   ``engine/mediterranean_empires/turn.py`` 44/60, 73%, below the target (16 survivors: a new King's placement,
   redistribution's refusals, the Crusade's landing question, the Vespers victory's words, a mutiny's label).
-* Not scored yet: the chance sources (engine/chance/sources/), Mare Nostrum's turn.py.
+* 2026-11-26 (seed 32, branch s8-mut3): ``engine/mediterranean_empires/turn.py`` 60/60 (100%) in a full run after
+  tests/engine/mediterranean_empires/test_me_turn_edges.py (its 16 survivors 16/16 with ``--only`` first);
+  ``engine/mare_nostrum_empires/combat.py`` 40/50 (80%, 50 sites) in a full run, then 9 of its 10 survivors killed by
+  test_mne_combat_edges.py, 32:11 equivalent (below): 49/49, 100%; ``engine/mare_nostrum/turn.py`` (now reached
+  through the rule cases and golden log, THROUGH_RULESET) 45/60 (75%) in a full run, then 13 of its 15 survivors
+  killed by three rule cases (event_announcements_in_full, event_words_invasion_pirates,
+  victory_then_no_turn_closes_or_opens), 165:38 and 246:12 equivalent (below): 58/58, 100%. Both confirmed by a
+  second full run with the new tests: combat.py 49/49, turn.py 58/58.
+* Not scored yet: the chance sources (engine/chance/sources/).
 """
 from __future__ import annotations
 
@@ -106,6 +114,8 @@ THROUGH_RULESET: dict[str, list[str]] = {
                                                  "tests/engine/mare_nostrum_empires/test_mne_abilities_military.py"],
     "engine/mediterranean_empires/politics.py": [f"tests/engine/mediterranean_empires/test_me_{name}.py" for name in (
         "thwart", "rules", "cases", "options", "vassal_placement", "crusade", "ruleset", "parse")],
+    # Mare Nostrum's turn sequence is played only through the service (rule cases) and its golden logs.
+    "engine/mare_nostrum/turn.py": ["tests/engine/mare_nostrum/test_cases.py", "tests/engine/test_golden_log.py"],
     "engine/mediterranean_empires/turn.py": [*(f"tests/engine/mediterranean_empires/test_me_{name}.py" for name in (
         "cases", "ruleset", "thwart", "crusade", "options")), "tests/engine/test_golden_me_logs.py"],
 }
@@ -164,6 +174,21 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "engine/mediterranean_empires/politics.py": {
         # _revert_ally: _place_from_counters never reads ground_only (it walks GROUND_ORDER, ground units only).
         "246:71:True->False": "_place_from_counters places ground units only whatever ground_only says",
+    },
+    "engine/mare_nostrum/turn.py": {
+        # _apply_event's invasion: every nation has two invasion provinces in data/rulesets/mare-nostrum.toml, so
+        # `targets` is never empty and the fallback words 'no province' are never said.
+        "165:38:words": "every nation has invasion provinces: the words for none are never said",
+        # advance(): a nation without actions is marked passed before the index moves; stepping back one instead
+        # lands on a nation that has passed or is out (all before the current one have), which steps forward again.
+        # Index 0 never has 0 actions here: start_turn gives each nation at least 1, and a ruling of 0 for the nation
+        # to play ends its turn through end_player_turn.
+        "246:12:Add->Sub": "stepping back lands on a nation already passed, skipped again: the same nation plays next",
+    },
+    "engine/mare_nostrum_empires/combat.py": {
+        # Result.outcome: `a and b` -> `a or b` is reached only once conquest and repulse are ruled out, when both
+        # sides have units left or neither has: there `a and b` and `a or b` are both true, or both 0.
+        "32:11:And->Or": "past conquest and repulse both sides are left or neither is: and/or agree",
     },
     "engine/commit_reveal.py": {
         # roll(): uniform(seed, label, 2, ...)[0]: the first value of a stream does not depend on how many follow.
