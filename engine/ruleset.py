@@ -19,6 +19,7 @@ A game is a package under ``engine/`` with its data under ``data/``, registered 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from engine.area_drawing import Drawing
@@ -354,3 +355,17 @@ class MarksTimeouts(Protocol):
         The scheduler asks it of the events since a deadline, to tell a seat an earlier run passed for its timeout
         (and died before saying so) from one that played in time. A game without it: the seat played in time."""
         ...
+
+
+def command_as_post(ruleset: Ruleset, state: Any, actor: str, name: str, args: list[str],
+                    commands: Sequence[CommandSpec], to_line: Callable[[str, list[str]], str]) -> Proposal:
+    """``read_command`` of a game whose slash commands are its typed orders in another form: the command written as
+    the line a player would post (``to_line``, which raises ValueError with the reason), read as that post."""
+    if name not in {c.name for c in commands}:
+        return Proposal(0, f"/{name}", error=f"{ruleset.title} has no command /{name}: post orders instead")
+    try:
+        line = to_line(name, args)
+    except ValueError as exc:
+        return Proposal(0, f"/{name}", error=str(exc))
+    proposals = ruleset.read_post(state, actor, line)
+    return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")

@@ -27,7 +27,7 @@ from engine.mare_nostrum_empires.play import HANDLERS
 from engine.mare_nostrum_empires.rules_data import RulesData, load_rules
 from engine.names import Resolution
 from engine.quote import quote
-from engine.ruleset import CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.ruleset import CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
 from engine.tabletop import table as tb
 
 OFFERED = "commerce.offered"
@@ -288,14 +288,7 @@ class MareNostrumEmpires:
         return list(COMMANDS)
 
     def read_command(self, state: Game, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
-        if name not in {c.name for c in COMMANDS}:
-            return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: post orders instead")
-        try:
-            line = command_line(name, args)
-        except ValueError as exc:
-            return Proposal(0, f"/{name}", error=str(exc))
-        proposals = self.read_post(state, actor, line)
-        return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")
+        return command_as_post(self, state, actor, name, args, COMMANDS, command_line)
 
     def names(self, kind: str) -> list[str]:
         if kind in ("empire", "seat", "nation", "power"):

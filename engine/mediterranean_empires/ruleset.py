@@ -25,7 +25,7 @@ from engine.names import NameIndex
 from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
-from engine.ruleset import (IN_TURN, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
+from engine.ruleset import (IN_TURN, CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Seat, Summary,
                             Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
@@ -482,14 +482,7 @@ class MediterraneanEmpires:
             if not is_gm:
                 return Proposal(0, f"/{name}", error="/gm set is for the GM only")
             return gm_rulings.read(self.rules, self.resolve, args, f"/{name} {' '.join(args)}")
-        if name not in {c.name for c in COMMANDS}:
-            return Proposal(0, f"/{name}", error=f"Mediterranean Empires has no command /{name}: post orders instead")
-        try:
-            line = command_line(name, args)
-        except ValueError as exc:
-            return Proposal(0, f"/{name}", error=str(exc))
-        proposals = self.read_post(state, actor, line)
-        return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")
+        return command_as_post(self, state, actor, name, args, COMMANDS, command_line)
 
     def names(self, kind: str) -> list[str]:
         if kind == "power":

@@ -8,7 +8,8 @@ from typing import Any
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
-from engine.ruleset import REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.ruleset import (REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
+                            Transition, command_as_post)
 from engine.tabletop import table as tb
 from engine.trading_mediterranean import choices, flow, parse, trading, view
 from engine.trading_mediterranean.commands import COMMANDS, command_line
@@ -113,14 +114,7 @@ class TradingMediterranean:
         return list(COMMANDS)
 
     def read_command(self, state: gm.Game, actor: str, name: str, args: list[str], *, is_gm: bool) -> Proposal:
-        if name not in {c.name for c in COMMANDS}:
-            return Proposal(0, f"/{name}", error=f"{self.title} has no command /{name}: post orders instead")
-        try:
-            line = command_line(name, args)
-        except ValueError as exc:
-            return Proposal(0, f"/{name}", error=str(exc))
-        proposals = self.read_post(state, actor, line)
-        return proposals[0] if proposals else Proposal(0, line, error=f"'/{name}' gave no order")
+        return command_as_post(self, state, actor, name, args, COMMANDS, command_line)
 
     def names(self, kind: str) -> list[str]:
         if kind in ("seat", "nation"):
