@@ -31,7 +31,7 @@ def readable(text: str) -> str:
 SPEAKER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*[>:]\s?(.*)$")
 HELP = """Type what a user posts, as NAME> TEXT (e.g. alice> build temple in Latium); a line without a
 name speaks as the last speaker. Console commands:
-  :new NAME [ruleset] NATION=USER ... [gm=USER] [clock=live|historical] [randomness=drand|lottery|commit-reveal] [options=A,B]   create a campaign
+  :new NAME [ruleset] SEAT=USER ... [gm=USER] [clock=live|historical] [randomness=drand|lottery|commit-reveal] [options=A,B]   create a campaign
   :import PATH          import lottery draws (official archive format)
   :use CAMPAIGN         switch campaign        :status   the status board
   :as NAME              set the speaker        :quit     leave"""
@@ -271,7 +271,7 @@ class Console:
             elif value:
                 players[key] = value
             else:
-                print(f"'{item}': write NATION=USER")
+                print(f"'{item}': write SEAT=USER (e.g. Romans=alice)")
                 return
         print(self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness,
                                            options=options).render())
