@@ -43,7 +43,8 @@ def cast(v: Vote, seat: str, option: str | None) -> str | None:
     if seat not in v.voters:
         raise Rejection(f"{seat} is not asked in this vote; the voters are {', '.join(v.voters)}")
     if seat in v.ballots:
-        raise Rejection(f"{seat} has voted ({v.ballots[seat]}); a ballot is not changed")
+        ballot = v.ballots[seat]
+        raise Rejection(f"{seat} has voted ({'abstained' if ballot is None else ballot}); a ballot is not changed")
     chosen = None if option is None else next((o for o in v.options if o.lower() == option.strip().lower()), None)
     if chosen is None and option is not None:
         raise Rejection(f"'{option}' is not an option: vote {' or '.join(v.options)}")
