@@ -58,6 +58,21 @@ class Transition:
     private: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
+class Said:
+    """What one event says while a game applies it: public announcements, and those for one seat only. Call it with
+    the text (and the seat); ``transition`` makes the Transition that carries them."""
+
+    def __init__(self) -> None:
+        self.public: list[str] = []
+        self.private: dict[str, list[str]] = {}
+
+    def __call__(self, text: str, seat: str | None = None) -> None:
+        (self.public if seat is None else self.private.setdefault(seat, [])).append(text)
+
+    def transition(self, state: Any) -> Transition:
+        return Transition(state, tuple(self.public), {s: tuple(m) for s, m in self.private.items()})
+
+
 @dataclass(frozen=True)
 class Prompt:
     """Who must act now, and how."""

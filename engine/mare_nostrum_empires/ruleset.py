@@ -27,20 +27,11 @@ from engine.mare_nostrum_empires.play import HANDLERS
 from engine.mare_nostrum_empires.rules_data import RulesData, load_rules
 from engine.names import Resolution
 from engine.quote import quote
-from engine.ruleset import CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Seat, Summary, Transition
+from engine.ruleset import CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Said, Seat, Summary, Transition
 from engine.tabletop import table as tb
 
 OFFERED = "commerce.offered"
 PLAYER_OPTIONS = {"three-players": 3, "four-players": 4}
-
-
-class Said:
-    def __init__(self) -> None:
-        self.public: list[str] = []
-        self.private: dict[str, list[str]] = {}
-
-    def __call__(self, text: str, seat: str | None = None) -> None:
-        (self.public if seat is None else self.private.setdefault(seat, [])).append(text)
 
 
 class MareNostrumEmpires:
@@ -138,7 +129,7 @@ class MareNostrumEmpires:
             raise Rejection(f"the {self.title} ruleset does not know events of kind '{event.kind}'")
         chance.settle(game.book, event)
         flow.progress(self.rules, game, event, say)
-        return Transition(game, tuple(say.public), {s: tuple(m) for s, m in say.private.items()})
+        return say.transition(game)
 
     def _acting_for(self, game: Game, event: Event) -> str:
         seat = str(event.data.get("seat", ""))

@@ -30,23 +30,12 @@ from engine import commit_reveal, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
-from engine.ruleset import SEALED, Argument, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Space, Summary, Transition
+from engine.ruleset import SEALED, Argument, CommandSpec, Need, Picture, Prompt, Proposal, Said, Seat, Space, Summary, Transition
 from tests.games.blind_auction.state import (
     BIDS, CARDS, CHECK, HAND_SIZE, HANDS, OVER, REVEAL, ROUNDS, SEATS, TIE, Round, SeatState, Sealed, State,
 )
 
 ORDERS = "the orders are 'hand <a> <b> <c>' (three different cards from 1 to 9) and 'bid <card>'"
-
-
-class Said:
-    """Messages of one event: public ones, and those for one seat only."""
-
-    def __init__(self) -> None:
-        self.public: list[str] = []
-        self.private: dict[str, list[str]] = {}
-
-    def __call__(self, text: str, seat: str | None = None) -> None:
-        (self.public if seat is None else self.private.setdefault(seat, [])).append(text)
 
 
 class BlindAuction:
@@ -92,7 +81,7 @@ class BlindAuction:
             raise Rejection(f"the {self.title} ruleset does not know events of kind '{event.kind}'")
         chance.settle(state.book, event)
         self._progress(state, event, say)
-        return Transition(state, tuple(say.public), {s: tuple(m) for s, m in say.private.items()})
+        return say.transition(state)
 
     def _acting_for(self, state: State, event: Event) -> str:
         seat = str(event.data.get("seat", ""))
