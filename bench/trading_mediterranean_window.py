@@ -7,10 +7,8 @@ the p50/p99 time of one offer and of one answer (the issue's target: p99 <= 1 s 
 """
 from __future__ import annotations
 
-import statistics
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from bot.schedule.clock import FixedClock  # noqa: E402
 from bot.service.legatus import Legatus  # noqa: E402
 from bot.store.db import open_engine  # noqa: E402
 from tests.fixture_paths import REPO  # noqa: E402
-from trading_window import quantile  # noqa: E402  (this script's folder is on the path: the same quantile)
+from trading_window import offer_and_answer  # noqa: E402  (this script's folder is on the path: the same timing)
 
 PLAYERS = {"Ann": "ann", "Bob": "bob", "Cat": "cat", "Dan": "dan", "Eve": "eve", "Fay": "fay"}
 CAMPAIGN = "trading"
@@ -44,24 +42,7 @@ def main() -> None:
         for user in PLAYERS.values():
             assert service.post(user, "done", CAMPAIGN).ok
         assert service.summary(CAMPAIGN).phase == "trading", service.status(CAMPAIGN)
-        users, seats = list(PLAYERS.values()), list(PLAYERS)
-        offer_times, answer_times = [], []
-        for i in range(offers):
-            by, to = i % 6, (i + 1) % 6
-            started = time.perf_counter()
-            reply = service.post(users[by], f"offer 1 vp for 1 vp to {seats[to]}", CAMPAIGN)
-            offer_times.append(time.perf_counter() - started)
-            assert reply.ok, reply.render()
-            started = time.perf_counter()
-            reply = service.post(users[to], f"{'accept' if i % 2 else 'decline'} {i + 1}", CAMPAIGN)
-            answer_times.append(time.perf_counter() - started)
-            assert reply.ok, reply.render()
-    for name, times in (("offer", offer_times), ("answer", answer_times)):
-        print(f"{name}: p50 {statistics.median(times) * 1000:.0f} ms, p99 {quantile(times, 0.99) * 1000:.0f} ms, "
-              f"max {max(times) * 1000:.0f} ms")
-    both = [a + b for a, b in zip(offer_times, answer_times)]
-    print(f"{offers} offers and answers by 6 players: first 50 pairs mean {statistics.mean(both[:50]) * 1000:.0f} ms, "
-          f"last 50 {statistics.mean(both[-50:]) * 1000:.0f} ms")
+        offer_and_answer(service, CAMPAIGN, PLAYERS, offers, "1 vp for 1 vp", " by 6 players")
 
 
 if __name__ == "__main__":

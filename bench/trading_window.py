@@ -30,6 +30,30 @@ def quantile(times: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def offer_and_answer(service: Legatus, campaign: str, players: dict[str, str], offers: int, swap: str,
+                     who: str) -> None:
+    """``offers`` offers, each from a seat to the next in turn and answered by it (accept and decline in turn), one
+    post each, timed through the service; prints p50/p99/max of each, and the first and last 50 pairs' means."""
+    users, seats = list(players.values()), list(players)
+    offer_times, answer_times = [], []
+    for i in range(offers):
+        by, to = i % len(seats), (i + 1) % len(seats)
+        started = time.perf_counter()
+        reply = service.post(users[by], f"offer {swap} to {seats[to]}", campaign)
+        offer_times.append(time.perf_counter() - started)
+        assert reply.ok, reply.render()
+        started = time.perf_counter()
+        reply = service.post(users[to], f"{'accept' if i % 2 else 'decline'} {i + 1}", campaign)
+        answer_times.append(time.perf_counter() - started)
+        assert reply.ok, reply.render()
+    for name, times in (("offer", offer_times), ("answer", answer_times)):
+        print(f"{name}: p50 {statistics.median(times) * 1000:.0f} ms, p99 {quantile(times, 0.99) * 1000:.0f} ms, "
+              f"max {max(times) * 1000:.0f} ms")
+    both = [a + b for a, b in zip(offer_times, answer_times)]
+    print(f"{offers} offers and answers{who}: first 50 pairs mean {statistics.mean(both[:50]) * 1000:.0f} ms, "
+          f"last 50 {statistics.mean(both[-50:]) * 1000:.0f} ms")
+
+
 def main() -> None:
     offers = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     from datetime import datetime, timezone
@@ -42,24 +66,7 @@ def main() -> None:
         service.create_campaign("market", "market-day", "gm", PLAYERS, randomness="lottery")
         service.post("ann", "/status", "market")  # the deck key sealed, the goods dealt
         assert service.summary("market").phase == "market", service.status("market")
-        users, seats = list(PLAYERS.values()), list(PLAYERS)
-        offer_times, answer_times = [], []
-        for i in range(offers):
-            by, to = i % 3, (i + 1) % 3
-            started = time.perf_counter()
-            reply = service.post(users[by], f"offer 1 money for 1 money to {seats[to]}", "market")
-            offer_times.append(time.perf_counter() - started)
-            assert reply.ok, reply.render()
-            started = time.perf_counter()
-            reply = service.post(users[to], f"{'accept' if i % 2 else 'decline'} {i + 1}", "market")
-            answer_times.append(time.perf_counter() - started)
-            assert reply.ok, reply.render()
-    for name, times in (("offer", offer_times), ("answer", answer_times)):
-        print(f"{name}: p50 {statistics.median(times) * 1000:.0f} ms, p99 {quantile(times, 0.99) * 1000:.0f} ms, "
-              f"max {max(times) * 1000:.0f} ms")
-    both = [a + b for a, b in zip(offer_times, answer_times)]
-    print(f"{offers} offers and answers: first 50 pairs mean {statistics.mean(both[:50]) * 1000:.0f} ms, "
-          f"last 50 {statistics.mean(both[-50:]) * 1000:.0f} ms")
+        offer_and_answer(service, "market", PLAYERS, offers, "1 money for 1 money", "")
 
 
 if __name__ == "__main__":
