@@ -8,19 +8,14 @@ import json
 from pathlib import Path
 
 from tests.bot.discord.test_discord_bot import Table, run, table
+from tests.bot.discord.test_trading_mediterranean_on_discord import create_trading
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
 
 def test_the_games_orders_as_slash_commands_with_autocomplete(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
-        gm_role = str(t.dev.roles["GM"].id)
-        created = await t.slash("gm", "campaign", "create", name="trade", gm_role=gm_role,
-                                ruleset="trading-mediterranean", randomness="lottery", clock="historical",
-                                options="live 4-players")
-        assert "Campaign 'trade' created (Trading in the Mediterranean" in created, created
-        for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+        await create_trading(t, "trade", SEATS, "live 4-players")
         assert t.service.summary("trade").phase == "civic", t.service.status("trade")
 
         async def complete(user: str, command: str, focused: str, typed: str, **given: str) -> list[str]:

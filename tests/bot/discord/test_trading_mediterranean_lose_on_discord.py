@@ -12,6 +12,7 @@ from typing import Any
 from engine.trading_mediterranean import game as gm
 from tests.bot.discord.test_discord_bot import Table, run, table
 from tests.engine.trading_mediterranean.tm_players import play
+from tests.bot.discord.test_trading_mediterranean_on_discord import create_trading
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
@@ -40,13 +41,7 @@ def test_a_victim_names_its_losses_by_slash_command(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
         salts = itertools.count()  # the deck key is a seal's salt: fixed here, so that the game is this one
         t.service.salt = lambda: hashlib.sha256(f"lose on discord {next(salts)}".encode()).hexdigest()[:32]
-        gm_role = str(t.dev.roles["GM"].id)
-        created = await t.slash("gm", "campaign", "create", name="trade", gm_role=gm_role,
-                                ruleset="trading-mediterranean", randomness="lottery", clock="historical",
-                                options="live 4-players")
-        assert "Campaign 'trade' created (Trading in the Mediterranean" in created, created
-        for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+        await create_trading(t, "trade", SEATS, "live 4-players")
         posts = Posts(t, "trade")
         play(posts, posts.state.players, until=lambda g: g.loss_due is not None)
         g = posts.state

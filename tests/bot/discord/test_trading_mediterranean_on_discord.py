@@ -15,15 +15,19 @@ from tests.bot.discord.test_second_game import _readers
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
 
+async def create_trading(t: Table, name: str, seats: dict[str, str], options: str) -> None:
+    """A lottery Trading in the Mediterranean campaign made by the GM's slash commands, each seat given its player."""
+    gm_role = str(t.dev.roles["GM"].id)
+    created = await t.slash("gm", "campaign", "create", name=name, gm_role=gm_role, ruleset="trading-mediterranean",
+                            randomness="lottery", clock="historical", options=options)
+    assert f"Campaign '{name}' created (Trading in the Mediterranean" in created, created
+    for seat, user in seats.items():
+        assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+
+
 def test_a_live_trading_window_on_discord(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
-        gm_role = str(t.dev.roles["GM"].id)
-        created = await t.slash("gm", "campaign", "create", name="trade", gm_role=gm_role,
-                                ruleset="trading-mediterranean", randomness="lottery", clock="historical",
-                                options="live 4-players")
-        assert "Campaign 'trade' created (Trading in the Mediterranean" in created, created
-        for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+        await create_trading(t, "trade", SEATS, "live 4-players")
         assert t.service.summary("trade").phase == "civic", t.service.status("trade")
         for user in SEATS.values():
             await t.say(user, "done")

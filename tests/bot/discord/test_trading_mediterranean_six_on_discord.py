@@ -10,6 +10,7 @@ from pathlib import Path
 from engine.events import Event
 from tests.bot.discord.test_discord_bot import Table, run, table
 from tests.engine.trading_mediterranean.tm_table import RULES, replay
+from tests.bot.discord.test_trading_mediterranean_on_discord import create_trading
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max", "Etruria": "pat",
          "Persia": "sam"}
@@ -18,13 +19,7 @@ PAIRS = (("alice", "Egypt", "bob"), ("carla", "Carthage", "max"), ("pat", "Persi
 
 def test_a_live_trading_window_of_six_on_discord(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
-        gm_role = str(t.dev.roles["GM"].id)
-        created = await t.slash("gm", "campaign", "create", name="six", gm_role=gm_role,
-                                ruleset="trading-mediterranean", randomness="lottery", clock="historical",
-                                options="live")
-        assert "Campaign 'six' created (Trading in the Mediterranean" in created, created
-        for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+        await create_trading(t, "six", SEATS, "live")
         state = t.service.folded("six")[1]
         assert (state.phase, state.rules_version, sorted(state.civs)) == ("civic", 2, sorted(SEATS))
         for user in SEATS.values():
