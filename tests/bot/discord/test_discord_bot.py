@@ -111,6 +111,15 @@ async def set_up_campaign(t: Table) -> None:
         assert "✓" in answer, answer
 
 
+async def create_by_slash(t: Table, name: str, ruleset: str, title: str, seats: dict[str, str], options: str) -> None:
+    """A historical lottery campaign of ``ruleset`` made by the GM's slash commands, each seat given its player."""
+    created = await t.slash("gm", "campaign", "create", name=name, gm_role=_role(t, "GM"), ruleset=ruleset,
+                            randomness="lottery", clock="historical", options=options)
+    assert f"Campaign '{name}' created ({title}" in created, created
+    for seat, user in seats.items():
+        assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+
+
 def _role(t: Table, name: str) -> str:
     return str(t.dev.roles[name].id)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.discord.test_discord_bot import Table, run, table
+from tests.bot.discord.test_discord_bot import Table, create_by_slash, run, table
 
 SEATS = {"Romans": "alice", "Greeks": "bob", "Carthaginians": "carla"}
 
@@ -22,13 +22,7 @@ def test_the_games_orders_as_slash_commands_with_autocomplete(tmp_path: Path) ->
             found = await t.fake.autocomplete(None, "mare-nostrum", user, command, focused, {**given, focused: typed})
             return [c["value"] for c in found]
 
-        gm_role = str(t.dev.roles["GM"].id)
-        created = await t.slash("gm", "campaign", "create", name="mne", gm_role=gm_role,
-                                ruleset="mare-nostrum-empires", randomness="lottery", clock="historical",
-                                options="three-players")
-        assert "Campaign 'mne' created (Mare Nostrum: Empires" in created, created
-        for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+        await create_by_slash(t, "mne", "mare-nostrum-empires", "Mare Nostrum: Empires", SEATS, "three-players")
 
         for command, given in (("pillage", {"building": "city"}), ("occupy", {"buildings": "city"}), ("stand", {}),
                                ("convert-marker", {}), ("extra", {"choice": "tax"})):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.discord.test_discord_bot import Table, run, table
+from tests.bot.discord.test_discord_bot import Table, create_by_slash, run, table
 
 SEATS = {"Romans": "alice", "Greeks": "bob", "Carthaginians": "carla"}
 
@@ -24,13 +24,7 @@ async def everyone(t: Table, leader: str, plays: dict[str, str]) -> None:
 
 def test_mare_nostrum_empires_on_discord(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
-        gm_role = str(t.dev.roles["GM"].id)
-        created = await t.slash("gm", "campaign", "create", name="mne", gm_role=gm_role,
-                                ruleset="mare-nostrum-empires", randomness="lottery", clock="historical",
-                                options="three-players")
-        assert "Campaign 'mne' created (Mare Nostrum: Empires" in created, created
-        for seat, user in SEATS.items():
-            assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+        await create_by_slash(t, "mne", "mare-nostrum-empires", "Mare Nostrum: Empires", SEATS, "three-players")
         await ok(t, "carla", "token II 2")
         for user, offer in (("alice", "wine, tax"), ("bob", "oil, tax")):
             answer = await ok(t, user, f"offer {offer}")

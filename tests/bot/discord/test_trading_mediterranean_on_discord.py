@@ -9,20 +9,14 @@ import json
 from pathlib import Path
 
 from bot.discord.hand_menu import HAND_SELECT
-from tests.bot.discord.test_discord_bot import Table, run, table
+from tests.bot.discord.test_discord_bot import Table, create_by_slash, run, table
 from tests.bot.discord.test_second_game import _readers
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
 
 async def create_trading(t: Table, name: str, seats: dict[str, str], options: str) -> None:
-    """A lottery Trading in the Mediterranean campaign made by the GM's slash commands, each seat given its player."""
-    gm_role = str(t.dev.roles["GM"].id)
-    created = await t.slash("gm", "campaign", "create", name=name, gm_role=gm_role, ruleset="trading-mediterranean",
-                            randomness="lottery", clock="historical", options=options)
-    assert f"Campaign '{name}' created (Trading in the Mediterranean" in created, created
-    for seat, user in seats.items():
-        assert "✓" in await t.slash("gm", "campaign", "assign", seat=seat, player=t.uid(user))
+    await create_by_slash(t, name, "trading-mediterranean", "Trading in the Mediterranean", seats, options)
 
 
 def test_a_live_trading_window_on_discord(tmp_path: Path) -> None:
