@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from engine.events import Rejection
 
 SPACE = 2**32
 MIX_TAG = "@drand:"
@@ -90,6 +93,18 @@ def key(seed_text: str) -> bytes:
     So ``commitment(key(seed))`` is what ``printf %s SEED | sha256sum`` prints.
     """
     return seed_text.encode("utf-8")
+
+
+def revealed_seed(data: Mapping[str, Any], commitment_hex: str | None, seed_so_far: str | None, *,
+                  what: str = "game") -> str:
+    """The seed a GM's reveal gives (``data["seed"]``), held to the commitment published at creation; a Rejection
+    when there is none still to reveal or it does not match."""
+    if commitment_hex is None or seed_so_far is not None:
+        raise Rejection(f"this {what} has no commit-reveal seed still to reveal")
+    seed = str(data.get("seed", ""))
+    if not verify_reveal(key(seed), commitment_hex):
+        raise Rejection(f"this seed does not match the commitment published at creation ({commitment_hex[:12]}…)")
+    return seed
 
 
 def with_round(label: str, round_number: int | str) -> str:

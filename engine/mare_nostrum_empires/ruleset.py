@@ -197,12 +197,7 @@ class MareNostrumEmpires:
         say(f"The {seat} are now played by {player or 'nobody'}.")
 
     def _seed(self, game: Game, event: Event, say: Said) -> None:
-        seed = str(event.data.get("seed", ""))
-        if game.commitment is None or game.seed is not None:
-            raise Rejection("this game has no commit-reveal seed still to reveal")
-        if not commit_reveal.verify_reveal(commit_reveal.key(seed), game.commitment):
-            raise Rejection(f"this seed does not match the commitment published at creation ({game.commitment[:12]}…)")
-        game.seed = seed
+        seed = game.seed = commit_reveal.revealed_seed(event.data, game.commitment, game.seed)
         say(f"The commit-reveal seed is revealed: {seed}; anyone can now recompute every roll.")
 
     # --- orders and commands ------------------------------------------------------------------------------------

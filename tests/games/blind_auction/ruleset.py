@@ -165,12 +165,7 @@ class BlindAuction:
         say(f"{seat} is now played by {player or 'nobody'}.")
 
     def _seed(self, state: State, event: Event, say: Said) -> None:
-        seed = str(event.data.get("seed", ""))
-        if state.commitment is None or state.seed is not None:
-            raise Rejection("this game has no commit-reveal seed still to reveal")
-        if not commit_reveal.verify_reveal(commit_reveal.key(seed), state.commitment):
-            raise Rejection(f"this seed does not match the commitment published at creation ({state.commitment[:12]}…)")
-        state.seed = seed
+        seed = state.seed = commit_reveal.revealed_seed(event.data, state.commitment, state.seed)
         say(f"The commit-reveal seed is revealed: {seed}; anyone can now recompute the tie dice.")
 
     def _progress(self, state: State, event: Event, say: Said) -> None:

@@ -231,12 +231,7 @@ class MarketDay:
         """The GM's /campaign reveal: the commit-reveal seed, held to the commitment published at the creation."""
         if event.actor != state.gm:
             raise Rejection(f"only the GM ({state.gm}) reveals the seed")
-        if state.commitment is None or state.seed is not None:
-            raise Rejection("this campaign has no commit-reveal seed still to reveal")
-        seed = str(event.data.get("seed", ""))
-        if not commit_reveal.verify_reveal(commit_reveal.key(seed), str(state.commitment)):
-            raise Rejection(f"this seed does not match the commitment published at creation ({state.commitment[:12]}…)")
-        state.seed = seed
+        seed = state.seed = commit_reveal.revealed_seed(event.data, state.commitment, state.seed, what="campaign")
         return [f"The commit-reveal seed is revealed: {seed}; anyone can now derive every shuffle's numbers again."]
 
     def _progress(self, state: State, event: Event) -> list[str]:
