@@ -11,24 +11,21 @@ import pytest
 
 from engine import canonical, secrets
 from engine.chance import derive
-from engine.events import Event, Rejection
-from engine.ledger import event_hash
-from engine.log import Folded, replay, start, step
+from engine.events import Rejection
+from engine.log import replay, start, step
 from engine.rulesets import load_ruleset, register, registered
 from tests.games.blind_auction import load
 from tests.games.blind_auction import register as register_blind_auction
 from tests.games.blind_auction.ruleset import BlindAuction
+from tests import table_without_shell
+from tests.table_without_shell import TableWithoutShell, beacon
 
 PLAYERS = {"North": "ann", "South": "bob"}
 RULES = BlindAuction()
 
 
 def salt_of(tag: str) -> str:
-    return canonical.sha256_hex(f"salt of {tag}")
-
-
-def beacon(tag: str) -> str:
-    return canonical.sha256_hex(f"beacon {tag}")
+    return table_without_shell.salt_of(tag, 64)  # this game's salts are the whole digest
 
 
 def beacons_where(label: str, differ: bool, south_higher: bool = False) -> str:
@@ -41,63 +38,26 @@ def beacons_where(label: str, differ: bool, south_higher: bool = False) -> str:
     raise AssertionError("no such beacon among 500")
 
 
-class Table:
-    """A game played as the shell would: sealed orders keep their content and salt in a private store, the event
-    carries the digest and (live) ``Event.secret``; due contents and beacons are served when ``needs`` asks."""
+class Table(TableWithoutShell):
+    """A game played as the shell would (tests/table_without_shell.py): sealed orders keep their content and salt
+    in a private store, the event carries the digest and (live) ``Event.secret``; events carry no time; the test
+    serves (or only reveals) the needs when it chooses."""
+
+    serves_after_orders = False
 
     def __init__(self, randomness: str = "drand", beacons: dict[str, str] | None = None, live: bool = True,
                  fixed_values: list[int] | None = None) -> None:
-        self.live = live  # False: a shell that lost its private store folds the sealed orders without their content
-        self.store: dict[int, dict[str, Any]] = {}
-        self.beacons = beacons or {}
-        self.events: list[Event] = []
-        self.messages: list[tuple[str, ...]] = []
-        created = self._event("campaign.created", "gm", {"ruleset": RULES.id, "gm": "gm", "players": PLAYERS,
-                                                        "randomness": randomness,
-                                                        **({"fixed_values": fixed_values} if fixed_values else {})})
-        self.folded, _ = start(RULES, created)
-        self.events.append(created)
+        super().__init__(RULES, {"ruleset": RULES.id, "gm": "gm", "players": PLAYERS, "randomness": randomness,
+                                 **({"fixed_values": fixed_values} if fixed_values else {})}, beacons, live=live)
 
-    def _event(self, kind: str, actor: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> Event:
-        seq = len(self.events) + 1
-        event = Event(seq, kind, actor, data, draws=(f"drand:{1000 + seq}",), secret=secret)
-        head = self.folded.head if self.events else "0" * 64
-        return replace(event, hash=event_hash(head, event))
-
-    def append(self, kind: str, actor: str, data: dict[str, Any], secret: dict[str, Any] | None = None) -> tuple[str, ...]:
-        event = self._event(kind, actor, data, secret)
-        self.folded, messages = step(RULES, self.folded, event)
-        self.events.append(event)
-        self.messages.append(messages)
-        return messages
-
-    def order(self, actor: str, text: str, seat: str | None = None) -> None:
-        for p in RULES.read_post(self.folded.state, actor, text, seat):
-            assert p.error is None and p.kind is not None and p.secret is not None, p
-            salt = salt_of(f"{len(self.events) + 1}")
-            self.store[len(self.events) + 1] = {"content": p.secret, "salt": salt}
-            self.append(p.kind, actor, {**p.data, "sealed": secrets.digest(p.secret, salt)},
-                        dict(self.store[len(self.events) + 1]) if self.live else None)
-
-    def serve(self) -> None:
-        """Answer every need the shell can answer: reveal what is due, record the beacons asked for."""
-        while needs := RULES.needs(self.folded.state):
-            need = needs[0]
-            if need.source == "secret":
-                self.append(secrets.REVEALED, "legatus", {"seq": int(need.key), **self.store[int(need.key)]})
-            elif need.source == "drand":
-                self.append("beacon.recorded", "legatus", {"round": int(need.key), "randomness": self.beacons.get(need.key, beacon(need.key))})
-            else:
-                raise AssertionError(f"unexpected need {need}")
+    def order_salt(self, seq: int) -> str:
+        return salt_of(str(seq))
 
     def reveal(self) -> None:
+        """Reveal the contents due, and nothing else (a beacon asked for stays unrecorded)."""
         for need in RULES.needs(self.folded.state):
             if need.source == "secret":
-                self.append(secrets.REVEALED, "legatus", {"seq": int(need.key), **self.store[int(need.key)]})
-
-    @property
-    def state(self) -> Any:
-        return self.folded.state
+                self.reveal_due(int(need.key))
 
 
 def faces(state: Any, messages: tuple[str, ...] = ()) -> str:
@@ -167,7 +127,7 @@ def test_the_exported_log_without_secrets_shows_the_same_at_every_step() -> None
     live_states: list[Any] = []
     replayed, _ = start(RULES, table.events[0])
     replayed_live, _ = start(RULES, table.events[0])
-    for event, messages in zip(table.events[1:], table.messages):
+    for event, messages in zip(table.events[1:], table.said):
         replayed_live, live_messages = step(RULES, replayed_live, event)
         replayed, public_messages = step(RULES, replayed, replace(event, secret=None))
         assert live_messages == messages
@@ -185,7 +145,7 @@ def test_no_sealed_content_is_public_before_its_reveal() -> None:
     play_whole_game(table)
     replayed, _ = start(RULES, table.events[0])
     revealed: set[int] = set()
-    for event, messages in zip(table.events[1:], table.messages):
+    for event, messages in zip(table.events[1:], table.said):
         replayed, _ = step(RULES, replayed, event)
         if event.kind == secrets.REVEALED:
             revealed.add(event.data["seq"])

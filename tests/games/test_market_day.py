@@ -14,7 +14,8 @@ from engine.events import Rejection
 from engine.ledger import event_hash
 from engine.log import replay
 from engine.verify import verify
-from tests.games.market_day.harness import RULES, Table, beacon, salt_of
+from tests.games.market_day.harness import RULES, Table
+from tests.table_without_shell import beacon, salt_of
 
 GAME = (
     "ann>offer goods.1, 2 money for 1 grain to South secretly I will vote yes", "bob>accept 1",
