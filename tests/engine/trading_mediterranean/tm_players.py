@@ -13,13 +13,22 @@ from typing import Any
 from engine.trading_mediterranean import game as gm
 from tests.engine.trading_mediterranean.tm_table import RULES
 
+HARBOURS = ("buy Fishing Port", "buy Harbour", "buy Lighthouse")
+
+
+def harbours_only(offered: list[str]) -> list[str]:
+    """A strategy that buys the developments that put a worker in a harbour and nothing else: a harbour is dealt a
+    luxury card each turn, and only a luxury card can be Piracy."""
+    return [c for c in offered if c.startswith(HARBOURS)]
+
 
 def play(t: Any, players: dict[str, str], max_steps: int = 10_000,
          until: Callable[[gm.Game], bool] | None = None, pick: Callable[[list[str]], list[str]] | None = None,
-         answer: Callable[[Any], str | None] | None = None) -> Counter[str]:
+         answer: Callable[[Any], str | None] | None = None, warehouses: bool = True) -> Counter[str]:
     """Play to the end, or until ``until(state)`` holds (then return with the table as it stands). ``pick``: the
     purchasing choices a player clicks, in order, out of those offered (a strategy's; all of them by default); ``answer``: a prompt's reply
-    in place of its deadline's (None: leave that prompt to its deadline, the table waits for it)."""
+    in place of its deadline's (None: leave that prompt to its deadline, the table waits for it); ``warehouses``:
+    False, the players warehouse nothing and spend every card they hold each turn."""
     refusals: Counter[str] = Counter()
     for _ in range(max_steps):
         g = t.state
@@ -44,7 +53,7 @@ def play(t: Any, players: dict[str, str], max_steps: int = 10_000,
                     refusals.update(t.order(players[nxt], f"accept {len(t.state.market.offers)}"))
             for seat in order:
                 hold = t.state.table.holdings[seat]
-                room = 3 if t.state.civs[seat].cubes.get("warehouse") else 0
+                room = 3 if warehouses and t.state.civs[seat].cubes.get("warehouse") else 0
                 keep = [h.id for h in hold.cards if h.deck in ("civic", "luxury")
                         and not RULES.rules.card(str(h.card))[1].no_warehouse][:room]
                 refusals.update(t.order(players[seat], f"warehouse {', '.join(keep) or 'nothing'}\ndone"))
