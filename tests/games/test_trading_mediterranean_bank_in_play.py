@@ -5,8 +5,6 @@ answers for it. The export replays to the same chain head and passes ``verify``.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import itertools
 import json
 from datetime import timedelta
 from typing import Any
@@ -26,6 +24,7 @@ from tests.engine.trading_mediterranean.tm_players import play
 from tests.engine.trading_mediterranean.tm_table import replay
 from tests.games.test_trading_mediterranean_console import ConsoleTable
 from tests.games.test_trading_mediterranean_shell import shell  # noqa: F401  (the fixture)
+from tests.counted_salts import counted_salts
 
 SIX = {"Ann": "ann", "Bob": "bob", "Cat": "cat", "Dan": "dan", "Eve": "eve", "Fay": "fay"}
 HARBOURS_AND_BANKS = ("buy Fishing Port", "buy Harbour", "buy Lighthouse", "buy Bank")
@@ -54,8 +53,7 @@ def deadline_passes(service: Any, clock: Any, seat: str) -> None:
 
 def test_a_banks_owner_chooses_and_then_the_deadline_chooses(shell) -> None:  # type: ignore[no-untyped-def]
     service, clock = shell
-    salts = itertools.count()  # the deck key is a seal's salt: fixed here, so that the game is this one
-    service.salt = lambda: hashlib.sha256(f"bank game {next(salts)}".encode()).hexdigest()[:32]
+    service.salt = counted_salts("bank game")  # the deck key is a seal's salt: fixed here, so that the game is this one
     assert service.create_campaign("trading", "trading-mediterranean", "gm", SIX, options=["forum-6h"]).changed
     t = ConsoleTable(service, clock)
     for _ in range(10):

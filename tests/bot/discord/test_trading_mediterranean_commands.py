@@ -4,13 +4,12 @@ civilizations, buildings and developments, and each reaches the game as the orde
 the same receipt or refusal."""
 from __future__ import annotations
 
-import hashlib
-import itertools
 import json
 from pathlib import Path
 
 from tests.bot.discord.test_discord_bot import Table, run, table
 from tests.bot.discord.test_trading_mediterranean_on_discord import create_trading
+from tests.counted_salts import counted_salts
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
@@ -20,8 +19,7 @@ def test_the_games_orders_as_slash_commands_with_autocomplete(tmp_path: Path) ->
         # The deck key is a seal's salt: fixed, so that the hands are these every run (with a random one, Greece's
         # first card was now and then one whose bottom says it may not be warehoused, and the warehousing below
         # was refused).
-        salts = itertools.count()
-        t.service.salt = lambda: hashlib.sha256(f"commands on discord {next(salts)}".encode()).hexdigest()[:32]
+        t.service.salt = counted_salts("commands on discord")
         await create_trading(t, "trade", SEATS, "live 4-players")
         assert t.service.summary("trade").phase == "civic", t.service.status("trade")
 

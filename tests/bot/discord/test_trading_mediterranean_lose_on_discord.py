@@ -3,8 +3,6 @@ scripted players through the service up to the first calamity that strikes someo
 refused, quoting what was wrong, for a place it has no cube in, and taken for the cubes it names."""
 from __future__ import annotations
 
-import hashlib
-import itertools
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -13,6 +11,7 @@ from engine.trading_mediterranean import game as gm
 from tests.bot.discord.test_discord_bot import Table, run, table
 from tests.engine.trading_mediterranean.tm_players import play
 from tests.bot.discord.test_trading_mediterranean_on_discord import create_trading
+from tests.counted_salts import counted_salts
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
@@ -39,8 +38,7 @@ class Posts:
 
 def test_a_victim_names_its_losses_by_slash_command(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
-        salts = itertools.count()  # the deck key is a seal's salt: fixed here, so that the game is this one
-        t.service.salt = lambda: hashlib.sha256(f"lose on discord {next(salts)}".encode()).hexdigest()[:32]
+        t.service.salt = counted_salts("lose on discord")  # the deck key is a seal's salt: fixed here, so that the game is this one
         await create_trading(t, "trade", SEATS, "live 4-players")
         posts = Posts(t, "trade")
         play(posts, posts.state.players, until=lambda g: g.loss_due is not None)

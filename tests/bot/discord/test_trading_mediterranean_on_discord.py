@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.discord.hand_menu import HAND_SELECT
 from tests.bot.discord.test_discord_bot import Table, create_by_slash, run, table
 from tests.bot.discord.test_second_game import _readers
+from tests.counted_salts import counted_salts
 
 SEATS = {"Phoenicia": "alice", "Egypt": "bob", "Greece": "carla", "Carthage": "max"}
 
@@ -21,6 +22,7 @@ async def create_trading(t: Table, name: str, seats: dict[str, str], options: st
 
 def test_a_live_trading_window_on_discord(tmp_path: Path) -> None:
     async def scenario(t: Table) -> None:
+        t.service.salt = counted_salts("live window on discord")  # the deck key is a seal's salt: fixed, so are the hands
         await create_trading(t, "trade", SEATS, "live 4-players")
         assert t.service.summary("trade").phase == "civic", t.service.status("trade")
         for user in SEATS.values():
@@ -38,7 +40,16 @@ def test_a_live_trading_window_on_discord(tmp_path: Path) -> None:
             assert t.ephemeral, "a hand is shown to its holder alone"
             body = json.loads(mine[mine.index("{"):mine.rindex("}") + 1])
             hands[user] = [(h["id"], h["face"], h["card"]) for h in body["holding"]["held"]]
-        assert [len(h) for h in hands.values()] == [5, 5, 5, 5]
+        assert hands == {
+            "alice": [("salt.4", "salt", "salt depression"), ("timber.4", "timber", "timber democracy"),
+                      ("wool.4", "wool", "wool poverty"), ("grain.4", "grain", "grain poverty"), ("ore.4", "ore", "ore poverty")],
+            "bob": [("salt.2", "salt", "salt venus"), ("timber.2", "timber", "timber poverty"),
+                    ("wool.2", "wool", "wool democracy"), ("grain.2", "grain", "grain dictatorship"),
+                    ("ore.2", "ore", "ore poverty")],
+            "carla": [("salt.1", "salt", "salt mars"), ("timber.1", "timber", "timber democracy"),
+                      ("wool.1", "wool", "wool poverty"), ("grain.1", "grain", "grain venus"), ("ore.1", "ore", "ore venus")],
+            "max": [("salt.3", "salt", "salt democracy"), ("timber.3", "timber", "timber poverty"),
+                    ("wool.3", "wool", "wool poverty"), ("grain.3", "grain", "grain poverty"), ("ore.3", "ore", "ore mars")]}
 
         # Alice offers one of her goods for one of Bob's; the ping that follows carries the buttons; Bob clicks.
         give, want = hands["alice"][0], hands["bob"][1]
@@ -78,6 +89,6 @@ def test_a_live_trading_window_on_discord(tmp_path: Path) -> None:
                 readers = _readers(t, message)
                 assert readers is not None and len(readers) == 1, (message.content[:200], readers)
                 private += 1
-        assert private >= 4
+        assert private == 6  # the six /private answers: one each, then Bob's twice more
 
     run(lambda: table(tmp_path, scenario))
