@@ -6,7 +6,7 @@ recorded and due contents revealed.
 Every salt and beacon is a digest of a tag, so every run is the same game. What differs between the games' tables
 is a parameter, never a copy of the loop: the salts (``order_salt``, ``seal_salt``) and beacons (``beacon_of``)
 each table derives, the drand round an event offers (``offered_round``), whether events are stamped (a clock
-from ``start``, a second an event), whether a refused order is returned or raised (``keeps_refusals``) and
+from ``start_at``, a second an event), whether a refused order is returned or raised (``keeps_refusals``) and
 whether the table serves the needs after each order (``serves_after_orders``)."""
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def beacon(tag: str) -> str:
 
 class TableWithoutShell:
     """``created``: the campaign's first event's data. ``beacons``: a round's randomness chosen by the test (else
-    ``beacon_of``'s). ``start``: the clock of the stamps (None: events carry no time). ``live``: False folds the
+    ``beacon_of``'s). ``start_at``: the clock of the stamps (None: events carry no time). ``live``: False folds the
     sealed orders without their content, as a shell that lost its private store (the store still keeps them)."""
 
     keeps_refusals = False  # True: ``order`` returns each refused line's reason; False: a refusal is raised
