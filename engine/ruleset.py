@@ -372,6 +372,34 @@ class MarksTimeouts(Protocol):
         ...
 
 
+@runtime_checkable
+class VersionsRules(Protocol):
+    """A game whose reading of its rules changed under campaigns already played: the shell writes the newest into a
+    new ``campaign.created`` and the fold follows the one its log recorded (a log without it: the first). A game
+    without it records none."""
+
+    rules_version: int
+
+
+@runtime_checkable
+class DigestedRules(Protocol):
+    digest: str  # sha256 of the rules files a campaign was created under
+
+
+@runtime_checkable
+class ReadsRulesFiles(Protocol):
+    """A game read from rules files whose digest (``rules.digest``, a ``DigestedRules``) a new ``campaign.created``
+    records and a fold's snapshot is keyed on; ``rules_digest`` reads it."""
+
+    rules: object
+
+
+def rules_digest(ruleset: object) -> str:
+    """The digest of the rules files ``ruleset`` was read from, or "" for a game that keeps none."""
+    rules = ruleset.rules if isinstance(ruleset, ReadsRulesFiles) else None
+    return rules.digest if isinstance(rules, DigestedRules) else ""
+
+
 def command_as_post(ruleset: Ruleset, state: Any, actor: str, name: str, args: list[str],
                     commands: Sequence[CommandSpec], to_line: Callable[[str, list[str]], str]) -> Proposal:
     """``read_command`` of a game whose slash commands are its typed orders in another form: the command written as

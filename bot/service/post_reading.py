@@ -225,7 +225,7 @@ class PostReading(PublicValues):
         for seat in posting.ruleset.to_act(posting.folded.state):
             if seat in asked:
                 continue
-            player = getattr(posting.ruleset, "player_of")(posting.folded.state, seat)
+            player = posting.ruleset.player_of(posting.folded.state, seat)
             if player and player != posting.author:
                 users.append(player)
         return users
