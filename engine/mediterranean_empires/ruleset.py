@@ -444,9 +444,9 @@ class MediterraneanEmpires:
             except Unclear as exc:
                 out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
                 continue
-            if isinstance(order, Answer) and self._sealed(state, seat):
+            label = self._sealed_bid(state, seat) if isinstance(order, Answer) else None
+            if isinstance(order, Answer) and label is not None:
                 # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
-                label = state.action.pending.label  # type: ignore[union-attr]
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
                                     understood=f"a sealed initiative bid for {seat}", secret={"answer": order.answer}))
                 continue
@@ -460,9 +460,12 @@ class MediterraneanEmpires:
                                 understood=order.describe()))
         return out
 
-    def _sealed(self, state: State, seat: str) -> bool:
+    def _sealed_bid(self, state: State, seat: str) -> str | None:
+        """The label of the sealed bid asked of ``seat`` now, or None."""
         a = state.action
-        return a is not None and a.pending.kind is Waiting.ANSWER and a.pending.seat == seat and a.pending.mode == "bid"
+        if a is None or a.pending.kind is not Waiting.ANSWER or a.pending.seat != seat or a.pending.mode != "bid":
+            return None
+        return a.pending.label
 
     def shell_refusals(self, state: State) -> dict[str, str]:
         from engine.mediterranean_empires.shell_commands import refusals

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.chance.book import ChanceBook
 from engine.mediterranean_empires.orders import Order
 from engine.mediterranean_empires.rules_data import RulesData
 
@@ -152,9 +153,10 @@ class State:
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
-    # engine.chance.book.ChanceBook: every roll bound to a public value, and its values once settled; the dice an order
-    # asks for by label are read there (chance.Drawn): a state pickled before keeps an unused ``rolls`` copy of them.
-    book: Any = None
+    # Every roll bound to a public value, and its values once settled; the dice an order asks for by label are read
+    # there (chance.Drawn): a state pickled before keeps an unused ``rolls`` copy of them. ``initial_state`` gives it
+    # the campaign's source; a bare State (a rule test's) has a drand book.
+    book: ChanceBook = field(default_factory=ChanceBook)
     options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
     rules_version: int = 1  # the reading of the seed the campaign follows (rules_version.py)
 

@@ -47,7 +47,7 @@ def summary(rules: RulesData, state: State) -> Summary:
     over = state.phase == "over"
     # On the lottery the game stands at the newest draw it has recorded: its next rolls bind to later ones.
     book = state.book
-    latest = max(book.draws) if book is not None and book.source == chance.LOTTERY and book.draws else None
+    latest = max(book.draws) if book.source == chance.LOTTERY and book.draws else None
     return Summary(state.turn, f"Game turn {state.turn} ({options.years(rules, state)})", state.phase,
                    playing=not over, over=over, draw=latest,
                    winner=None if not over else ("draw" if state.winner == "draw" else rules.seat_of_side(state.winner or "B")))

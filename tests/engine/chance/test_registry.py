@@ -40,6 +40,10 @@ def test_what_each_source_says_of_itself() -> None:
     assert lottery.SOURCE.created_fields() == {"lottery_slots": 2}
     assert commit_reveal.SOURCE.created_fields() == {"mix": "drand"}
     assert drand.SOURCE.created_fields() == {}
+    # What a game reads of a source instead of its name: the range one public number covers, its values in words.
+    assert {s.name: (s.span, s.values_words) for s in registry.SOURCES} == {
+        "lottery": (90, "lottery draws"), "drand": (None, "drand rounds"),
+        "commit-reveal": (None, "commit-reveal numbers"), "fixed": (None, "fixed values")}
 
 
 def test_the_moment_a_value_is_public() -> None:

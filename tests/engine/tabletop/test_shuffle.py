@@ -54,4 +54,5 @@ def test_the_order_depends_on_the_public_value_the_key_and_the_label_but_not_on_
 
 def test_the_roll_of_a_shuffle_has_enough_public_chance_on_every_source() -> None:
     assert shuffle.roll_shape("lottery") == (1, 90, 5)  # 90^5 ≈ 2^32.5 outcomes
-    assert shuffle.roll_shape("drand") == (1, 2**31, 2) == shuffle.roll_shape("commit-reveal")
+    assert shuffle.roll_shape("drand") == (1, 2**31, 2) == shuffle.roll_shape("commit-reveal") == shuffle.roll_shape("fixed")
+    assert shuffle.roll_shape("dice") == shuffle.OTHER_VALUES  # a name no registered source has
