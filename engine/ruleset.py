@@ -154,11 +154,16 @@ class CommandSpec:
         return " ".join([f"/{self.name}", *parts])
 
 
+# What a ``Need`` asks of the shell besides a source of chance's public value (engine/chance/registry.py names those).
+NEED_REVEAL = "secret"  # a sealed content's reveal: key = the seq of the sealed event
+NEED_SEAL = "seal"  # a seal of the bot's own: its key and ``content``
+
+
 @dataclass(frozen=True)
 class Need:
     """A public value the game waits for: a lottery draw ("lottery", "2023-01-05"), a drand round ("drand",
     "1234567"), or the number of a commit-reveal label ("commit-reveal", label); or a sealed content due from the
-    shell: its reveal ("secret", seq of the sealed event) or a seal of the bot's own ("seal", key, content)."""
+    shell: its reveal (NEED_REVEAL, seq of the sealed event) or a seal of the bot's own (NEED_SEAL, key, content)."""
 
     source: str
     key: str
@@ -169,7 +174,7 @@ class Need:
     # For a commit-reveal label mixed with a drand round (engine/commit_reveal.py): that round's randomness (hex),
     # once recorded; the game asks for the label only then, and for the round's beacon before.
     mix: str = ""
-    # For a "seal" need (the bot seals content of its own, e.g. a stratagem marker drawn): canonical JSON of
+    # For a NEED_SEAL need (the bot seals content of its own, e.g. a stratagem marker drawn): canonical JSON of
     # {"content": what to seal, "public": what the sealing event shows}. Only the bot's fold, which holds the
     # private store, can give it; the shell appends a ``secret.sealed`` event with the digest (engine/secrets.py).
     content: str = ""

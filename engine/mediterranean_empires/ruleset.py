@@ -25,8 +25,8 @@ from engine.names import NameIndex
 from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
-from engine.ruleset import (IN_TURN, CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Seat, Summary,
-                            Transition)
+from engine.ruleset import (IN_TURN, NEED_REVEAL, NEED_SEAL, CommandSpec, command_as_post, Need, Picture, Prompt,
+                            Proposal, Seat, Summary, Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
 
@@ -561,21 +561,21 @@ class MediterraneanEmpires:
         wanted = chance.needs(state.book)
         a = state.action
         if a is not None and a.pending.kind is Waiting.REVEAL:
-            wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
+            wanted += [Need(NEED_REVEAL, str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
         if a is not None and a.pending.kind is Waiting.MARKER and a.pending.seat:
             # Only the bot's fold knows which sealed markers back the claim; which one it opens is keyed by the pick
             # key (hand.choose_reveal), so that the one opened says nothing definite of the seat's other markers.
             side = self.rules.seats[a.pending.seat]
             found = hand.candidates(state, side, a.pending.choices, {r["seq"] for r in a.revealed})
             label = f"t{state.turn}.o{state.actions_done}.claim{len(a.revealed) + 1}"
-            wanted += [Need("secret", str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
+            wanted += [Need(NEED_REVEAL, str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
         if a is not None and a.pending.kind is Waiting.SEAL and a.pending.content is not None:
-            wanted.append(Need("seal", a.pending.label, content=canonical.dumps(a.pending.content)))
+            wanted.append(Need(NEED_SEAL, a.pending.label, content=canonical.dumps(a.pending.content)))
         if state.phase == "over":
             key = state.pick_key
             if key is not None and not key["revealed"]:
-                wanted.append(Need("secret", str(key["seq"])))
-            wanted += [Need("secret", str(e["seq"])) for s in state.sides.values() for e in s.hand
+                wanted.append(Need(NEED_REVEAL, str(key["seq"])))
+            wanted += [Need(NEED_REVEAL, str(e["seq"])) for s in state.sides.values() for e in s.hand
                        if e["seq"] is not None and not e["revealed"]]
         return wanted
 
