@@ -28,6 +28,24 @@ class Unit:
 
 
 @dataclass
+class Force:
+    """The force activated now (10.0): one power's units moving and fighting together on the OPs rolled for it."""
+
+    side: str
+    power: str
+    ids: list[int]  # its units: fleets, or land units
+    area: str
+    ops: int  # OPs left
+    naval: bool
+    king: str | None  # the power whose King moves with it, if he was activated with it
+    based: bool  # a fleet force has reached a sea next to a friendly city (11.1): it may do more than move
+    label: str  # the labels of its rolls begin with it (the order's)
+    start: str  # its initial area: no unit joins it there once its OP roll is made (10.0)
+    cargo: list[int] = field(default_factory=list)  # land units a fleet force carries (11.2)
+    steps: int = 0  # its moves and attacks so far: each one's rolls are labelled by its number
+
+
+@dataclass
 class King:
     power: str
     diplomacy: int
@@ -149,7 +167,7 @@ class State:
     standing: dict[str, list[str]] = field(default_factory=dict)  # seat -> standing orders
     action: Action | None = None
     actions_done: int = 0  # orders that used dice or answers: numbers their labels
-    force: dict[str, Any] | None = None  # the force activated now: ids, ops left, area, flags
+    force: Force | None = None  # the force activated now
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
