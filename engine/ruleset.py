@@ -399,6 +399,14 @@ class ReadsRulesFiles(Protocol):
     rules: object
 
 
+@runtime_checkable
+class KeepsGM(Protocol):
+    """A game state that keeps its campaign's GM (every game's does; Mare Nostrum's names "gm" when
+    ``campaign.created`` names none), whom the fold asks for a GM's undo."""
+
+    gm: str
+
+
 def rules_digest(ruleset: object) -> str:
     """The digest of the rules files ``ruleset`` was read from, or "" for a game that keeps none."""
     rules = ruleset.rules if isinstance(ruleset, ReadsRulesFiles) else None

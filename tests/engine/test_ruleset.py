@@ -5,8 +5,8 @@ from pathlib import Path
 
 from engine.mediterranean_empires import rules_version as me_versions
 from engine.rulesets import load_ruleset
-from engine.ruleset import (DigestedRules, MarksLedger, OffersOptions, ReadsRulesFiles, RefusesShellCommands,
-                            VersionsRules, rules_digest)
+from engine.ruleset import (DigestedRules, KeepsGM, MarksLedger, OffersOptions, ReadsRulesFiles,
+                            RefusesShellCommands, VersionsRules, rules_digest)
 from tests.games.blind_auction import load as load_blind_auction
 from tests.log_tools import Unmarked
 
@@ -39,3 +39,12 @@ def test_the_rules_version_and_digest_a_new_campaign_records_are_asked_through_t
     assert isinstance(mare_nostrum.rules, DigestedRules) and not isinstance(empires.rules, DigestedRules)
     assert rules_digest(mare_nostrum) == mare_nostrum.rules.digest and len(rules_digest(mare_nostrum)) == 64
     assert rules_digest(empires) == rules_digest(auction) == ""
+
+
+def test_every_game_s_state_keeps_the_gm_the_fold_asks_for_an_undo() -> None:
+    mare_nostrum = load_ruleset("mare-nostrum", DATA)
+    empires = load_ruleset("mediterranean-empires", DATA)
+    states = [mare_nostrum.initial_state({"players": {}, "gm": "mallory"}),
+              empires.initial_state({"players": {}, "gm": "mallory", "randomness": "drand"})]
+    assert [s.gm if isinstance(s, KeepsGM) else None for s in states] == ["mallory", "mallory"]
+    assert not isinstance(object(), KeepsGM)
