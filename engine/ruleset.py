@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from engine.area_drawing import Drawing
 from engine.events import Event
+from engine.names import Resolution
 
 # How a seat is asked to act (``Prompt.mode``).
 IN_TURN = "turn"  # one seat after another, in an order of play
@@ -287,8 +288,8 @@ class Ruleset(Protocol):
         """Every name of a vocabulary ("power", "area", "sea", ...) for autocomplete."""
         ...
 
-    def resolve(self, kind: str, text: str) -> Any:
-        """A name typed in a command: has ``name`` (the canonical name) or ``error`` (what was wrong)."""
+    def resolve(self, kind: str, text: str) -> Resolution:
+        """A name typed in a command: its ``name`` (the canonical name) or its ``error`` (what was wrong)."""
         ...
 
     def seats(self, state: Any) -> list[Seat]: ...

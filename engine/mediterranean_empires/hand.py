@@ -152,7 +152,7 @@ def claim(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:
     try:
         entry = ctx.oracle.claim(st.sides[side].hand, side, kinds)
     except NeedMarker:
-        skip = {r["seq"] for r in getattr(ctx.oracle, "revealed", ())}
+        skip = {r["seq"] for r in ctx.oracle.revealed}
         if knows_hand(st, side) and not candidates(st, side, kinds, skip):
             raise Rejection(f"Player {side} holds no {' or '.join(kinds)} stratagem marker to play",
                           hidden_of=ctx.seat(side)) from None

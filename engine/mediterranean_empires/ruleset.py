@@ -21,7 +21,7 @@ from engine.mediterranean_empires.orders import (Answer, Draw, Order, Place, Sta
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
-from engine.names import NameIndex
+from engine.names import NameIndex, Resolution
 from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
@@ -496,7 +496,7 @@ class MediterraneanEmpires:
             return list(self.rules.seats)
         return []
 
-    def resolve(self, kind: str, text: str) -> Any:
+    def resolve(self, kind: str, text: str) -> Resolution:
         if kind in ("nation", "seat"):
             return self.seat_index.resolve(text)
         index = self.rules.power_index if kind in ("power", "side") else self.rules.map.index
