@@ -34,13 +34,13 @@ IMMEDIATE = ("Plague", "The Pope", "Crusade")
 # A pick's public value: one number in 1..PICK_SIDES under the pick's label (a drand or commit-reveal roll); on a
 # source whose numbers are narrow, one of them (``Source.span``: a lottery campaign takes one number 1..90).
 PICK_SIDES = 2**31
+PICK_KEY_CONTENT = {"stratagem pick key": "the salt of this seal keys every stratagem pick of the game"}
 
 
 def pick_sides(source: str) -> int:
     """The range of a pick's one number on the campaign's source (``book.source``)."""
     named = registry.get(source)
     return named.span if named is not None and named.span is not None else PICK_SIDES
-PICK_KEY_CONTENT = {"stratagem pick key": "the salt of this seal keys every stratagem pick of the game"}
 
 
 def entries(st: State, side: str) -> list[dict[str, Any]]:

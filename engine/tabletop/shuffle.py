@@ -34,12 +34,17 @@ def roll_shape(source: str) -> tuple[int, int, int]:
     """(lo, hi, count) of a shuffle's roll on the campaign's source of chance (``book.source``)."""
     named = registry.get(source)
     span = named.span if named is not None else None
-    if span is None:
-        return OTHER_VALUES
+    return OTHER_VALUES if span is None else (1, span, numbers_for(span))
+
+
+def numbers_for(span: int) -> int:
+    """How many numbers of 1..``span`` make at least OUTCOMES outcomes (counted exactly, in whole numbers)."""
+    if span < 2:
+        raise ValueError(f"a source's span is at least 2 numbers, not {span}")
     count = 1
     while span**count < OUTCOMES:
         count += 1
-    return 1, span, count
+    return count
 
 
 def shuffle_key(label: str, values: Sequence[int], deck_key: str | None) -> bytes:
