@@ -21,7 +21,7 @@ from typing import Any
 from engine import takeback
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
-from engine.ruleset import Ruleset
+from engine.ruleset import KeepsGM, Ruleset
 
 CREATED = "campaign.created"
 UNDO = "gm.undo"
@@ -153,8 +153,9 @@ def undo_refusal(ruleset: Ruleset, folded: Folded, target: Event, at: str, *, pl
 def _undo(ruleset: Ruleset, folded: Folded, event: Event) -> tuple[Folded, tuple[str, ...]]:
     if event.kind == PLAYER_UNDO:
         return _player_undo(ruleset, folded, event)
-    # A game whose state names no GM (Mediterranean Empires) has the one campaign.created named.
-    gm = getattr(folded.state, "gm", None) or (folded.effective[0].data.get("gm") if folded.effective else None)
+    # A state that names no GM (or an empty one) has the one campaign.created named.
+    named = folded.state.gm if isinstance(folded.state, KeepsGM) else None
+    gm = named or (folded.effective[0].data.get("gm") if folded.effective else None)
     if event.actor != gm:
         raise Rejection(f"only the GM ({gm}) can undo an event")
     target = undo_target(folded)

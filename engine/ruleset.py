@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from engine.area_drawing import Drawing
 from engine.events import Event
+from engine.names import Resolution
 
 # How a seat is asked to act (``Prompt.mode``).
 IN_TURN = "turn"  # one seat after another, in an order of play
@@ -154,11 +155,16 @@ class CommandSpec:
         return " ".join([f"/{self.name}", *parts])
 
 
+# What a ``Need`` asks of the shell besides a source of chance's public value (engine/chance/registry.py names those).
+NEED_REVEAL = "secret"  # a sealed content's reveal: key = the seq of the sealed event
+NEED_SEAL = "seal"  # a seal of the bot's own: its key and ``content``
+
+
 @dataclass(frozen=True)
 class Need:
     """A public value the game waits for: a lottery draw ("lottery", "2023-01-05"), a drand round ("drand",
     "1234567"), or the number of a commit-reveal label ("commit-reveal", label); or a sealed content due from the
-    shell: its reveal ("secret", seq of the sealed event) or a seal of the bot's own ("seal", key, content)."""
+    shell: its reveal (NEED_REVEAL, seq of the sealed event) or a seal of the bot's own (NEED_SEAL, key, content)."""
 
     source: str
     key: str
@@ -169,7 +175,7 @@ class Need:
     # For a commit-reveal label mixed with a drand round (engine/commit_reveal.py): that round's randomness (hex),
     # once recorded; the game asks for the label only then, and for the round's beacon before.
     mix: str = ""
-    # For a "seal" need (the bot seals content of its own, e.g. a stratagem marker drawn): canonical JSON of
+    # For a NEED_SEAL need (the bot seals content of its own, e.g. a stratagem marker drawn): canonical JSON of
     # {"content": what to seal, "public": what the sealing event shows}. Only the bot's fold, which holds the
     # private store, can give it; the shell appends a ``secret.sealed`` event with the digest (engine/secrets.py).
     content: str = ""
@@ -282,8 +288,8 @@ class Ruleset(Protocol):
         """Every name of a vocabulary ("power", "area", "sea", ...) for autocomplete."""
         ...
 
-    def resolve(self, kind: str, text: str) -> Any:
-        """A name typed in a command: has ``name`` (the canonical name) or ``error`` (what was wrong)."""
+    def resolve(self, kind: str, text: str) -> Resolution:
+        """A name typed in a command: its ``name`` (the canonical name) or its ``error`` (what was wrong)."""
         ...
 
     def seats(self, state: Any) -> list[Seat]: ...
@@ -370,6 +376,42 @@ class MarksTimeouts(Protocol):
         The scheduler asks it of the events since a deadline, to tell a seat an earlier run passed for its timeout
         (and died before saying so) from one that played in time. A game without it: the seat played in time."""
         ...
+
+
+@runtime_checkable
+class VersionsRules(Protocol):
+    """A game whose reading of its rules changed under campaigns already played: the shell writes the newest into a
+    new ``campaign.created`` and the fold follows the one its log recorded (a log without it: the first). A game
+    without it records none."""
+
+    rules_version: int
+
+
+@runtime_checkable
+class DigestedRules(Protocol):
+    digest: str  # sha256 of the rules files a campaign was created under
+
+
+@runtime_checkable
+class ReadsRulesFiles(Protocol):
+    """A game read from rules files whose digest (``rules.digest``, a ``DigestedRules``) a new ``campaign.created``
+    records and a fold's snapshot is keyed on; ``rules_digest`` reads it."""
+
+    rules: object
+
+
+@runtime_checkable
+class KeepsGM(Protocol):
+    """A game state that keeps its campaign's GM (every game's does; Mare Nostrum's names "gm" when
+    ``campaign.created`` names none), whom the fold asks for a GM's undo."""
+
+    gm: str
+
+
+def rules_digest(ruleset: object) -> str:
+    """The digest of the rules files ``ruleset`` was read from, or "" for a game that keeps none."""
+    rules = ruleset.rules if isinstance(ruleset, ReadsRulesFiles) else None
+    return rules.digest if isinstance(rules, DigestedRules) else ""
 
 
 def command_as_post(ruleset: Ruleset, state: Any, actor: str, name: str, args: list[str],

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import takeback
+from engine.chance import registry
 from engine.events import Event
 from engine.log import PLAYER_UNDO, UNDO, VOID
 
@@ -42,7 +43,8 @@ def where_words(entry: Mapping[str, Any]) -> str:
     """Where a removed binding's values came from: draw and slots, round, or label."""
     source, key = str(entry.get("source")), str(entry.get("key"))
     slots = [s for s in entry.get("slots") or () if isinstance(s, (list, tuple)) and len(s) >= 3]
-    if source == "lottery" and slots:
+    named = registry.get(source)
+    if named is not None and named.lottery and slots:
         if len(slots) > 3:
             return f"lottery {', '.join(sorted({str(s[0]) for s in slots}))} ({len(slots)} numbers)"
         return "lottery " + ", ".join(f"{s[0]} {s[1]} #{s[2]}" for s in slots)

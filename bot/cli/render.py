@@ -54,12 +54,6 @@ def add_commands(sub: Any) -> None:
     add_site(sub)
 
 
-def _picture(ruleset: Any, state: Any) -> Any:
-    if not callable(getattr(ruleset, "picture", None)):
-        raise LookupError(f"the '{ruleset.id}' ruleset has no map to draw")
-    return ruleset.picture(state)
-
-
 def _write(path: Path, data: bytes | str) -> None:
     if path.parent and not path.parent.exists():
         raise FileNotFoundError(f"the folder {path.parent} does not exist")
@@ -88,7 +82,7 @@ def cmd_map(args: argparse.Namespace) -> int:
         return fail(f"--out {args.out}: the map is written as .png or .svg")
     try:
         ruleset, state = folded(args.db, args.campaign, args.turn)
-        picture = _picture(ruleset, state)
+        picture = ruleset.picture(state)
         written = []
         if svg_out:
             _write(args.out, render_svg(picture, args.width))
@@ -118,7 +112,7 @@ def cmd_chart(args: argparse.Namespace) -> int:
         return fail(f"--out {args.out}: charts are written as .png")
     try:
         ruleset, state = folded(args.db, args.campaign)
-        picture = _picture(ruleset, state)
+        picture = ruleset.picture(state)
         chart = chart_of(picture, args.kind)
         _write(args.out, render_chart(picture, args.kind, args.width))
     except ValueError as exc:  # a kind of chart the game does not keep

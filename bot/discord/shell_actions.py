@@ -63,7 +63,7 @@ async def ruleset_autocomplete(interaction: discord.Interaction, current: str) -
     """Every registered game (plugins included), by title and id."""
     from engine.rulesets import load_ruleset, registered
 
-    bot: LegatusBot = interaction.client  # type: ignore[assignment]
+    bot: LegatusBot = interaction.client  # type: ignore[assignment]  # the client is LegatusBot
     low = current.lower()
     choices = []
     for ruleset_id in registered():

@@ -85,7 +85,7 @@ def face_command(bot: Any, shell: ShellCommand, face: DiscordFace,
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         await run_face(bot, interaction, shell, face, values)
 
-    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]  # discord.py reads it
     callback.__qualname__ = callback.__name__ = f"shell_command_{face.name.replace(' ', '_').replace('-', '_')}"
     for decorate, table in ((app_commands.describe, describe), (app_commands.choices, choices),
                             (app_commands.autocomplete, completes)):

@@ -440,7 +440,7 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
     for sea in (False, True):
         group = [s for s in spaces if (s.kind == "sea") == sea]
         names = [s.name for s in group]
-        centres = [project(s.at) for s in group]  # type: ignore[arg-type]
+        centres = [project(s.at) for s in group]  # type: ignore[arg-type]  # at: set (spaces, above)
         reaches = [drawing.reach_of(s.name, sea) * scale for s in group]
         key = (sea, tuple(names), tuple(centres), tuple(reaches), tuple(sorted(lines.items())))
         if key not in ground.groups:

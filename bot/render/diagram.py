@@ -27,7 +27,7 @@ TALLEST = 1.25  # the view is at most this many times as tall as it is wide
 def as_diagram(picture: Picture) -> Picture:
     """The picture with its centres moved into a view of their own and a drawing whose land is its areas'."""
     spaces = [s for s in picture.spaces if s.at is not None]
-    sites: list[Point] = [(float(s.at[0]), float(s.at[1])) for s in spaces]  # type: ignore[index]
+    sites: list[Point] = [(float(s.at[0]), float(s.at[1])) for s in spaces]  # type: ignore[index]  # at: set, above
     nearest = [min((math.dist(p, q) for j, q in enumerate(sites) if j != i), default=1.0) for i, p in enumerate(sites)]
     spacing = (statistics.median(nearest) if nearest else 1.0) or 1.0
     xs, ys = [p[0] for p in sites] or [0.0], [p[1] for p in sites] or [0.0]

@@ -79,7 +79,7 @@ def rgb_to_hex(rgb: RGB) -> str:
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved a fraction ``t`` of the way to ``b``."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]  # three, as a and b
 
 
 # --- colour science: just enough to check a palette ------------------------------------------------------------------
@@ -120,7 +120,7 @@ def lab(rgb: RGB, vision: str = "normal") -> tuple[float, float, float]:
     if vision != "normal":
         m = CVD_MATRICES[vision]
         linear = tuple(sum(m[i][j] * linear[j] for j in range(3)) for i in range(3))
-    return _lab_from_linear(linear)  # type: ignore[arg-type]
+    return _lab_from_linear(linear)  # type: ignore[arg-type]  # three components, as rgb
 
 
 def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:

@@ -14,7 +14,7 @@ from PIL import ImageFont
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
     # Pillow's bundled Aileron (Pillow >= 10.1): no system font, same metrics everywhere.
-    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]  # with a size, a FreeTypeFont
 
 
 def stroke(size: int, bold: bool) -> float:

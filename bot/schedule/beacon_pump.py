@@ -21,6 +21,7 @@ from sqlmodel import Session
 from bot.store.schedule_tables import as_utc
 from bot.service.asks import is_question, question_text
 from bot.store.campaigns import CampaignRow
+from engine.chance.sources import drand as drand_source
 
 log = logging.getLogger("legatus.scheduler")
 T = TypeVar("T")
@@ -37,7 +38,7 @@ def job_id(campaign_id: int) -> str:
 
 
 def waiting_rounds(ruleset: Any, state: Any) -> list[int]:
-    return sorted(int(n.key) for n in ruleset.needs(state) if n.source == "drand" and n.key.isdigit())
+    return sorted(int(n.key) for n in ruleset.needs(state) if n.source == drand_source.NAME and n.key.isdigit())
 
 
 def schedule_first(service: Any, scheduler: Any, clock: Any, campaign_id: int, rounds: list[int]) -> None:
@@ -143,7 +144,7 @@ async def _pump(app: Any, campaign_id: int, attempt: int) -> None:
         messages = await _in_daemon_thread(app.service.pump, name)
         after = acting_of(app.service, name)
         ruleset, state = await asyncio.to_thread(app.service.folded, name)
-    still = [n for n in ruleset.needs(state) if n.source == "drand"]
+    still = [n for n in ruleset.needs(state) if n.source == drand_source.NAME]
     if still and not messages:
         if attempt == 0:
             await _tell_unreachable(app, campaign_id, still[0].key)
@@ -180,7 +181,8 @@ async def _tell_unreachable(app: Any, campaign_id: int, key: str) -> None:
     from bot.schedule.scheduler import _send, claim, writer
 
     source = getattr(app.service, "beacons", None)
-    round_number = int(str(key).removeprefix("drand:")) if str(key).removeprefix("drand:").isdigit() else None
+    digits = str(key).removeprefix(drand_source.PREFIX)
+    round_number = int(digits) if digits.isdigit() else None
     relays = getattr(source, "unreachable", {}).get(round_number) if round_number is not None else None
     if not relays:
         return  # not produced yet, or a relay answered late: the retries will tell

@@ -12,14 +12,14 @@ from bot.service.public_values import BOT
 from bot.store.campaigns import append_event
 from bot.store.session_post_store import SessionPostStore
 from engine.log import Folded
-from engine.ruleset import Ruleset
+from engine.ruleset import NEED_SEAL, Ruleset
 
 
 def seal_at_creation(reading: PostReading, session: Session, row: Any, ruleset: Ruleset,
                      folded: Folded) -> tuple[Folded, list[str]]:
     """Append the bot's seals the new campaign waits for (none for most games), with their contents kept in the
     private store; returns the fold after them and what they said."""
-    if not any(n.source == "seal" for n in ruleset.needs(folded.state)):
+    if not any(n.source == NEED_SEAL for n in ruleset.needs(folded.state)):
         return folded, []
     posting = _Posting(SessionPostStore(session), row, ruleset, folded, BOT)
     messages = reading._seal_secrets(posting)

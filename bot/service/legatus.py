@@ -48,7 +48,7 @@ from engine.chance import registry as chance_sources
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.log import CREATED, Folded, start
-from engine.ruleset import OffersOptions, Ruleset
+from engine.ruleset import OffersOptions, Ruleset, VersionsRules, rules_digest
 from engine.rulesets import load_ruleset
 from engine.takeback import CLOCK_RULES, UNDO_RULES
 
@@ -165,7 +165,7 @@ class Legatus(PostReading):
         with Session(self._writer) as session:  # read-then-write: the write lock first, or SQLite is busy
             if find_campaign(session, name) is not None:
                 return reply.note(f"a campaign called '{name}' already exists in this database")
-            digest = getattr(getattr(ruleset, "rules", None), "digest", "")
+            digest = rules_digest(ruleset)
             data: dict[str, Any] = {
                 "ruleset": ruleset_id, "gm": gm, "players": players, "clock": clock, "digest": digest,
                 "randomness": randomness,
@@ -174,9 +174,9 @@ class Legatus(PostReading):
             }
             if options:  # only when chosen: a campaign without options keeps the event it always had
                 data["options"] = options
-            version = getattr(ruleset, "rules_version", None)
-            if version is not None:  # the game's reading of its rules a new campaign follows; older logs keep theirs
-                data["rules_version"] = version
+            # The game's reading of its rules a new campaign follows; older logs keep theirs.
+            if isinstance(ruleset, VersionsRules):
+                data["rules_version"] = ruleset.rules_version
             data.update(source.created_fields())  # the source's newest rules; older logs keep theirs
             chain_line = ""
             if source.drand:

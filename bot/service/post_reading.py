@@ -23,6 +23,7 @@ from bot.service.window_pings import pinged_again, window_asked
 from bot.store.fold_key import EVERY, snapshot_key
 from bot.store.log_damage import check_stored, replayed, walk_due
 from bot.store.post_store import PostStore, with_secrets
+from engine.chance.sources import drand as drand_source
 from engine.events import Event, Rejection
 from engine.ledger import event_hash
 from engine.log import Folded, replay, step
@@ -225,7 +226,7 @@ class PostReading(PublicValues):
         for seat in posting.ruleset.to_act(posting.folded.state):
             if seat in asked:
                 continue
-            player = getattr(posting.ruleset, "player_of")(posting.folded.state, seat)
+            player = posting.ruleset.player_of(posting.folded.state, seat)
             if player and player != posting.author:
                 users.append(player)
         return users
@@ -305,7 +306,7 @@ class PostReading(PublicValues):
             data = {**data, "by": posting.author}  # which of the GMs it was: the trace names them
         draws = tuple(self._offered_draws(posting))
         # A drand campaign's event says the newest round the bot held: a lower bound on its time (docs/randomness.md 4).
-        known = getattr(self.beacons, "newest", None) if any(d.startswith("drand:") for d in draws) else None
+        known = getattr(self.beacons, "newest", None) if any(d.startswith(drand_source.PREFIX) for d in draws) else None
         event = Event(
             seq=posting.folded.last_seq + 1, kind=kind, actor=actor, data=data, at=self._now(), draws=draws,
             known_round=known if isinstance(known, int) else None,

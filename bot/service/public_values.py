@@ -21,7 +21,7 @@ from engine.chance.sources import lottery as lottery_source
 from engine.events import Event, Rejection
 from engine.log import step
 from engine.lotto import missing_wheels
-from engine.ruleset import Need
+from engine.ruleset import NEED_REVEAL, NEED_SEAL, Need
 from engine.secrets import REVEALED, SEALED
 from engine.secrets import digest as seal_digest
 
@@ -199,7 +199,7 @@ class PublicValues:
         """Publish each sealed content the game says is due, from the private store, in a secret.revealed event."""
         messages: list[str] = []
         assert posting.campaign.id is not None
-        for need in self._needs(posting, "secret"):
+        for need in self._needs(posting, NEED_REVEAL):
             # Sealed earlier (the private store), or by this very post (not written yet).
             kept = posting.store.sealed(posting.campaign.id, int(need.key)) or next(
                 (e.secret for e in posting.new_events if e.seq == int(need.key) and e.secret), None)
@@ -235,7 +235,7 @@ class PublicValues:
         """Seal each content of the bot's own the game says is due (a stratagem marker drawn): the public log gets a
         ``secret.sealed`` event with its digest and public part, the private store its content and a fresh salt."""
         messages: list[str] = []
-        for need in self._needs(posting, "seal"):
+        for need in self._needs(posting, NEED_SEAL):
             spec = json.loads(need.content)
             content = spec["content"]
             salt = self.salt()

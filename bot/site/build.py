@@ -85,9 +85,9 @@ def _facts(record: CampaignRecord, folder: str) -> dict[str, Any]:
     charts = [{"kind": ch.kind, "title": ch.title, "file": f"charts/{re.sub(r'[^a-z0-9]+', '-', ch.kind.lower())}.png",
                "alt": _chart_alt(ch)} for ch in (final.charts if final is not None else ())]
     return {
-        "slug": folder, "name": record.name, "game": getattr(ruleset, "title", created.get("ruleset", "")),
+        "slug": folder, "name": record.name, "game": ruleset.title,
         "turn_label": summary.turn_label, "phase": summary.phase, "over": summary.over,
-        "randomness": str(created.get("randomness", getattr(ruleset, "randomness", ""))),
+        "randomness": str(created.get("randomness", ruleset.randomness)),
         "clock": str(created.get("clock", "")), "events": len(record.events),
         "last_seq": record.last_seq, "head": record.head, "turns": turns, "charts": charts,
         "standings": standings(final), "ledger": ledger(record),

@@ -89,13 +89,13 @@ def build(name: str, log_text: str, data_dir: Path) -> CampaignRecord:
             raise NotAPublicLog(f"campaign '{name}', event #{event.seq}: {exc.reason}") from None
         summary = ruleset.summary(folded.state)
         if summary.turn != current.number:
-            current.picture = _picture(ruleset, folded.state)  # the map as the turn ended: the next one's start
+            current.picture = ruleset.picture(folded.state)  # the map as the turn ended: the next one's start
             turns.append(current)
             current = _turn(ruleset, folded.state, event.seq)
         if len(current.messages) < MAX_ANNOUNCEMENTS_PER_TURN:
             current.messages.extend((event.seq, m) for m in messages)
         current.last_seq, current.head = event.seq, folded.head
-    current.picture = _picture(ruleset, folded.state)
+    current.picture = ruleset.picture(folded.state)
     turns.append(current)
     return CampaignRecord(name, ruleset, events, turns, folded.state, folded.head, folded.last_seq)
 
@@ -103,11 +103,6 @@ def build(name: str, log_text: str, data_dir: Path) -> CampaignRecord:
 def _turn(ruleset: Ruleset, state: Any, first_seq: int) -> TurnRecord:
     summary = ruleset.summary(state)
     return TurnRecord(summary.turn, summary.turn_label, first_seq, first_seq)
-
-
-def _picture(ruleset: Ruleset, state: Any) -> Picture | None:
-    draw = getattr(ruleset, "picture", None)
-    return draw(state) if callable(draw) else None
 
 
 def ledger(record: CampaignRecord) -> list[dict[str, Any]]:

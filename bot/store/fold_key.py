@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.store.at_rest import open_snapshot, seal_snapshot
 from engine.log import Folded
+from engine.ruleset import rules_digest
 
 log = logging.getLogger("legatus.snapshots")
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
@@ -39,7 +40,7 @@ def snapshot_key(ruleset: Any, data_dir: Path) -> str:
     if cache in _keys:
         return _keys[cache]
     digest = hashlib.sha256(f"legatus-snapshot/{FORMAT}/{sys.version_info[:2]}".encode())
-    digest.update(str(getattr(getattr(ruleset, "rules", None), "digest", "")).encode())
+    digest.update(rules_digest(ruleset).encode())
     _hash_tree(digest, ENGINE_DIR, "*.py")
     module = sys.modules.get(type(ruleset).__module__)
     source = Path(getattr(module, "__file__", "") or ENGINE_DIR).resolve().parent

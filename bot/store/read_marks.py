@@ -61,6 +61,6 @@ def read_marks(session: Session, campaign_ids: Iterable[int]) -> dict[str, int]:
     ids = list(campaign_ids)
     if not ids:
         return {}
-    rows = session.exec(select(ReadMarkRow).where(ReadMarkRow.campaign_id.in_(ids)))  # type: ignore[attr-defined]
+    rows = session.exec(select(ReadMarkRow).where(ReadMarkRow.campaign_id.in_(ids)))  # type: ignore[attr-defined]  # sqlmodel: a column
     return {row.place_id: row.message_id for row in rows}
 

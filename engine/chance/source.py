@@ -15,9 +15,10 @@ values come from and when they are public:
 * ``key`` / ``slots`` / ``describe``: the binding as the ledger, ``/ledger`` and ``verify`` show it;
 * ``waits_for`` / ``moment``: when a binding's value becomes public by the clock (``verify``'s timing checks and
   the refusal of an undo once a value is public, engine/takeback.py, both read it here);
-* the properties the shell and ``verify`` read: whether a campaign may choose it, whether anyone can check it from
-  public data, whether it needs drand rounds or a seed, whether its values have a moment of the clock, and what it
-  writes into a new ``campaign.created`` (``created_fields``) and reads from it (``configure``).
+* the properties the shell, the games and ``verify`` read: whether a campaign may choose it, whether anyone can
+  check it from public data, whether it needs drand rounds or a seed, whether its values have a moment of the clock,
+  the range one public number covers (``span``), its values in words, and what it writes into a new
+  ``campaign.created`` (``created_fields``) and reads from it (``configure``).
 """
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ class Source(Protocol):
     clocked: bool  # its own values are public at a moment of the clock (``moment``): a draw's time, a round's
     margin: dt.timedelta  # how long before its value is public a live binding must be made (``verify``)
     records: tuple[str, ...]  # the event kinds that bring its public values into the book
+    # The range one of its public numbers covers (the lottery's 1..90: a wider roll takes several numbers, a game that
+    # picks one of many takes 1..span); None: a value of any range costs one public value.
+    span: int | None
+    values_words: str  # what its public values are, in words a refusal can use: "drand rounds"
 
     def created_fields(self) -> dict[str, Any]:
         """What a new campaign drawing from it records in ``campaign.created`` (its newest rules)."""

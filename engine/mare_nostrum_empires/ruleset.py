@@ -27,7 +27,8 @@ from engine.mare_nostrum_empires.play import HANDLERS
 from engine.mare_nostrum_empires.rules_data import RulesData, load_rules
 from engine.names import Resolution
 from engine.quote import quote
-from engine.ruleset import CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Said, Seat, Summary, Transition
+from engine.ruleset import (NEED_REVEAL, NEED_SEAL, CommandSpec, command_as_post, Need, Picture, Prompt, Proposal,
+                            Said, Seat, Summary, Transition)
 from engine.tabletop import table as tb
 
 OFFERED = "commerce.offered"
@@ -325,7 +326,7 @@ class MareNostrumEmpires:
         c = state.commerce
         due = []
         if c is not None and c.count is not None and len(c.offers) == len(c.taking_part):
-            due = [Need("secret", str(x.seq)) for x in sorted(c.offers.values(), key=lambda x: x.seq)
+            due = [Need(NEED_REVEAL, str(x.seq)) for x in sorted(c.offers.values(), key=lambda x: x.seq)
                    if x.revealed is None]
         held = tb.needs(state.table) if state.table is not None else []
         return due + held + ([] if state.phase == OVER else chance.needs(state.book))
@@ -335,7 +336,7 @@ class MareNostrumEmpires:
 
     def _waiting(self, state: Game) -> list[str]:
         # A draw's seal is asked for only where the tile or card is known (the bot's fold): every fold shows the same.
-        return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != "seal"]
+        return self.to_act(state) or [f"{n.source} {n.key}" for n in self.needs(state) if n.source != NEED_SEAL]
 
     def public_view(self, state: Game) -> dict[str, Any]:
         return view.public_view(self.rules, state, self._waiting(state))

@@ -216,7 +216,7 @@ def draw_marker(ctx: Ctx, side: str, label: str, *, shows: bool = False) -> str 
     n = hand.pool_size(st)
     if n <= 0:
         return None
-    sides = hand.LOTTERY_PICK_SIDES if getattr(st.book, "source", "") == "lottery" else hand.PICK_SIDES
+    sides = hand.pick_sides(st.book.source)
     got = ctx.oracle.pick(side, label, shows, sides, n)
     if "index" in got:  # examples of play: the pool is known, the marker is held openly
         marker = (hand.pool(st) or [])[got["index"]]

@@ -138,7 +138,7 @@ def copy_state(st: Any, memo: dict[int, Any]) -> Any:
     return new
 
 
-def detached_copy(src: "State", *, book: Any, log: list[str],
+def detached_copy(src: "State", *, book: ChanceBook, log: list[str],
                    standing: dict[str, list[str]]) -> "State":
     """A deep copy of ``src`` that takes its growing parts from elsewhere instead of copying them: a deep copy of the
     whole state for every replay of a parked order made a game's fold quadratic in its length."""

@@ -9,9 +9,9 @@ first. The GM's word comes from the campaign's first event; the shell checks the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.events import Event, Rejection
+from engine.names import Resolution
 from engine.mediterranean_empires.parse import KIND_WORDS
 from engine.mediterranean_empires.rules_data import UNIT_WORDS, RulesData
 from engine.mediterranean_empires.state import State, Unit
@@ -30,7 +30,7 @@ SPEC = CommandSpec(
     gm_only=True, example='/gm set treasury "Player A" 5 a recruit was paid twice',
 )
 
-Resolve = Callable[[str, str], Any]
+Resolve = Callable[[str, str], Resolution]
 
 
 def read(rules: RulesData, resolve: Resolve, args: list[str], text: str) -> Proposal:
@@ -41,8 +41,8 @@ def read(rules: RulesData, resolve: Resolve, args: list[str], text: str) -> Prop
     what, target_text, value_text, reason = args[0].lower(), args[1], args[2], " ".join(args[3:])
     if what == "treasury":
         found = resolve("seat", target_text)
-        if getattr(found, "name", None) is None:
-            return Proposal(0, text, error=getattr(found, "error", None) or f"unknown seat '{target_text[:40]}'")
+        if found.name is None:
+            return Proposal(0, text, error=found.error or f"unknown seat '{target_text[:40]}'")
         high = rules.max_treasury
         target: str = str(found.name)
     else:
@@ -52,8 +52,8 @@ def read(rules: RulesData, resolve: Resolve, args: list[str], text: str) -> Prop
         power, area = resolve("power", parts[0]), resolve("area", parts[2])
         kind = KIND_WORDS.get(parts[1].strip().lower())
         for found, typed in ((power, parts[0]), (area, parts[2])):
-            if getattr(found, "name", None) is None:
-                return Proposal(0, text, error=getattr(found, "error", None) or f"unknown name '{typed[:40]}'")
+            if found.name is None:
+                return Proposal(0, text, error=found.error or f"unknown name '{typed[:40]}'")
         if kind is None:
             return Proposal(0, text, error=f"unknown unit type '{parts[1][:40]}': the types are "
                                            f"{', '.join(UNIT_WORDS.values())}")

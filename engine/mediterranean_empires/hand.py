@@ -23,7 +23,7 @@ import hmac
 from typing import Any
 
 from engine import canonical
-from engine.chance import derive
+from engine.chance import derive, registry
 from engine.events import Rejection
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedMarker
@@ -31,11 +31,16 @@ from engine.mediterranean_empires.state import State
 
 # Drawn in the Stratagem Phase, these act at once (9.0, 12.0): the bot shows them in the sealing event.
 IMMEDIATE = ("Plague", "The Pope", "Crusade")
-# A pick's public value: one number in 1..PICK_SIDES under the pick's label (a drand or commit-reveal roll); a
-# lottery campaign takes one number 1..90.
+# A pick's public value: one number in 1..PICK_SIDES under the pick's label (a drand or commit-reveal roll); on a
+# source whose numbers are narrow, one of them (``Source.span``: a lottery campaign takes one number 1..90).
 PICK_SIDES = 2**31
-LOTTERY_PICK_SIDES = 90
 PICK_KEY_CONTENT = {"stratagem pick key": "the salt of this seal keys every stratagem pick of the game"}
+
+
+def pick_sides(source: str) -> int:
+    """The range of a pick's one number on the campaign's source (``book.source``)."""
+    named = registry.get(source)
+    return named.span if named is not None and named.span is not None else PICK_SIDES
 
 
 def entries(st: State, side: str) -> list[dict[str, Any]]:
@@ -147,7 +152,7 @@ def claim(ctx: Ctx, side: str, kinds: tuple[str, ...]) -> str:
     try:
         entry = ctx.oracle.claim(st.sides[side].hand, side, kinds)
     except NeedMarker:
-        skip = {r["seq"] for r in getattr(ctx.oracle, "revealed", ())}
+        skip = {r["seq"] for r in ctx.oracle.revealed}
         if knows_hand(st, side) and not candidates(st, side, kinds, skip):
             raise Rejection(f"Player {side} holds no {' or '.join(kinds)} stratagem marker to play",
                           hidden_of=ctx.seat(side)) from None

@@ -11,7 +11,7 @@ from engine.mediterranean_empires import combat, hand
 from engine.mediterranean_empires.combat import AMBUSH, MILITARY_ADVANTAGE
 from engine.mediterranean_empires.context import Ctx, other
 from engine.mediterranean_empires.parse import kind_word
-from engine.mediterranean_empires.state import Unit
+from engine.mediterranean_empires.state import Force, Unit
 
 NO = "do not intercept"
 CHOICES = ("intercept", f"intercept with {MILITARY_ADVANTAGE}", f"intercept with {AMBUSH}", NO)
@@ -24,12 +24,12 @@ class Declared:
     modifier: int  # the markers' part of the DRM: +1 for the interceptor's, −1 for the mover's
 
 
-def declare(ctx: Ctx, force: dict, area: str, blockers: list[Unit], *, exiting: bool, label: str) -> Declared | None:
+def declare(ctx: Ctx, force: Force, area: str, blockers: list[Unit], *, exiting: bool, label: str) -> Declared | None:
     """The interception declared, or None when the non-phasing player lets the force pass (or sends no unit)."""
-    opp, mover = other(force["side"]), force["side"]
+    opp, mover = other(force.side), force.side
     answer = ctx.oracle.ask(ctx.seat(opp), f"{label}.intercept",
-                            f"Intercept the {force['power']} force {'leaving' if exiting else 'entering'} {area} with "
-                            f"your {len(blockers)} unit(s) there?", CHOICES, NO, {"area": area, "units": len(force["ids"])})
+                            f"Intercept the {force.power} force {'leaving' if exiting else 'entering'} {area} with "
+                            f"your {len(blockers)} unit(s) there?", CHOICES, NO, {"area": area, "units": len(force.ids)})
     if answer == NO:
         return None
     modifier = 0

@@ -85,14 +85,14 @@ def _embark(ctx: Ctx, side: str, order: Embark) -> None:
     _operating(ctx, side)
     st = ctx.state
     f = operations.force(ctx)
-    if not f["naval"] and st.rules_version >= SEED_READINGS:
-        wanted = [u.id for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done and u.power == f["power"]
-                  and u.id not in f["ids"] and order.kind in (None, u.kind)]
+    if not f.naval and st.rules_version >= SEED_READINGS:
+        wanted = [u.id for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done and u.power == f.power
+                  and u.id not in f.ids and order.kind in (None, u.kind)]
         operations.pick_up(ctx, order.origin, wanted[:order.count] if order.count else wanted)
         return
     ready = [u for u in st.units_in(order.origin) if u.kind != "fleet" and not u.done
              and side_of_power(st, u.power) == side and (order.kind in (None, u.kind))]
-    room = 2 * len(f["ids"]) - len(f["cargo"])
+    room = 2 * len(f.ids) - len(f.cargo)
     want = order.count or room
     operations.embark(ctx, order.origin, [u.id for u in ready][:min(want, room)])
 
@@ -110,7 +110,7 @@ def _coastal_raid(ctx: Ctx, side: str, order: CoastalRaid) -> None:
 def _drop(ctx: Ctx, side: str, order: Drop) -> None:
     _operating(ctx, side)
     f = operations.force(ctx)
-    ids = [i for i in f["ids"] if ctx.state.units[i].kind == order.kind][: order.count]
+    ids = [i for i in f.ids if ctx.state.units[i].kind == order.kind][: order.count]
     if len(ids) < order.count:
         raise Rejection(f"the force has fewer than {order.count} {kind_word(order.kind)}")
     operations.drop(ctx, ids)

@@ -21,12 +21,12 @@ from engine.mediterranean_empires.orders import (Answer, Draw, Order, Place, Sta
 from engine.mediterranean_empires.parse import Unclear, read_line
 from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
-from engine.names import NameIndex
+from engine.names import NameIndex, Resolution
 from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
-from engine.ruleset import (IN_TURN, CommandSpec, command_as_post, Need, Picture, Prompt, Proposal, Seat, Summary,
-                            Transition)
+from engine.ruleset import (IN_TURN, NEED_REVEAL, NEED_SEAL, CommandSpec, command_as_post, Need, Picture, Prompt,
+                            Proposal, Seat, Summary, Transition)
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
 
@@ -444,9 +444,9 @@ class MediterraneanEmpires:
             except Unclear as exc:
                 out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
                 continue
-            if isinstance(order, Answer) and self._sealed(state, seat):
+            label = self._sealed_bid(state, seat) if isinstance(order, Answer) else None
+            if isinstance(order, Answer) and label is not None:
                 # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
-                label = state.action.pending.label  # type: ignore[union-attr]
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
                                     understood=f"a sealed initiative bid for {seat}", secret={"answer": order.answer}))
                 continue
@@ -460,9 +460,12 @@ class MediterraneanEmpires:
                                 understood=order.describe()))
         return out
 
-    def _sealed(self, state: State, seat: str) -> bool:
+    def _sealed_bid(self, state: State, seat: str) -> str | None:
+        """The label of the sealed bid asked of ``seat`` now, or None."""
         a = state.action
-        return a is not None and a.pending.kind is Waiting.ANSWER and a.pending.seat == seat and a.pending.mode == "bid"
+        if a is None or a.pending.kind is not Waiting.ANSWER or a.pending.seat != seat or a.pending.mode != "bid":
+            return None
+        return a.pending.label
 
     def shell_refusals(self, state: State) -> dict[str, str]:
         from engine.mediterranean_empires.shell_commands import refusals
@@ -493,7 +496,7 @@ class MediterraneanEmpires:
             return list(self.rules.seats)
         return []
 
-    def resolve(self, kind: str, text: str) -> Any:
+    def resolve(self, kind: str, text: str) -> Resolution:
         if kind in ("nation", "seat"):
             return self.seat_index.resolve(text)
         index = self.rules.power_index if kind in ("power", "side") else self.rules.map.index
@@ -558,21 +561,21 @@ class MediterraneanEmpires:
         wanted = chance.needs(state.book)
         a = state.action
         if a is not None and a.pending.kind is Waiting.REVEAL:
-            wanted += [Need("secret", str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
+            wanted += [Need(NEED_REVEAL, str(v["seq"])) for v in sorted(a.sealed.values(), key=lambda v: v["seq"])]
         if a is not None and a.pending.kind is Waiting.MARKER and a.pending.seat:
             # Only the bot's fold knows which sealed markers back the claim; which one it opens is keyed by the pick
             # key (hand.choose_reveal), so that the one opened says nothing definite of the seat's other markers.
             side = self.rules.seats[a.pending.seat]
             found = hand.candidates(state, side, a.pending.choices, {r["seq"] for r in a.revealed})
             label = f"t{state.turn}.o{state.actions_done}.claim{len(a.revealed) + 1}"
-            wanted += [Need("secret", str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
+            wanted += [Need(NEED_REVEAL, str(hand.choose_reveal(state, found, label)["seq"]))] if found else []
         if a is not None and a.pending.kind is Waiting.SEAL and a.pending.content is not None:
-            wanted.append(Need("seal", a.pending.label, content=canonical.dumps(a.pending.content)))
+            wanted.append(Need(NEED_SEAL, a.pending.label, content=canonical.dumps(a.pending.content)))
         if state.phase == "over":
             key = state.pick_key
             if key is not None and not key["revealed"]:
-                wanted.append(Need("secret", str(key["seq"])))
-            wanted += [Need("secret", str(e["seq"])) for s in state.sides.values() for e in s.hand
+                wanted.append(Need(NEED_REVEAL, str(key["seq"])))
+            wanted += [Need(NEED_REVEAL, str(e["seq"])) for s in state.sides.values() for e in s.hand
                        if e["seq"] is not None and not e["revealed"]]
         return wanted
 

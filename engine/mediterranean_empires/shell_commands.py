@@ -6,7 +6,7 @@ campaign game (Mare Nostrum) takes is told how this game is played rather than "
 """
 from __future__ import annotations
 
-from engine.chance import book as chance
+from engine.chance import registry
 from engine.mediterranean_empires.state import State
 
 FIRST_ORDER = "Player A begins the game turn with 'draw' (draw a stratagem marker)"
@@ -15,7 +15,7 @@ FIRST_SET_UP = ("Player A begins with the set-up (3.1): 'standard set-up', or a 
 
 
 def refusals(state: State) -> dict[str, str]:
-    source = state.book.source if state.book is not None else chance.DRAND
+    source = registry.get(state.book.source)
     first = FIRST_SET_UP if state.phase == "set-up" else FIRST_ORDER
     out = {
         "turn open": f"a game of Mediterranean Empires has no turn to open: it starts by itself; {first}",
@@ -27,9 +27,8 @@ def refusals(state: State) -> dict[str, str]:
         "campaign reveal": "this game keeps no seed to reveal: its numbers come from their public values, checked "
                            "as they are recorded",
     }
-    if source != chance.LOTTERY:
-        why = f"this campaign's dice come from {'drand rounds' if source == chance.DRAND else 'commit-reveal numbers'}, "\
-              "not from the lottery"
+    if source is not None and not source.lottery:
+        why = f"this campaign's dice come from {source.values_words}, not from the lottery"
         out["lotto confirm"] = why
         out["lotto cancelled"] = why
     return out

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.chance.book import ChanceBook
 from engine.mediterranean_empires.orders import Order
 from engine.mediterranean_empires.rules_data import RulesData
 
@@ -24,6 +25,24 @@ class Unit:
     done: bool = False  # has completed its operations this game turn (10.0)
     combats: int = 0  # combats fought this game turn (14.1: mercenaries that fight none may mutiny)
     redistributed: bool = False  # moved in this End of Turn Phase (5.2: once per unit)
+
+
+@dataclass
+class Force:
+    """The force activated now (10.0): one power's units moving and fighting together on the OPs rolled for it."""
+
+    side: str
+    power: str
+    ids: list[int]  # its units: fleets, or land units
+    area: str
+    ops: int  # OPs left
+    naval: bool
+    king: str | None  # the power whose King moves with it, if he was activated with it
+    based: bool  # a fleet force has reached a sea next to a friendly city (11.1): it may do more than move
+    label: str  # the labels of its rolls begin with it (the order's)
+    start: str  # its initial area: no unit joins it there once its OP roll is made (10.0)
+    cargo: list[int] = field(default_factory=list)  # land units a fleet force carries (11.2)
+    steps: int = 0  # its moves and attacks so far: each one's rolls are labelled by its number
 
 
 @dataclass
@@ -148,13 +167,14 @@ class State:
     standing: dict[str, list[str]] = field(default_factory=dict)  # seat -> standing orders
     action: Action | None = None
     actions_done: int = 0  # orders that used dice or answers: numbers their labels
-    force: dict[str, Any] | None = None  # the force activated now: ids, ops left, area, flags
+    force: Force | None = None  # the force activated now
     winner: str | None = None
     vp: dict[str, int] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
-    # engine.chance.book.ChanceBook: every roll bound to a public value, and its values once settled; the dice an order
-    # asks for by label are read there (chance.Drawn): a state pickled before keeps an unused ``rolls`` copy of them.
-    book: Any = None
+    # Every roll bound to a public value, and its values once settled; the dice an order asks for by label are read
+    # there (chance.Drawn): a state pickled before keeps an unused ``rolls`` copy of them. ``initial_state`` gives it
+    # the campaign's source; a bare State (a rule test's) has a drand book.
+    book: ChanceBook = field(default_factory=ChanceBook)
     options: list[str] = field(default_factory=list)  # campaign options chosen at creation (options.py)
     rules_version: int = 1  # the reading of the seed the campaign follows (rules_version.py)
 

@@ -23,7 +23,8 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
         "units": [{"id": u.id, "power": u.power, "kind": u.kind, "area": u.area, "done": u.done,
                    **({"face_down": True} if u.face_down else {})} for u in st.units.values()],
         "kings": {p: {"diplomacy": k.diplomacy, "military": k.military, "area": k.area} for p, k in st.kings.items()},
-        "force": None if st.force is None else {k: st.force[k] for k in ("power", "area", "ops", "ids", "cargo")},
+        "force": None if (f := st.force) is None else {"power": f.power, "area": f.area, "ops": f.ops, "ids": list(f.ids),
+                                                       "cargo": list(f.cargo)},
         "winner": st.winner, "vp": st.vp, "options": list(st.options),
     }
     if st.phase == setup_phase.PHASE:  # only then: the views of campaigns past their set-up stay as they were
@@ -47,7 +48,7 @@ def summary(rules: RulesData, state: State) -> Summary:
     over = state.phase == "over"
     # On the lottery the game stands at the newest draw it has recorded: its next rolls bind to later ones.
     book = state.book
-    latest = max(book.draws) if book is not None and book.source == chance.LOTTERY and book.draws else None
+    latest = max(book.draws) if book.source == chance.LOTTERY and book.draws else None
     return Summary(state.turn, f"Game turn {state.turn} ({options.years(rules, state)})", state.phase,
                    playing=not over, over=over, draw=latest,
                    winner=None if not over else ("draw" if state.winner == "draw" else rules.seat_of_side(state.winner or "B")))

@@ -123,8 +123,9 @@ def reveal_bid(a: SealedAuction, seq: int, content: dict[str, Any], purse: int) 
     if seat is None or seq not in a.due():
         raise Rejection(f"event #{seq} holds no sealed bid due to be revealed")
     amount = content.get("amount")
-    valid = isinstance(amount, int) and not isinstance(amount, bool) and 0 <= amount <= purse
-    a.amounts[seat] = amount if valid else 0  # type: ignore[assignment]
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= purse:
+        amount = 0
+    a.amounts[seat] = amount
     return seat, a.amounts[seat]
 
 

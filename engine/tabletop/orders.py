@@ -16,7 +16,7 @@ from engine.events import Rejection
 from engine.tabletop.hands import MAX_AMOUNT
 from engine.tabletop.trades import EVERYONE
 
-ITEM = re.compile(r'^(?:(\d+)\s+)?(.+?)$')
+ITEM = re.compile(r'^(?:(\d+)\s+)?(.+?)$', re.S)  # any non-empty item, a line break in it too
 OFFER = re.compile(r'^offer\s+(.*?)\s+for\s+(.*?)\s+to\s+(\S+)(?:\s+secretly\s+(.+))?$', re.I | re.S)
 COUNTER = re.compile(r'^counter\s+(\d+)\s+(.*?)\s+for\s+(.*?)(?:\s+secretly\s+(.+))?$', re.I | re.S)
 ANSWER = re.compile(r'^(accept|decline|withdraw)\s+(\S+)(?:\s+with\s+(.+))?$', re.I)
@@ -40,7 +40,7 @@ def bundle(text: str, words: Vocabulary, giving: bool) -> dict[str, Any]:
         item = raw.strip()
         if not item or item.lower() == "nothing":
             continue
-        number, word = ITEM.match(item).groups()  # type: ignore[union-attr]
+        number, word = ITEM.match(item).groups()  # type: ignore[union-attr]  # ITEM matches any non-empty item
         n = int(number) if number else 1
         if not 1 <= n <= MAX_AMOUNT:
             raise Rejection(f"'{item}': an amount is 1 to {MAX_AMOUNT}")

@@ -21,17 +21,30 @@ import hmac
 from collections.abc import Sequence
 
 from engine import canonical
-from engine.chance import derive
+from engine.chance import derive, registry
 
-# The public value of a shuffle: on the lottery five numbers 1..90 (five wheels: about 2^32 outcomes, so an
-# operator cannot pick a key that favours one order whatever the draw); elsewhere two values in 1..2^31.
-LOTTERY_VALUES = (1, 90, 5)
+# The public value of a shuffle: on a source whose numbers are narrow (its ``span``: the lottery's 1..90), enough of
+# them for at least 2^32 outcomes (five on the lottery, about 2^32.5), so an operator cannot pick a key that favours
+# one order whatever the draw; elsewhere two values in 1..2^31.
+OUTCOMES = 2**32
 OTHER_VALUES = (1, 2**31, 2)
 
 
 def roll_shape(source: str) -> tuple[int, int, int]:
-    """(lo, hi, count) of a shuffle's roll on the campaign's source of chance."""
-    return LOTTERY_VALUES if source == "lottery" else OTHER_VALUES
+    """(lo, hi, count) of a shuffle's roll on the campaign's source of chance (``book.source``)."""
+    named = registry.get(source)
+    span = named.span if named is not None else None
+    return OTHER_VALUES if span is None else (1, span, numbers_for(span))
+
+
+def numbers_for(span: int) -> int:
+    """How many numbers of 1..``span`` make at least OUTCOMES outcomes (counted exactly, in whole numbers)."""
+    if span < 2:
+        raise ValueError(f"a source's span is at least 2 numbers, not {span}")
+    count = 1
+    while span**count < OUTCOMES:
+        count += 1
+    return count
 
 
 def shuffle_key(label: str, values: Sequence[int], deck_key: str | None) -> bytes:

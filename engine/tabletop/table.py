@@ -24,7 +24,7 @@ from typing import Any
 from engine import canonical, secrets
 from engine.chance import book as chance
 from engine.events import Event, Rejection
-from engine.ruleset import Need
+from engine.ruleset import NEED_REVEAL, NEED_SEAL, Need
 from engine.tabletop import decks as dk
 from engine.tabletop import hands, shuffle
 
@@ -182,13 +182,13 @@ def advance(table: Table, book: chance.ChanceBook, event: Event) -> list[str]:
 
 def needs(table: Table) -> list[Need]:
     if table.needs_key() and table.key_seq is None:
-        return [Need("seal", KEY, content=canonical.dumps({"content": KEY_CONTENT, "public": {}}))]
-    out = [Need("secret", str(seq)) for seq in table.due]
+        return [Need(NEED_SEAL, KEY, content=canonical.dumps({"content": KEY_CONTENT, "public": {}}))]
+    out = [Need(NEED_REVEAL, str(seq)) for seq in table.due]
     for draw, card, face in table.sealing[:1]:  # one at a time: each seal's order in the log is the draws'
         if card is not None:
             content = {"card": card, "deck": draw.deck, "draw": draw.label}
             public = {"deck": draw.deck, "seat": draw.seat, "face": face, "from": draw.where}
-            out.append(Need("seal", draw.label, content=canonical.dumps({"content": content, "public": public})))
+            out.append(Need(NEED_SEAL, draw.label, content=canonical.dumps({"content": content, "public": public})))
     return out
 
 

@@ -8,8 +8,8 @@ from typing import Any
 from engine.chance import book as chance
 from engine.events import Event, Rejection
 from engine.names import NameIndex, Resolution
-from engine.ruleset import (REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt, Proposal, Seat, Summary,
-                            Transition, command_as_post)
+from engine.ruleset import (NEED_REVEAL, NEED_SEAL, REACTION, VOTE, WINDOW, CommandSpec, Need, Picture, Prompt,
+                            Proposal, Seat, Summary, Transition, command_as_post)
 from engine.tabletop import table as tb
 from engine.trading_mediterranean import choices, flow, parse, trading, view
 from engine.trading_mediterranean.commands import COMMANDS, command_line
@@ -176,7 +176,7 @@ class TradingMediterranean:
     def needs(self, state: gm.Game) -> list[Need]:
         wanted = tb.needs(state.table)
         if state.phase == gm.OVER:
-            wanted += [Need("secret", str(o.seq)) for o in state.market.offers
+            wanted += [Need(NEED_REVEAL, str(o.seq)) for o in state.market.offers
                        if o.sealed and not (o.hidden or {}).get("revealed")]
         return wanted + chance.needs(state.book)
 
@@ -191,7 +191,7 @@ class TradingMediterranean:
 
     def public_view(self, state: gm.Game) -> dict[str, Any]:
         return {**view.public(self.rules, state),
-                "waiting": [f"{n.source}:{n.key}" for n in self.needs(state) if n.source != "seal"]}
+                "waiting": [f"{n.source}:{n.key}" for n in self.needs(state) if n.source != NEED_SEAL]}
 
     def private_view(self, state: gm.Game, seat: str) -> dict[str, Any]:
         return view.private(self.rules, state, seat)

@@ -218,15 +218,15 @@ def operations(ruleset: Any, st: State, side: str, plans: dict[str, Any]) -> str
     f = st.force
     if f is not None:
         target = plan.get("target")
-        if f["area"] != target and not plan.get("moved"):
+        if f.area != target and not plan.get("moved"):
             plan["moved"] = True
             leaving = 3 if any(control.side_of_power(st, u.power) not in (side, None)
-                               for u in st.units_in(f["area"]) if u.kind != "fleet") else 1
-            if f["ops"] >= leaving * (2 if st.plague else 1):
+                               for u in st.units_in(f.area) if u.kind != "fleet") else 1
+            if f.ops >= leaving * (2 if st.plague else 1):
                 return f"move to {target}"
-        enemy = [u for u in st.units_in(f["area"]) if u.kind != "fleet"
+        enemy = [u for u in st.units_in(f.area) if u.kind != "fleet"
                  and control.side_of_power(st, u.power) not in (side, None)]
-        if enemy and f["area"] == target and not plan.get("attacked") and f["ops"] >= (4 if st.plague else 2):
+        if enemy and f.area == target and not plan.get("attacked") and f.ops >= (4 if st.plague else 2):
             plan["attacked"] = True
             return "attack"
         return "end"

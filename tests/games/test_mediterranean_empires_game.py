@@ -158,7 +158,7 @@ def _both_bid(state, seat: str) -> bool:  # type: ignore[no-untyped-def]
     side = seat[-1]
     other = "B" if side == "A" else "A"
     initiative = ("Military Advantage", "Ambush")
-    return (state.force is not None and state.force["side"] == side
+    return (state.force is not None and state.force.side == side
             and any(e["marker"] in initiative for e in state.sides[side].hand)
             and any(e["marker"] in initiative for e in state.sides[other].hand))
 

@@ -24,11 +24,7 @@ def _assign(reading: PostReading, posting: _Posting, line_no: int, command: Comm
     args = command.args
     if len(args) != 2:
         raise CommandError(f"usage: {command.usage}")
-    try:
-        seat = reading._resolve(posting, "nation", args[0])
-    except Rejection:
-        # A game without nations names its seats ("North"): the boundary's own vocabulary for a place.
-        seat = reading._resolve(posting, "seat", args[0])
+    seat = reading._resolve(posting, "seat", args[0])  # the boundary's vocabulary of seats, whatever a game calls them
     # The payload keeps the key "nation": every log since the first holds it, and each game reads it (a game may
     # read "seat" too); the shell's word for it is "seat" everywhere else.
     return done(line_no, command, f"{args[1]} plays the {seat}",
@@ -75,7 +71,9 @@ def _reveal(reading: PostReading, posting: _Posting, line_no: int, command: Comm
     assert posting.campaign.id is not None
     row = posting.session.get(campaign_secret.CampaignSecretRow, posting.campaign.id)
     if row is None:
-        raise Rejection("this campaign draws its rolls from the lottery: it has no seed to reveal")
+        source = chance_sources.get(reading._randomness(posting))
+        words = source.values_words if source is not None else "public values"
+        raise Rejection(f"this campaign's rolls come from {words}: it has no seed to reveal")
     seed = campaign_secret.seed_of(posting.session, posting.campaign.id)
     if seed is None:
         raise Rejection("the seed is made from the server key, which is not set here "

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from bot.schedule.clock import draw_moment
 from bot.service.shell_commands.model import Command, CommandError, DiscordFace, Option, ShellCommand, done, quoted
+from engine.chance.sources import lottery as lottery_source
 from engine.events import Rejection
 from engine.ruleset import Argument, CommandSpec
 
@@ -56,7 +57,7 @@ def _cancelled(reading: PostReading, posting: _Posting, line_no: int, command: C
     publication time is long past, no source has it, and a later draw is stored. ``verify`` refuses the ruling
     if the public draws hold that date."""
     day = _day_and_more(command, ", e.g. /lotto cancelled 2026-12-26 no draw on Boxing Day")
-    waited = {n.key for n in posting.ruleset.needs(posting.folded.state) if n.source == "lottery"}
+    waited = {n.key for n in posting.ruleset.needs(posting.folded.state) if n.source == lottery_source.NAME}
     if day.isoformat() not in waited:
         shown = ", ".join(sorted(waited)) or "none"
         raise Rejection(f"this campaign does not wait for the draw of {day.isoformat()} (it waits for: {shown})")

@@ -49,6 +49,8 @@ class CommitReveal:
     clocked = False  # a label is public when its round is (``waits_for``), or when the seed is revealed
     margin = drand_source.SOURCE.margin  # a mixed label's values wait for its round
     records: tuple[str, ...] = ("random.recorded",)
+    span: int | None = None  # values derived from a seed (and a round's randomness)
+    values_words = "commit-reveal numbers"
 
     def created_fields(self) -> dict[str, Any]:
         # Each roll is also mixed with a future drand round: the seed's holder cannot foresee it either. The rule of

@@ -69,6 +69,8 @@ class Drand:
     clocked = True
     margin = dt.timedelta(seconds=6)  # two quicknet periods
     records: tuple[str, ...] = ("beacon.recorded",)
+    span: int | None = None  # values derived from 256 bits of randomness
+    values_words = "drand rounds"
 
     def created_fields(self) -> dict[str, Any]:
         return {}

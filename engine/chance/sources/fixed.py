@@ -36,6 +36,8 @@ class Fixed:
     clocked = False
     margin = dt.timedelta(0)
     records: tuple[str, ...] = ()
+    span: int | None = None  # each value is given whole
+    values_words = "fixed values"
 
     def created_fields(self) -> dict[str, Any]:
         return {}

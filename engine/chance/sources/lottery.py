@@ -87,6 +87,8 @@ class Lottery:
     clocked = True
     margin = BINDING_MARGIN  # the shell's own margin: an honest binding always passes verify
     records: tuple[str, ...] = ("draw.cancelled", "draw.recorded")
+    span: int | None = 90  # a wheel's numbers
+    values_words = "lottery draws"
 
     def created_fields(self) -> dict[str, Any]:
         # The slot rule of its free rolls (engine/chance/lottery_slots.py); older logs keep theirs.

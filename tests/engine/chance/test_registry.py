@@ -2,12 +2,14 @@
 the one place that says when a binding's value is public (verify's timing and an undo's refusal both read it)."""
 from __future__ import annotations
 
+import ast
 import datetime as dt
 
 from engine.chance import registry
 from engine.chance.source import Source
 from engine.chance.sources import commit_reveal, drand, lottery
 from engine.lotto import BINDING_MARGIN
+from tests.fixture_paths import REPO
 
 UTC = dt.timezone.utc
 QUICKNET = (1692803367, 3)
@@ -40,6 +42,10 @@ def test_what_each_source_says_of_itself() -> None:
     assert lottery.SOURCE.created_fields() == {"lottery_slots": 2}
     assert commit_reveal.SOURCE.created_fields() == {"mix": "drand"}
     assert drand.SOURCE.created_fields() == {}
+    # What a game reads of a source instead of its name: the range one public number covers, its values in words.
+    assert {s.name: (s.span, s.values_words) for s in registry.SOURCES} == {
+        "lottery": (90, "lottery draws"), "drand": (None, "drand rounds"),
+        "commit-reveal": (None, "commit-reveal numbers"), "fixed": (None, "fixed values")}
 
 
 def test_the_moment_a_value_is_public() -> None:
@@ -73,3 +79,16 @@ def test_what_the_shell_offers_a_campaign_with_each_event() -> None:
     assert lottery.SOURCE.rounds_offered({"mix": "drand"}) is False
     assert commit_reveal.SOURCE.rounds_offered({"mix": "drand"}) is True
     assert commit_reveal.SOURCE.rounds_offered({}) is False  # created before labels were mixed: the seed alone
+
+
+def test_no_shared_module_names_a_source_so_a_new_one_touches_only_its_own() -> None:
+    """The shell and the engine's shared modules (everything but the sources themselves and the games) ask a source
+    through the registry or name it by its module's constant: a string literal equal to a source's name or prefix in
+    one of them would be a place a new source has to be added by hand."""
+    words = {*registry.NAMES, *(f"{name}:" for name in registry.NAMES)}
+    shared = [*(REPO / "bot").rglob("*.py"), *(REPO / "engine").glob("*.py"), *(REPO / "engine" / "chance").glob("*.py"),
+              *(REPO / "engine" / "tabletop").rglob("*.py")]
+    named = [f"{path.relative_to(REPO)}:{node.lineno} {node.value!r}" for path in shared
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Constant) and node.value in words]
+    assert len(shared) > 200 and named == []

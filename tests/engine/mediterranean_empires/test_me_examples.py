@@ -103,7 +103,7 @@ def test_11_1_a_fleet_away_from_a_friendly_city_must_move_first() -> None:
     st, fleet = _fleet_southwest_of_sardinia()
     ctx = ctx_with(dice=[3, 4], state=st)
     f = operations.activate_force(ctx, "A", "Algerian Sea", [fleet])
-    assert f["based"] is False
+    assert f.based is False
     add(st, "Bougie", "fleet", "Algerian Sea")
     with pytest.raises(Rejection, match="must first reach a sea next to a friendly city"):
         operations.attack(ctx)
@@ -118,15 +118,15 @@ def test_11_1_fleet_moves_picks_up_and_lands_for_three_ops() -> None:
     soldier = add(st, "Pisa", "field_army", "Arborea")
     ctx = ctx_with(dice=[3, 4], state=st)
     f = operations.activate_force(ctx, "A", "Algerian Sea", [fleet])
-    assert f["ops"] == 7
+    assert f.ops == 7
     operations.move(ctx, "Balearic Sea")
-    assert f["based"] is True  # Palma, in Player A's Majorca, lies on the Balearic Sea
+    assert f.based is True  # Palma, in Player A's Majorca, lies on the Balearic Sea
     operations.move(ctx, "Sea of Sardinia")
     operations.embark(ctx, "Arborea", [soldier])
     operations.move(ctx, "Gulf of Lion")
     operations.debark(ctx, "Provence County")
     assert st.units[soldier].area == "Provence County" and st.units[fleet].area == "Gulf of Lion"
-    assert f["ops"] == 7 - 3
+    assert f.ops == 7 - 3
 
 
 def test_11_1_taranto_is_not_a_port_on_the_adriatic() -> None:

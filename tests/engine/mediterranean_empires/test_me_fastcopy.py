@@ -8,6 +8,7 @@ from engine import secrets
 from engine.events import Event
 from engine.mediterranean_empires.hand import PICK_KEY_CONTENT
 from engine.mediterranean_empires.fastcopy import copy_state
+from engine.mediterranean_empires.state import Force
 from engine.rulesets import load_ruleset
 
 DATA = Path(__file__).resolve().parents[3] / "data"
@@ -49,10 +50,11 @@ def test_parts_shared_with_the_parked_order_stay_shared_in_the_copy() -> None:
 
 def test_a_field_it_does_not_know_is_still_copied_deeply() -> None:
     st = _parked_state()
-    st.force = {"ids": [1, 2], "area": "Albi"}
+    st.force = Force("A", "France", [1, 2], "Albi", 3, False, None, False, "force", "Albi")
     twin = copy_state(st, {})
-    twin.force["ids"].append(3)
-    assert st.force["ids"] == [1, 2]
+    assert twin.force is not None and st.force is not None
+    twin.force.ids.append(3)
+    assert st.force.ids == [1, 2] and twin.force.ids == [1, 2, 3]
 
 
 def test_it_knows_every_field_of_the_chance_book_so_it_never_falls_back_to_deepcopy_for_it() -> None:

@@ -47,3 +47,9 @@ def test_a_forged_hand_is_refused_not_crashed_on() -> None:
     st = _state(("A", "Crusade", True), ("B", "Crusade", True))  # one Crusade in the game, sealed twice
     with pytest.raises(Rejection, match="not among the markers unseen"):
         hand.pool(st)
+
+
+def test_a_pick_takes_one_public_number_of_the_campaign_source() -> None:
+    assert hand.pick_sides("lottery") == 90  # one number of a wheel
+    assert hand.pick_sides("drand") == hand.pick_sides("commit-reveal") == hand.pick_sides("fixed") == 2**31
+    assert hand.pick_sides("dice") == hand.PICK_SIDES  # a name no registered source has

@@ -51,14 +51,14 @@ def test_units_of_two_powers_intercept_at_minus_one() -> None:
     p.order("A", "move to Rosselló")
     p.drive([4], {"intercept": "intercept", "intercept_units": ["2", "0", "1"]})
     assert "Player B tries to intercept in Rosselló: 4-1, it fails." in p.messages
-    assert p.state.force["area"] == "Rosselló"
+    assert p.state.force.area == "Rosselló"
 
 
 def test_no_unit_sent_is_no_interception() -> None:
     p = entering()
     p.order("A", "move to Rosselló")
     p.drive([], {"intercept": "intercept", "intercept_units": ["0", "0", "0"]})
-    assert "Player B sends no unit to intercept in Rosselló." in p.messages and p.state.force["area"] == "Rosselló"
+    assert "Player B sends no unit to intercept in Rosselló." in p.messages and p.state.force.area == "Rosselló"
 
 
 def test_ambush_is_an_answer_and_the_movers_military_advantage_takes_one_off() -> None:

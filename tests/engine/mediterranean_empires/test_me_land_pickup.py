@@ -34,10 +34,10 @@ def test_a_land_force_picks_up_friendly_units_not_yet_activated_where_it_moves()
     p.drive([], fill=1)
     p.order("A", "pick up a levy from Albi")
     f = p.state.force
-    assert [p.state.units[i].kind for i in f["ids"]] == ["field_army", "levy"] and f["ops"] == 6
+    assert [p.state.units[i].kind for i in f.ids] == ["field_army", "levy"] and f.ops == 6
     assert "The France force picks up 1 unit(s) in Albi (6 OPs left)." in p.messages
     p.order("A", "pick up from Albi")  # the rest of France's: the Anjou levy is another power's (10.0 1)
-    assert sorted(p.state.units[i].kind for i in p.state.force["ids"]) == ["field_army", "levy", "levy"]
+    assert sorted(p.state.units[i].kind for i in p.state.force.ids) == ["field_army", "levy", "levy"]
     with pytest.raises(Rejection, match="no ready land unit of France in Albi to pick up"):
         p.order("A", "pick up from Albi")
     p.order("A", "move to Montpellier")

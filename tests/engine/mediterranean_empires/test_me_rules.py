@@ -45,7 +45,7 @@ def test_ops_are_capped_at_fifteen() -> None:
     ctx = ctx_with(dice=[6, 6], state=st)
     ids = [u.id for u in st.units_in("Provence County")]
     f = operations.activate_force(ctx, "A", "Provence County", ids, markers=2)
-    assert f["ops"] == 15 and f["king"] == "France"
+    assert f.ops == 15 and f.king == "France"
 
 
 def test_a_force_is_one_power() -> None:
@@ -67,7 +67,7 @@ def test_leaving_enemy_units_costs_three_and_plague_doubles() -> None:
     ctx = ctx_with(dice=[5, 5], answers={"intercept": "do not intercept"}, state=st)
     f = operations.activate_force(ctx, "A", "Navarre", [a])
     operations.move(ctx, "Biscay")  # Castile's Biscay: an invasion
-    assert f["ops"] == 10 - 6
+    assert f.ops == 10 - 6
     assert st.status["Castile"] == "ally" and st.side_of["Castile"] == "B"
 
 

@@ -115,10 +115,10 @@ def test_interception_is_a_reaction_with_a_default_and_standing_orders_answer_it
     p.order("Player B", "never intercept")
     p.order("Player A", "activate France in Montpellier")
     p.roll(3, 4)
-    assert p.state.force["ops"] == 7
+    assert p.state.force.ops == 7
     # Aragon holds Rosselló with units: entering it is an interception chance, which the standing order declines.
     p.order("Player A", "move to Rosselló")
-    assert p.state.action is None and p.state.force["area"] == "Rosselló"
+    assert p.state.action is None and p.state.force.area == "Rosselló"
     p.order("Player A", "attack")
     prompts = game.prompts(p.state)
     assert prompts[0].seat == "Player B" and prompts[0].mode == "reaction" and prompts[0].on_timeout == "fight"
@@ -200,4 +200,4 @@ def test_markers_for_the_op_roll_are_checked_at_once_then_revealed_one_by_one(ga
         assert [n.source for n in need] == ["secret"], need
         p.event("secret.revealed", next(m for m in ma if str(m["seq"]) == need[0].key))
     p.roll(3, 4)
-    assert p.state.force["ops"] == 9 and p.state.sides["A"].hand == []
+    assert p.state.force.ops == 9 and p.state.sides["A"].hand == []

@@ -44,3 +44,11 @@ def test_answers_and_counters() -> None:
     assert orders.read_counter("counter 4 goods.2 for 2 wine", MINE, THEIRS) == {
         "offer": 4, "give": {"money": 0, "resources": {}, "cards": ["goods.2"], "faces": {}, "text": ""},
         "get": {"money": 0, "resources": {}, "cards": [], "faces": {"wine": 2}, "text": ""}, "secret": None}
+
+
+def test_an_item_with_a_line_break_is_refused_by_name_not_crashed_on() -> None:
+    # OFFER reads across lines (re.S), so a give or get may hold a line break: the item is quoted, never a crash.
+    with pytest.raises(Rejection) as refused:
+        orders.read_offer("offer 2 oil\nmore oil for wine to bob", MINE, THEIRS, SEATS)
+    assert refused.value.reason == ("'2 oil\nmore oil' is not something you can give: name money, oil, goods.1, "
+                                    "goods.2, or a promise in quotes")

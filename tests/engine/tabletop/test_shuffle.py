@@ -5,6 +5,8 @@ import hashlib
 import hmac
 import json
 
+import pytest
+
 from engine.tabletop import shuffle
 
 CARDS = ["wine", "grain", "grain star", "wine star", "grain", "wine"]
@@ -54,4 +56,11 @@ def test_the_order_depends_on_the_public_value_the_key_and_the_label_but_not_on_
 
 def test_the_roll_of_a_shuffle_has_enough_public_chance_on_every_source() -> None:
     assert shuffle.roll_shape("lottery") == (1, 90, 5)  # 90^5 ≈ 2^32.5 outcomes
-    assert shuffle.roll_shape("drand") == (1, 2**31, 2) == shuffle.roll_shape("commit-reveal")
+    assert shuffle.roll_shape("drand") == (1, 2**31, 2) == shuffle.roll_shape("commit-reveal") == shuffle.roll_shape("fixed")
+    assert shuffle.roll_shape("dice") == shuffle.OTHER_VALUES  # a name no registered source has
+
+
+def test_a_narrow_source_gives_a_shuffle_enough_numbers_for_2_to_the_32_outcomes() -> None:
+    assert [shuffle.numbers_for(s) for s in (2, 3, 90, 256, 2**16, 2**16 - 1, 2**32, 2**40)] == [32, 21, 5, 4, 2, 3, 1, 1]
+    with pytest.raises(ValueError, match="a source's span is at least 2 numbers, not 1"):
+        shuffle.numbers_for(1)

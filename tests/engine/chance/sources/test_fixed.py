@@ -74,5 +74,6 @@ def test_the_shell_never_offers_it_and_nothing_makes_it_public_by_the_clock() ->
     assert source is fixed.SOURCE and "fixed" in chance.SOURCES
     assert "fixed" not in registry.offered_names() and registry.choices_words() == "'lottery', 'drand' or 'commit-reveal'"
     assert (source.verifiable, source.records, source.created_fields()) == (False, (), {})
+    assert (source.span, source.values_words) == (None, "fixed values")
     assert registry.behind("fixed", "fixed:0") is None
     assert chance.record(_book([1]), Event(seq=3, kind="fixed.values", actor="gm", data={})) is False
