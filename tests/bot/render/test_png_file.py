@@ -9,7 +9,7 @@ import zlib
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.render.png_file import SIGNATURE, encode_png
+from bot.render.png_file import SIGNATURE, deflater, encode_png
 
 
 def _picture(mode: str, size: tuple[int, int] = (37, 23)) -> Image.Image:
@@ -58,6 +58,25 @@ def test_the_level_changes_the_size_not_the_pixels() -> None:
     fast, small = encode_png(image, 1), encode_png(image, 9)
     assert len(small) < len(fast)
     assert Image.open(io.BytesIO(fast)).tobytes() == Image.open(io.BytesIO(small)).tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_fast_levels_are_deflated_by_isa_l_into_a_stream_zlib_reads(level: int) -> None:
+    from isal import isal_zlib
+
+    assert deflater(level) is isal_zlib.compress
+    image = _picture("RGB", (300, 200))
+    data = encode_png(image, level)
+    idat_length = struct.unpack(">I", data[33:37])[0]
+    assert data[37:41] == b"IDAT"
+    assert data[41:41 + idat_length] == isal_zlib.compress(b"".join(
+        b"\x00" + image.tobytes()[y * 900:(y + 1) * 900] for y in range(200)), level)
+    assert Image.open(io.BytesIO(data)).tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize("level", [0, 4, 9])
+def test_the_other_levels_keep_zlib_whose_0_stores_and_whose_higher_levels_are_smaller(level: int) -> None:
+    assert deflater(level) is zlib.compress
 
 
 def test_other_modes_and_levels_are_refused_with_what_would_do() -> None:
