@@ -8,12 +8,12 @@ which matters for where a fleet may start its action and where recruited fleets 
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.area_drawing import Drawing, DrawingError, derived_table, read_drawing
 from engine.names import NameIndex, normalise
+from engine.toml_reader import toml as tomllib
 
 
 class MapError(ValueError):

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.cli.one_command import OnlyCommand, named_command
 from bot.store.log_damage import DamagedLog
 from engine import canonical
 from engine.events import Event, Rejection
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(argv: list[str] | None) -> int:
-    parser = build_parser()
+    parser = build_parser(named_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     logging.basicConfig(level=os.environ.get("LEGATUS_LOG", "WARNING"), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not getattr(args, "func", None):
@@ -76,9 +77,11 @@ def _dispatch(argv: list[str] | None) -> int:
         return fail(f"internal error ({type(exc).__name__}); run with LEGATUS_LOG=DEBUG for details", 1)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's parser; with ``command``, only that one's (bot/cli/one_command.py), if it is one."""
     p = argparse.ArgumentParser(prog="legatus", description="Legatus: a GM bot for play-by-forum strategy campaigns.")
-    sub = p.add_subparsers(metavar="COMMAND")
+    every = p.add_subparsers(metavar="COMMAND")
+    sub = every if command is None else OnlyCommand(every, command)
 
     def db_arg(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--db", default=None, help="the SQLite file (default: $DATABASE_URL, else legatus.db)")
@@ -195,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--script", type=Path, default=None, help="a transcript of 'NAME: TEXT' lines")
     sp.add_argument("--as", dest="author", default=None, help="who speaks when a line names nobody")
     sp.set_defaults(func=cmd_console, creates_db=True)
+    if isinstance(sub, OnlyCommand) and not sub.found:
+        return build_parser()  # not a command: argparse's answer lists them all
     return p
 
 

@@ -10,7 +10,6 @@ from bot.render.history import state_at_close
 from bot.service.data_dir import DATA_DIR
 from bot.store.reader import open_store
 from engine.ruleset import Ruleset
-from engine.rulesets import load_ruleset
 
 
 def _service(db: str | os.PathLike[str] | None) -> Any:
@@ -29,11 +28,12 @@ def folded(db: str | os.PathLike[str] | None, campaign: str | None, turn: int | 
         return folded_at_turn(_service(db), campaign, turn)
     try:
         record = store.campaign(campaign)
+        ruleset, fold = store.fold(record, DATA_DIR)
         if turn is None:
-            ruleset, fold = store.fold(record, DATA_DIR)
             return ruleset, fold.state
-        ruleset = load_ruleset(record.ruleset, DATA_DIR)
-        return ruleset, state_at_close(ruleset, store.events(record), turn)
+        # The fold now (from the snapshot, with the events after it) says which turns have closed: the log is
+        # replayed only up to the close asked for.
+        return ruleset, state_at_close(ruleset, store.events(record), turn, now=fold)
     finally:
         store.close()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.events import Event
-from engine.log import replay, start, step
+from engine.log import Folded, replay, start, step
 from engine.ruleset import Ruleset
 from engine.rulesets import load_ruleset
 
@@ -76,13 +76,15 @@ def folded_at_turn(service: CampaignService, campaign: str | None, turn: int | N
     return ruleset, state_at_close(ruleset, events, turn)
 
 
-def state_at_close(ruleset: Ruleset, events: list[Event], turn: int) -> Any:
+def state_at_close(ruleset: Ruleset, events: list[Event], turn: int, now: Folded | None = None) -> Any:
     """The game state when turn ``turn`` was closed, from the campaign's whole log; raises TurnNotPlayed.
 
     A game whose GM closes turns (a ``turn.closed`` event) is read at that event; a game whose turns end by play
     (the last order of a round) has no such event, and is read at the first event after which its summary counts
-    the turn as closed."""
-    now = replay(ruleset, events)
+    the turn as closed. ``now``: the fold of all of ``events``, where the caller has it (the read-only reader
+    takes it from the campaign's snapshot), so that the log is replayed once, to the close, not twice."""
+    if now is None:
+        now = replay(ruleset, events)
     closes = [e for e in now.effective if e.kind == CLOSED]
     summary = ruleset.summary(now.state)
     closed = len(closes) if closes else summary.closed_turn

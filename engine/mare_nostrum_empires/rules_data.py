@@ -6,13 +6,13 @@ right, before a campaign can start on it.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.area_map import AreaMap, load_map
 from engine.mare_nostrum_empires.ability_data import Ability, AbilityError, read
+from engine.toml_reader import toml as tomllib
 
 CITY_SITES = ("city", "capital", "legendary")  # one city site per province
 BUILDINGS = ("caravan", "market", "temple", *CITY_SITES)

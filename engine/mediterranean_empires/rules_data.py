@@ -1,13 +1,13 @@
 """The ruleset's data (data/rulesets/mediterranean-empires.toml): powers, set-up, tables, marker pool."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.area_map import AreaMap, load_map
 from engine.names import NameIndex
+from engine.toml_reader import toml as tomllib
 
 UNIT_KINDS = ("field_army", "levy", "raider", "mercenary", "fleet")
 UNIT_WORDS = {"field_army": "field army", "levy": "levy", "raider": "raiders", "mercenary": "mercenaries", "fleet": "fleet"}

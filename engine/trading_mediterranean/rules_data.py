@@ -6,12 +6,12 @@ so a data file that contradicts the seed is refused before a campaign starts.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.tabletop import decks as dk
+from engine.toml_reader import toml as tomllib
 
 GOVERNMENT_SIDES = ("democracy", "dictatorship")
 RELIGION_SIDES = ("venus", "mars")

@@ -98,3 +98,24 @@ def test_a_post_only_the_service_can_make_still_answers_from_the_command_line(db
     with sqlite3.connect(db) as connection:
         (answer,) = connection.execute("SELECT answer FROM post ORDER BY id DESC").fetchone()
     assert "gm extend" in answer and "internal error" not in answer
+
+
+def test_an_area_map_over_the_coast_loads_neither_the_grid_nor_the_diagram(tmp_path: Path) -> None:
+    """A fresh `legatus map` of Mediterranean Empires (drawn over its coastline) imports only what that drawing
+    needs: not the grid's layout, not the diagram's (nor the statistics module it takes), nor argparse's parsers
+    of the other commands (bot/cli/one_command.py)."""
+    db = tmp_path / "me.db"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    env["LEGATUS_CACHE_DIR"] = str(tmp_path / "cache")
+    made = subprocess.run([sys.executable, "-m", "bot.cli", "new", "--db", str(db), "--ruleset", "mediterranean-empires",
+                           "--player", "Player A=ann", "--player", "Player B=bob"],
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    assert made.returncode == 0, made.stderr
+    probe = PROBE.replace('m.split(".")[0] for m in sys.modules', "m for m in sys.modules")
+    done = subprocess.run([sys.executable, "-c", probe, "map", "--db", str(db), "--out", str(tmp_path / "me.png")],
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    report = json.loads(done.stdout.rsplit("LOADED ", 1)[1])
+    assert report["code"] == 0, done.stderr
+    modules = set(report["modules"])
+    assert {"bot.render.coast_layout", "bot.render.map_png", "bot.render.png_file"} <= modules
+    assert modules & {"bot.render.grid_layout", "bot.render.diagram", "statistics", "bot.render.map_svg"} == set()

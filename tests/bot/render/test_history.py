@@ -74,6 +74,34 @@ def test_an_undone_close_does_not_count_the_close_after_it_does(service: Legatus
     assert first_close["nations"]["Romans"]["stability"] != 7
 
 
+def test_the_read_only_reader_replays_the_log_once_for_a_past_turn(three_turns: tuple[Legatus, Path],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`legatus map --turn N` takes which turns have closed from the campaign's fold (its snapshot and the events
+    after it), and replays the log only up to the close asked for, to the same state the service gives."""
+    from bot.cli import reading
+    from bot.render import history
+
+    service, db = three_turns
+    expected = {turn: state_at_turn(service, None, turn) for turn in (1, 2, 3)}
+    replayed: list[int] = []
+    real = history.replay
+
+    def counted(ruleset: object, events: list[object]) -> object:
+        replayed.append(len(events))
+        return real(ruleset, events)  # type: ignore[arg-type]  # counting only: the real arguments pass through
+
+    monkeypatch.setattr(history, "replay", counted)
+    for turn in (1, 2, 3):
+        replayed.clear()
+        ruleset, state = reading.folded(db, None, turn)
+        assert ruleset.public_view(state) == expected[turn]
+        assert len(replayed) == 1, "one replay: up to the close, not first the whole log"
+    replayed.clear()
+    with pytest.raises(TurnNotPlayed, match="turn 4 has not been closed: turns 1 to 3 have been closed"):
+        reading.folded(db, None, 4)
+    assert replayed == [], "a turn not closed is known from the fold alone"
+
+
 # --- the commands --------------------------------------------------------------------------------------------------
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

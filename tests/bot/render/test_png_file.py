@@ -9,7 +9,7 @@ import zlib
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from bot.render.png_file import SIGNATURE, encode_png
+from bot.render.png_file import BAND, SIGNATURE, compressor, encode_png
 
 
 def _picture(mode: str, size: tuple[int, int] = (37, 23)) -> Image.Image:
@@ -58,6 +58,39 @@ def test_the_level_changes_the_size_not_the_pixels() -> None:
     fast, small = encode_png(image, 1), encode_png(image, 9)
     assert len(small) < len(fast)
     assert Image.open(io.BytesIO(fast)).tobytes() == Image.open(io.BytesIO(small)).tobytes() == image.tobytes()
+
+
+def _idat(data: bytes) -> bytes:
+    (length,) = struct.unpack(">I", data[33:37])
+    assert data[37:41] == b"IDAT"
+    return data[41:41 + length]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_fast_levels_are_deflated_by_isa_l_into_a_stream_zlib_reads(level: int) -> None:
+    from isal import isal_zlib
+
+    assert type(compressor(level)) is type(isal_zlib.compressobj(level))
+    image = _picture("RGB", (300, 200))
+    rows = b"".join(b"\x00" + image.tobytes()[y * 900:(y + 1) * 900] for y in range(200))
+    assert zlib.decompress(_idat(encode_png(image, level))) == rows
+
+
+@pytest.mark.parametrize("level", [0, 4, 9])
+def test_the_other_levels_keep_zlib_whose_0_stores_and_whose_higher_levels_are_smaller(level: int) -> None:
+    assert type(compressor(level)) is type(zlib.compressobj(level))
+    image = _picture("RGB", (300, 200))
+    rows = b"".join(b"\x00" + image.tobytes()[y * 900:(y + 1) * 900] for y in range(200))
+    stream = zlib.compressobj(level)
+    assert _idat(encode_png(image, level)) == b"".join(
+        [stream.compress(rows[top * 901:(top + BAND) * 901]) for top in range(0, 200, BAND)] + [stream.flush()])
+
+
+@pytest.mark.parametrize("height", [1, BAND - 1, BAND, BAND + 1, 3 * BAND + 5])
+def test_every_band_of_rows_is_written_whole_and_in_order(height: int) -> None:
+    image = _picture("RGBA", (41, height))
+    assert Image.open(io.BytesIO(encode_png(image))).tobytes() == image.tobytes()
+    assert len(zlib.decompress(_idat(encode_png(image)))) == height * (1 + 41 * 4)
 
 
 def test_other_modes_and_levels_are_refused_with_what_would_do() -> None:

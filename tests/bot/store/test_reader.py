@@ -8,6 +8,7 @@ import json
 import pickle
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,3 +92,34 @@ def test_it_steps_aside_for_what_it_cannot_read(played: Path, tmp_path: Path) ->
     assert reader.open_store(played) is not None
     (tmp_path / "junk.db").write_bytes(b"not a database at all" * 100)
     assert reader.open_store(tmp_path / "junk.db") is None
+
+
+def test_the_snapshot_key_is_computed_only_where_a_snapshot_is_there_to_check(
+        played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = Legatus(open_engine(played))
+    expected = canonical.dumps(service.state("c"))
+    service.engine.dispose()
+    key_of, events_of = reader.snapshot_key, reader.SqlitePostStore.events
+    keys: list[str] = []
+    read_after: list[int] = []
+
+    def counted_key(ruleset: Any, data_dir: Path) -> str:
+        keys.append(key_of(ruleset, data_dir))
+        return keys[-1]
+
+    def counted_events(rows: reader.SqlitePostStore, campaign_id: int, after: int = 0) -> list[Event]:
+        read_after.append(after)
+        return events_of(rows, campaign_id, after)
+
+    monkeypatch.setattr(reader, "snapshot_key", counted_key)
+    monkeypatch.setattr(reader.SqlitePostStore, "events", counted_events)
+    ruleset, state = reading.folded(played, "c")
+    assert canonical.dumps(ruleset.public_view(state)) == expected
+    assert len(keys) == 1 and read_after[0] > 0, "the snapshot was checked and used: only the events after it read"
+    with sqlite3.connect(played) as connection:
+        connection.execute("DELETE FROM snapshot")
+    keys.clear()
+    read_after.clear()
+    ruleset, state = reading.folded(played, "c")
+    assert canonical.dumps(ruleset.public_view(state)) == expected
+    assert keys == [] and read_after == [0], "no snapshot: no key computed, the whole log folded"
