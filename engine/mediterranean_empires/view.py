@@ -51,7 +51,10 @@ def summary(rules: RulesData, state: State) -> Summary:
     latest = max(book.draws) if book.source == chance.LOTTERY and book.draws else None
     return Summary(state.turn, f"Game turn {state.turn} ({options.years(rules, state)})", state.phase,
                    playing=not over, over=over, draw=latest,
-                   winner=None if not over else ("draw" if state.winner == "draw" else rules.seat_of_side(state.winner or "B")))
+                   winner=None if not over else ("draw" if state.winner == "draw" else rules.seat_of_side(state.winner or "B")),
+                   # Game turns end by play (the end-of-turn phase moves to the next), not by a GM's close: the
+                   # turn before the one being played is the last closed, and the last one too once the game is over.
+                   closed_turn=state.turn if over else state.turn - 1)
 
 def status(rules: RulesData, state: State) -> str:
     lines = [f"Game turn {state.turn} ({options.years(rules, state)}), {state.phase} phase; "
