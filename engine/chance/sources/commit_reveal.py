@@ -62,11 +62,12 @@ class CommitReveal:
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         book.rule = commit_reveal.rule_of(dict(setup))
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         round_offered = round_to_mix(event, book.rule)
         if round_offered is None:
             return label, [label]
-        book.used.append(label)  # the unmixed label is handed out too
+        book.own_keys().append(label)  # the unmixed label is handed out too
         return mixed(label, round_offered), [mixed(label, round_offered), round_offered]
 
     def record(self, book: ChanceBook, event: Event) -> None:

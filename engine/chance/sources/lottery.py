@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import dice as lottery_dice
 from engine.chance import lottery_slots
+from engine.chance.used_keys import used_keys
 from engine.events import Event, Rejection
 from engine.lotto import BINDING_MARGIN, WHEELS, held_at
 from engine.ruleset import Need
@@ -98,11 +99,22 @@ class Lottery:
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         book.slot_rule = lottery_slots.rule_of(dict(setup))
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         dates = offered_dates(event)
         if not dates:
             raise Rejection("no future lottery draw is known to bind this roll to; the GM must import the coming draws first")
-        return label, free_slots(book, dates, count * lottery_dice.numbers_per_die(hi - lo + 1))
+        where = free_slots(book, dates, count * lottery_dice.numbers_per_die(hi - lo + 1), avoid, whole_wheel=whole_wheel)
+        if whole_wheel and _wheels_on_request(book):
+            # The roll owns each wheel it took: the wheel's other allowed positions are handed out with it, so no
+            # other roll is linked to it (engine/chance/slot_policy.py).
+            assert book.slot_policy is not None
+            positions = dict(book.slot_policy.wheels())
+            for slot in where:
+                date, wheel, _ = slot_parts(slot)
+                used = book.own_keys()
+                used.extend(k for p in positions[wheel] if (k := slot_key(date, wheel, p)) not in used)
+        return label, where
 
     def record(self, book: ChanceBook, event: Event) -> None:
         if event.kind == "draw.cancelled":
@@ -156,16 +168,23 @@ def _slot_words(slot: str) -> str:
     return f"{date} {wheel} #{position}"
 
 
-def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = ()) -> list[str]:
+def _wheels_on_request(book: ChanceBook) -> bool:
+    return (book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL and book.slot_policy is not None
+            and book.slot_policy.wheels_on_request)
+
+
+def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = (), *,
+               whole_wheel: bool = False) -> list[str]:
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
-    roll keeps); a draw's free wheels used before the next draw's."""
-    used = book.used  # a UsedKeys: looked up in a set, not copied into one per roll
+    roll keeps); a draw's free wheels used before the next draw's. Under rule 2 every roll takes unused wheels' first
+    allowed numbers, or, with a policy that keeps wheels for whoever asks, only a ``whole_wheel`` roll does."""
+    used = used_keys(book.used).lookup  # looked up in a dict, not copied into a set per roll
     policy = book.slot_policy
-    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL and (whole_wheel or not _wheels_on_request(book)):
         return _first_numbers(used, dates, wanted, BOOK_WHEELS if policy is None else policy.wheels())
     taken: list[str] = []
     # A wheel this roll uses in a draw is passed over (its numbers are linked); one used by another roll is fine.
-    roll_wheels: set[tuple[str, str]] = {(slot_parts(s)[0], slot_parts(s)[1]) for s in avoid}
+    roll_wheels: set[tuple[str, str]] = {(date, wheel) for date, wheel, _ in map(slot_parts, avoid)}
     if wanted == 0:
         return taken
     for date, wheel, position in free_in_order(used, dates, BOOK_ORDER if policy is None else policy.order, roll_wheels):
@@ -214,7 +233,7 @@ def _cancel_draw(book: ChanceBook, event: Event) -> None:
         fresh = free_slots(book, later, lost, avoid=kept) if later else []
         if len(fresh) < lost:
             raise Rejection(f"no later lottery draw is known to bind the rolls of {day} to again; import the coming draws first")
-        book.used.extend(fresh)
+        book.own_keys().extend(fresh)
         # Slot order is value order (a pair per value): the replacements take the places of the slots lost.
         replacements = iter(fresh)
         binding.where = [next(replacements) if s.split("|")[0] == day else s for s in binding.where]
@@ -249,7 +268,7 @@ def _lottery_values(book: ChanceBook, binding: Binding, event: Event) -> list[in
         extra = free_slots(book, later, refused * per) if later else []
         if not extra:
             return None
-        book.used.extend(extra)
+        book.own_keys().extend(extra)
         kept: list[str] = []
         for i in range(binding.count):
             chunk_slots = binding.where[i * per:(i + 1) * per]

@@ -46,8 +46,24 @@ def test_a_pickled_or_copied_book_keeps_its_keys_indexed() -> None:
     chance.ask(book, Event(seq=1, kind="roll", actor="gm", data={}, draws=("drand:7",)), "siege", 1, 6)
     for twin in (pickle.loads(pickle.dumps(book)), copy.deepcopy(book)):
         assert isinstance(twin.used, UsedKeys) and twin.used == ["siege", "drand:7"] and "drand:7" in twin.used
-        twin.used.append("more")
-        assert "more" not in book.used
+        twin.own_keys().append("more")
+        assert "more" not in book.used and twin.used == ["siege", "drand:7", "more"]
+
+
+def test_a_copied_book_shares_its_keys_until_either_hands_one_out() -> None:
+    """A game copies its book for every event, most of which hand out no key: the copy shares the keys, each book
+    takes its own once it hands one out, and a key added behind the books' back is refused, not seen by both."""
+    book = chance.new_book("drand", {})
+    chance.ask(book, Event(seq=1, kind="roll", actor="gm", data={}, draws=("drand:7",)), "siege", 1, 6)
+    twin = copy.deepcopy(book)
+    assert twin.used is book.used and book.used.shared
+    with pytest.raises(TypeError, match="shared by two copies"):
+        twin.used.append("behind the book")
+    chance.ask(twin, Event(seq=2, kind="roll", actor="gm", data={}, draws=("drand:8",)), "siege", 1, 6)
+    assert twin.used == ["siege", "drand:7", "siege#2", "drand:8"] and not twin.used.shared
+    assert book.used == ["siege", "drand:7"] and "siege#2" not in book.used
+    chance.ask(book, Event(seq=2, kind="roll", actor="gm", data={}, draws=("drand:9",)), "siege", 1, 6)
+    assert book.used == ["siege", "drand:7", "siege#2", "drand:9"] and twin.used[-1] == "drand:8"
 
 
 def test_a_book_pickled_with_a_plain_list_is_indexed_when_restored() -> None:
