@@ -69,7 +69,7 @@ class Binding:
 class ChanceBook:
     source: str = DRAND
     bindings: list[Binding] = field(default_factory=list)
-    used: list[str] = field(default_factory=UsedKeys)  # slots, labels and rounds ever handed out (a UsedKeys)
+    used: UsedKeys = field(default_factory=UsedKeys)  # slots, labels and rounds ever handed out
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # lottery: date -> wheel -> numbers
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (hex)
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
@@ -106,28 +106,18 @@ class ChanceBook:
         new.__dict__.update(self.__dict__)
         cut = min(self.settled_upto, len(self.bindings))
         bindings = self.bindings[:cut]
-        used = used_keys(self.used)
-        used.share()  # until one of the two books hands out a key (``own_keys``)
         for binding in self.bindings[cut:]:
             twin = replace(binding, where=list(binding.where),
                            values=None if binding.values is None else list(binding.values))
             memo[id(binding)] = twin
             bindings.append(twin)
         new.__dict__.update(
-            bindings=bindings, used=used,
+            bindings=bindings, used=used_keys(self.used).copy(),
             draws=dict(self.draws), beacons=dict(self.beacons), numbers=dict(self.numbers),
             cancelled=list(self.cancelled),
         )
         memo[id(self)] = new
         return new
-
-    def own_keys(self) -> UsedKeys:
-        """The keys handed out, to hand out more: this book's own, copied first if it shares them with a copy."""
-        used = used_keys(self.used)
-        if used.shared:
-            used = used.copy()
-        self.used = used
-        return used
 
     def pending(self) -> list[Binding]:
         return [b for b in self.bindings[self.settled_upto:] if b.values is None]
@@ -212,13 +202,12 @@ def ask(
     if source is None:
         raise Rejection(f"unknown source of chance '{book.source}'")
     if after:
-        offered = tuple(d for d in event.draws if d.startswith(DRAND_PREFIX) or d > after)
+        offered = tuple([d for d in event.draws if d > after or d.startswith(DRAND_PREFIX)])
         if len(offered) != len(event.draws):  # a game's every roll asks this: copy the event only when it must
             event = replace(event, draws=offered)
     unique, where = source.bind(book, event, unique, lo, hi, count, avoid=avoid, whole_wheel=whole_wheel)
-    used = book.own_keys()
-    used.append(unique)
-    used.extend(w for w in where if w != unique and w not in used)
+    book.used.append(unique)
+    book.used.extend(w for w in where if w != unique and w not in book.used)
     number = book.next_id if roll_id is None else roll_id
     binding = Binding(number, unique, lo, hi, count, book.source, where, purpose, seat, meaning)
     book.next_id = max(book.next_id, number + 1)
@@ -276,10 +265,9 @@ def needs(book: ChanceBook) -> list[Need]:
 
 def carry(before: ChanceBook, after: ChanceBook) -> None:
     """After an undo: what was handed out or seen stays so (a slot seen is never bound again)."""
-    used = after.own_keys()
     for key in before.used:
-        if key not in used:
-            used.append(key)
+        if key not in after.used:
+            after.used.append(key)
     for date, numbers in before.draws.items():
         after.draws.setdefault(date, numbers)
     for round_no, randomness in before.beacons.items():

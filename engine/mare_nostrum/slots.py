@@ -121,7 +121,8 @@ def _bound_to(state: State, roll: Roll) -> str:
     if state.randomness == COMMIT_REVEAL:
         return (f"the commit-reveal seed (commitment {(state.commitment or '')[:12]}…), label '{label}'"
                 + (f", mixed with drand quicknet round {mixing}" if mixing else ""))
-    return f"the draw of {roll.draw}, wheel {roll.wheel}, {ordinal(roll.position)} number"
+    date, wheel, position = lottery_source.slot_parts(roll.binding.where[0])
+    return f"the draw of {date}, wheel {wheel}, {ordinal(position)} number"
 
 
 def rebind_cancelled(ctx: Ctx, day: str) -> list[Roll]:

@@ -67,7 +67,7 @@ class CommitReveal:
         round_offered = round_to_mix(event, book.rule)
         if round_offered is None:
             return label, [label]
-        book.own_keys().append(label)  # the unmixed label is handed out too
+        book.used.append(label)  # the unmixed label is handed out too
         return mixed(label, round_offered), [mixed(label, round_offered), round_offered]
 
     def record(self, book: ChanceBook, event: Event) -> None:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine import dice as lottery_dice
 from engine.chance import lottery_slots
-from engine.chance.used_keys import used_keys
 from engine.events import Event, Rejection
 from engine.lotto import BINDING_MARGIN, WHEELS, held_at
 from engine.ruleset import Need
@@ -112,8 +111,7 @@ class Lottery:
             positions = dict(book.slot_policy.wheels())
             for slot in where:
                 date, wheel, _ = slot_parts(slot)
-                used = book.own_keys()
-                used.extend(k for p in positions[wheel] if (k := slot_key(date, wheel, p)) not in used)
+                book.used.extend(k for p in positions[wheel] if (k := slot_key(date, wheel, p)) not in book.used)
         return label, where
 
     def record(self, book: ChanceBook, event: Event) -> None:
@@ -178,7 +176,7 @@ def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
     roll keeps); a draw's free wheels used before the next draw's. Under rule 2 every roll takes unused wheels' first
     allowed numbers, or, with a policy that keeps wheels for whoever asks, only a ``whole_wheel`` roll does."""
-    used = used_keys(book.used).lookup  # looked up in a dict, not copied into a set per roll
+    used = book.used  # a UsedKeys: looked up in its index, not copied into a set per roll
     policy = book.slot_policy
     if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL and (whole_wheel or not _wheels_on_request(book)):
         return _first_numbers(used, dates, wanted, BOOK_WHEELS if policy is None else policy.wheels())
@@ -233,7 +231,7 @@ def _cancel_draw(book: ChanceBook, event: Event) -> None:
         fresh = free_slots(book, later, lost, avoid=kept) if later else []
         if len(fresh) < lost:
             raise Rejection(f"no later lottery draw is known to bind the rolls of {day} to again; import the coming draws first")
-        book.own_keys().extend(fresh)
+        book.used.extend(fresh)
         # Slot order is value order (a pair per value): the replacements take the places of the slots lost.
         replacements = iter(fresh)
         binding.where = [next(replacements) if s.split("|")[0] == day else s for s in binding.where]
@@ -268,7 +266,7 @@ def _lottery_values(book: ChanceBook, binding: Binding, event: Event) -> list[in
         extra = free_slots(book, later, refused * per) if later else []
         if not extra:
             return None
-        book.own_keys().extend(extra)
+        book.used.extend(extra)
         kept: list[str] = []
         for i in range(binding.count):
             chunk_slots = binding.where[i * per:(i + 1) * per]

@@ -46,24 +46,8 @@ def test_a_pickled_or_copied_book_keeps_its_keys_indexed() -> None:
     chance.ask(book, Event(seq=1, kind="roll", actor="gm", data={}, draws=("drand:7",)), "siege", 1, 6)
     for twin in (pickle.loads(pickle.dumps(book)), copy.deepcopy(book)):
         assert isinstance(twin.used, UsedKeys) and twin.used == ["siege", "drand:7"] and "drand:7" in twin.used
-        twin.own_keys().append("more")
-        assert "more" not in book.used and twin.used == ["siege", "drand:7", "more"]
-
-
-def test_a_copied_book_shares_its_keys_until_either_hands_one_out() -> None:
-    """A game copies its book for every event, most of which hand out no key: the copy shares the keys, each book
-    takes its own once it hands one out, and a key added behind the books' back is refused, not seen by both."""
-    book = chance.new_book("drand", {})
-    chance.ask(book, Event(seq=1, kind="roll", actor="gm", data={}, draws=("drand:7",)), "siege", 1, 6)
-    twin = copy.deepcopy(book)
-    assert twin.used is book.used and book.used.shared
-    with pytest.raises(TypeError, match="shared by two copies"):
-        twin.used.append("behind the book")
-    chance.ask(twin, Event(seq=2, kind="roll", actor="gm", data={}, draws=("drand:8",)), "siege", 1, 6)
-    assert twin.used == ["siege", "drand:7", "siege#2", "drand:8"] and not twin.used.shared
-    assert book.used == ["siege", "drand:7"] and "siege#2" not in book.used
-    chance.ask(book, Event(seq=2, kind="roll", actor="gm", data={}, draws=("drand:9",)), "siege", 1, 6)
-    assert book.used == ["siege", "drand:7", "siege#2", "drand:9"] and twin.used[-1] == "drand:8"
+        twin.used.append("more")
+        assert "more" not in book.used
 
 
 def test_a_book_pickled_with_a_plain_list_is_indexed_when_restored() -> None:
@@ -81,3 +65,22 @@ def test_keys_assigned_to_a_book_are_indexed() -> None:
     book.used = ["a", "b"]
     assert isinstance(book.used, UsedKeys) and "b" in book.used
     assert isinstance(chance.ChanceBook(used=["a"]).used, UsedKeys)
+
+
+def test_a_copy_shares_the_older_keys_and_each_side_goes_on_alone() -> None:
+    """A game copies its book for every event: a copy copies at most the latest TAIL keys, whatever the book holds,
+    and neither side ever sees a key the other hands out after the copy, across the merge into the shared part."""
+    from engine.chance.used_keys import TAIL
+
+    keys = UsedKeys(f"k{i}" for i in range(3 * TAIL))
+    keys.extend(["t1", "t2"])
+    twin = copy.deepcopy(keys)
+    assert twin._base is keys._base and twin._tail == ["t1", "t2"] and twin._tail is not keys._tail
+    twin.extend(f"m{i}" for i in range(TAIL))  # the twin's tail reaches TAIL: merged into a new shared part
+    keys.append("mine")
+    assert twin._base is not keys._base and len(keys._base) == 3 * TAIL
+    assert list(keys) == [f"k{i}" for i in range(3 * TAIL)] + ["t1", "t2", "mine"]
+    assert list(twin) == [f"k{i}" for i in range(3 * TAIL)] + ["t1", "t2"] + [f"m{i}" for i in range(TAIL)]
+    assert "mine" not in twin and "m0" not in keys and "m0" in twin and "k0" in twin and "t2" in keys
+    assert len(twin) == 4 * TAIL + 2 and twin[-1] == f"m{TAIL - 1}" and keys[-2:] == ["t2", "mine"]
+    assert pickle.loads(pickle.dumps(twin)) == twin and UsedKeys(list(twin)) == twin
