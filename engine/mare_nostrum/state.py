@@ -2,7 +2,8 @@
 
 Plain mutable dataclasses; the rules copy the state before changing it, so ``apply`` stays pure. The copy
 (``State.__deepcopy__``) shares what no event can change any more: the records of closed turns (history, their
-battles and rolls) and recorded draws. So applying an event costs the same at turn 1 and at turn 500.
+battles and rolls) and, through the chance book's own copy, its settled rolls, recorded values and older keys. So
+applying an event costs about the same at turn 1 and at turn 500.
 """
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ replacement, so they are linked; engine/chance/lottery_slots.py says which slots
 refused pair re-binds that value to the next free slots of the next draw offered then. A draw ruled not held
 (``draw.cancelled``) re-binds the rolls waiting for it to the later draws offered then.
 
-The slot's shape, the wheels a roll may use and the reading of a slot are Mare Nostrum's too
-(engine/mare_nostrum/slots.py), whose rules fix their own order of slots.
+Mare Nostrum's rolls bind here too, one number each, with the order of slots its rules fix (its ``SlotPolicy``,
+engine/mare_nostrum/slots.py): ``avoid`` keeps a throw's numbers off one wheel, ``whole_wheel`` gives the GM's dice
+a wheel of their own under rule 2.
 """
 from __future__ import annotations
 
