@@ -206,8 +206,11 @@ def ask(
         if len(offered) != len(event.draws):  # a game's every roll asks this: copy the event only when it must
             event = replace(event, draws=offered)
     unique, where = source.bind(book, event, unique, lo, hi, count, avoid=avoid, whole_wheel=whole_wheel)
-    book.used.append(unique)
-    book.used.extend(w for w in where if w != unique and w not in book.used)
+    used = book.used
+    used.append(unique)
+    for key in where:  # each once: a key twice in ``where`` goes in once
+        if key != unique and key not in used:
+            used.append(key)
     number = book.next_id if roll_id is None else roll_id
     binding = Binding(number, unique, lo, hi, count, book.source, where, purpose, seat, meaning)
     book.next_id = max(book.next_id, number + 1)

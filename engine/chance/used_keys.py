@@ -59,9 +59,10 @@ class UsedKeys(Sequence[str]):
         return f"UsedKeys({list(self)!r})"
 
     def append(self, key: str) -> None:
-        self._tail.append(key)
+        tail = self._tail
+        tail.append(key)
         self._tail_index[key] = None
-        if len(self._tail) >= TAIL:
+        if len(tail) >= TAIL:
             # A new shared part: the old one stays as it is for the copies that hold it.
             self._base = self._base + self._tail
             self._base_index = {**self._base_index, **self._tail_index}

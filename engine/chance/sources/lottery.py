@@ -75,7 +75,7 @@ BOOK_WHEELS = tuple((wheel, tuple(POSITIONS)) for wheel in ROLL_WHEELS)
 
 def offered_dates(event: Event) -> list[str]:
     """The lottery draws the shell offered with ``event``, in order (its drand rounds left out)."""
-    return sorted(d for d in event.draws if not d.startswith(DRAND_PREFIX))
+    return sorted([d for d in event.draws if not d.startswith(DRAND_PREFIX)])
 
 
 class Lottery:
