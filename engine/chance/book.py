@@ -15,7 +15,8 @@ never handed out again, even after an undo: ``carry``) and the public values rec
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import copy
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from typing import Any
@@ -68,7 +69,7 @@ class Binding:
 class ChanceBook:
     source: str = DRAND
     bindings: list[Binding] = field(default_factory=list)
-    used: list[str] = field(default_factory=UsedKeys)  # slots, labels and rounds ever handed out (a UsedKeys)
+    used: UsedKeys = field(default_factory=UsedKeys)  # slots, labels and rounds ever handed out
     draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # lottery: date -> wheel -> numbers
     beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (hex)
     numbers: dict[str, list[int]] = field(default_factory=dict)  # commit-reveal: label -> values
@@ -81,6 +82,10 @@ class ChanceBook:
     # The lottery slots a game's rules let its rolls take (engine/chance/slot_policy.py); None: every wheel's 1st
     # number, then their 2nd, ... A class default, so a snapshot pickled before it finds None.
     slot_policy: SlotPolicy | None = None
+    # Every binding before this index has its values (``settle`` moves it on): a settled roll never changes again, so
+    # what waits is looked for after it only, and a copy shares the rolls before it. Not compared: it says nothing a
+    # fold differs by (a snapshot pickled before it finds the class default, 0).
+    settled_upto: int = field(default=0, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Whoever sets the keys (the constructor, a copy, a test) gets them indexed: ``ask`` looks each label up.
@@ -92,8 +97,37 @@ class ChanceBook:
         if "used" in state:
             self.used = state["used"]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChanceBook:
+        # A game copies its state for every event: the settled rolls and the recorded values never change again, so
+        # the copy shares them and copies the rest, and applying an event costs the same at turn 500 as at turn 1
+        # (a generic deepcopy walked every roll and every key ever handed out). A copied binding goes into ``memo``,
+        # so a game's record that points at it (Mare Nostrum's Roll) follows it to the copy.
+        new = object.__new__(ChanceBook)
+        new.__dict__.update(self.__dict__)
+        cut = min(self.settled_upto, len(self.bindings))
+        bindings = self.bindings[:cut]
+        for binding in self.bindings[cut:]:
+            twin = replace(binding, where=list(binding.where),
+                           values=None if binding.values is None else list(binding.values))
+            memo[id(binding)] = twin
+            bindings.append(twin)
+        new.__dict__.update(
+            bindings=bindings, used=used_keys(self.used).copy(),
+            draws=dict(self.draws), beacons=dict(self.beacons), numbers=dict(self.numbers),
+            cancelled=list(self.cancelled),
+        )
+        memo[id(self)] = new
+        return new
+
     def pending(self) -> list[Binding]:
-        return [b for b in self.bindings if b.values is None]
+        return [b for b in self.bindings[self.settled_upto:] if b.values is None]
+
+    def advance(self) -> None:
+        """Move ``settled_upto`` past the leading rolls that have their values."""
+        cut, bindings = self.settled_upto, self.bindings
+        while cut < len(bindings) and bindings[cut].values is not None:
+            cut += 1
+        self.settled_upto = cut
 
     def to_dict(self) -> dict[str, Any]:
         # The rule is shown only where it is not the old one: an old campaign's public view stays byte for byte.
@@ -143,6 +177,7 @@ def ask(
     book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int = 1, *,
     purpose: str = "", seat: str | None = None, meaning: str = "",
     roll_id: int | None = None, again: Callable[[str, int], str] = numbered, after: str = "",
+    avoid: Sequence[str] = (), whole_wheel: bool = False,
 ) -> Binding:
     """Bind a roll of ``count`` values in lo..hi to the next public value offered, or refuse with the reason.
 
@@ -160,17 +195,22 @@ def ask(
         raise Rejection(f"roll #{roll_id} comes before this book's next id #{book.next_id}; a roll's id is never reused")
     unique = label
     times = 1
-    while unique in book.used:
+    while unique in book.used or unique in book.numbers:
         times += 1
         unique = again(label, times)
     source = registry.get(book.source)
     if source is None:
         raise Rejection(f"unknown source of chance '{book.source}'")
     if after:
-        event = replace(event, draws=tuple(d for d in event.draws if d.startswith(DRAND_PREFIX) or d > after))
-    unique, where = source.bind(book, event, unique, lo, hi, count)
-    book.used.append(unique)
-    book.used.extend(w for w in where if w != unique and w not in book.used)
+        offered = tuple([d for d in event.draws if d > after or d.startswith(DRAND_PREFIX)])
+        if len(offered) != len(event.draws):  # a game's every roll asks this: copy the event only when it must
+            event = replace(event, draws=offered)
+    unique, where = source.bind(book, event, unique, lo, hi, count, avoid=avoid, whole_wheel=whole_wheel)
+    used = book.used
+    used.append(unique)
+    for key in where:  # each once: a key twice in ``where`` goes in once
+        if key != unique and key not in used:
+            used.append(key)
     number = book.next_id if roll_id is None else roll_id
     binding = Binding(number, unique, lo, hi, count, book.source, where, purpose, seat, meaning)
     book.next_id = max(book.next_id, number + 1)
@@ -196,14 +236,21 @@ def record(book: ChanceBook, event: Event) -> bool:
     return True
 
 
-def settle(book: ChanceBook, event: Event) -> list[Binding]:
-    """Give every pending roll whose public value is known its values; the newly settled ones, in binding order."""
+def settle(book: ChanceBook, event: Event, then: Callable[[Binding], None] | None = None) -> list[Binding]:
+    """Give every pending roll whose public value is known its values; the newly settled ones, in binding order.
+
+    ``then``: the game's rule for a roll, called as soon as that roll has its values and before the next one gets
+    theirs (Mare Nostrum's rules read a roll's pair as it stands at that moment). A roll it binds waits for the next
+    call: the rolls looked at are those pending when the call began."""
     settled = []
     for binding in book.pending():
         values = _source_of(binding).values(book, binding, event)
         if values is not None:
             binding.values = values
             settled.append(binding)
+            if then is not None:
+                then(binding)
+    book.advance()
     return settled
 
 

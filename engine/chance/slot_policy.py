@@ -4,7 +4,9 @@ itself reads their first three; engine/mare_nostrum/slots.py).
 
 A book without a policy walks every wheel's 1st number, then their 2nd, ... (``lottery.BOOK_ORDER``). Under slot
 rule 2 (engine/chance/lottery_slots.py, one number per wheel of a draw) a wheel with a policy gives its first allowed
-position, and only while none of its allowed positions is used.
+position, and only while none of its allowed positions is used; a policy that keeps wheels for whoever asks
+(``wheels_on_request``, Mare Nostrum's: only the GM's dice) gives a wheel that way to a roll asking for a whole wheel
+alone, which then owns it (its other allowed positions are handed out with it), and walks ``order`` for the others.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ ROLL_WHEELS = tuple(w for w in WHEELS if w != "RN")  # the Nazionale wheel did n
 @dataclass(frozen=True)
 class SlotPolicy:
     order: tuple[tuple[str, int], ...]  # (wheel, position) of one draw, in the order rolls take them
+    wheels_on_request: bool = False  # under rule 2, only rolls asking for a whole wheel take one
 
     def __post_init__(self) -> None:
         # A game's own table, fixed in its code: a mistake in it is the game's bug, said plainly at once.

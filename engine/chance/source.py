@@ -65,9 +65,12 @@ class Source(Protocol):
         """Set a new book's rules from ``campaign.created``: a campaign keeps the rules it was created under."""
         ...
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         """The roll's label (a source may extend it) and ``where`` its values will come from, or a Rejection; it
-        changes nothing of the book before it is sure to succeed."""
+        changes nothing of the book before it is sure to succeed. ``avoid`` and ``whole_wheel`` are the lottery's (the
+        slots a throw already holds; a wheel of its own under a policy that keeps them for whoever asks): a source
+        without slots ignores them."""
         ...
 
     def record(self, book: ChanceBook, event: Event) -> None:

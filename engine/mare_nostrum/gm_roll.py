@@ -30,13 +30,13 @@ def request(ctx: Ctx) -> None:
     roll = GmRoll(id=state.new_id(), turn=state.turn, dice=dice.text, label=label, by=by)
     state.gm_rolls.append(roll)
     bound: list[list[Roll]] = []
-    avoid: set[tuple[str, str]] = set()  # no two numbers of one roll on one wheel of one draw
+    avoid: list[Roll] = []  # no two numbers of one roll on one wheel of one draw
     for k in range(1, dice.count + 1):
         slots = []
         for j in range(dice.numbers_per_die):
             slot = bind(ctx, PURPOSE, None, _meaning(roll, dice, k, j), ref=roll.id, announce=False, avoid=avoid,
                         whole_wheels=True)
-            avoid.add((slot.draw, slot.wheel))
+            avoid.append(slot)
             slots.append(slot)
         bound.append(slots)
         roll.slots.append([s.id for s in slots])
@@ -88,7 +88,7 @@ def _roll_again(ctx: Ctx, roll: GmRoll, dice: dicelib.Dice, k: int, group: list[
         again: list[Roll] = []
         for j in range(2):
             again.append(bind_in(ctx, dates, PURPOSE, None, _meaning(roll, dice, k + 1, j, again=True), ref=roll.id,
-                                 announce=False, turn=roll.turn, avoid={(r.draw, r.wheel) for r in again},
+                                 announce=False, turn=roll.turn, avoid=again,
                                  whole_wheels=True))
     except Rejection:
         for r in group:

@@ -53,7 +53,7 @@ def declare(ctx: Ctx, battle: Battle) -> None:
     defender = battle.naval_opponent or battle.defender or PIRATES
     first = bind(ctx, "naval_attacker", battle.attacker_nation, meaning(ctx, battle), ref=battle.id)
     bind(ctx, "naval_defender", None if defender == PIRATES else defender, meaning(ctx, battle), ref=battle.id,
-         avoid={(first.draw, first.wheel)})
+         avoid=[first])
 
 
 def _bonus(ctx: Ctx, side: str, own: int, other: int) -> tuple[int, list[str]]:

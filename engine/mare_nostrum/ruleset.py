@@ -6,11 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.chance import lottery_slots
 from engine import commit_reveal, takeback
 from engine.events import Event, Rejection
 from engine.lotto import Draw
 from engine.names import Resolution
+from engine.chance import book as chance
 from engine.chance.book import record_beacon
 from engine.mare_nostrum import battles, commands, gm_roll, naval
 from engine.mare_nostrum.actions import carry_out
@@ -20,7 +20,7 @@ from engine.mare_nostrum.orders import order_from_dict
 from engine.mare_nostrum.parse import Vocabulary, parse_post
 from engine.mare_nostrum.rules_data import RulesData, load_rules
 from engine.mare_nostrum.slots import (DRAND_PREFIX, Resolver, pending_labels, pending_rounds, later_draws, rebind_cancelled,
-                                       settle)
+                                       settle, slot_policy)
 from engine.mare_nostrum.state import COMMIT_REVEAL, RANDOMNESS, NationState, ProvinceState, State
 from engine.mare_nostrum.turn import after_ruling, close_turn, end_player_turn, open_turn, start_turn
 from engine.mare_nostrum.view import battles_view, events_view, nations_view, public_view, status_board
@@ -95,11 +95,14 @@ class MareNostrum:
             commitment = str(commitment or "").strip().lower()
             if len(commitment) != 64 or any(c not in "0123456789abcdef" for c in commitment):
                 raise Rejection("a commit-reveal campaign publishes its commitment (SHA-256 of the seed, 64 hex digits) at creation")
+        # The book takes the campaign's rules of chance from ``campaign.created`` (commit-reveal's rule, the lottery's
+        # slot rule) and Mare Nostrum's order of slots; a roll's id, label and draw the rules give as they ask.
+        book = chance.new_book(randomness, setup)
+        book.slot_policy = slot_policy(tuple(n.wheel for n in rules.nations.values()))
         state = State(
             ruleset=self.id, gm=setup.get("gm", "gm"), digest=setup.get("digest", rules.digest), randomness=randomness,
-            commitment=commitment if randomness == COMMIT_REVEAL else None,
-            commit_reveal_rule=commit_reveal.rule_of(setup) if randomness == COMMIT_REVEAL else 1,
-            fresh_ids=takeback.follows_clock_rules(setup), slot_rule=lottery_slots.rule_of(setup),
+            commitment=commitment if randomness == COMMIT_REVEAL else None, book=book,
+            fresh_ids=takeback.follows_clock_rules(setup),
         )
         for name in rules.nations:
             state.nations[name] = NationState(name=name, player=players.get(name), stability=rules.start_stability)
@@ -292,9 +295,9 @@ class MareNostrum:
             })
         return entries
 
-    def ledger_mark(self, state: State) -> tuple[int, str | None, int, int, int]:
+    def ledger_mark(self, state: State) -> tuple[int, str | None, int, int]:
         # A roll bound again (a cancelled draw) takes a new slot or label: the used ones only ever grow.
-        return state.turn, state.turn_draw, len(state.rolls), len(state.used_slots), len(state.used_labels)
+        return state.turn, state.turn_draw, len(state.rolls), len(state.book.used)
 
     def seat_of(self, state: State, user: str) -> str | None:
         for name, ns in state.nations.items():
@@ -307,19 +310,12 @@ class MareNostrum:
         return ns.player if ns else None
 
     def carry_over(self, before: State, after: State) -> State:
-        # Numbers once seen stay used: an undone roll's slot is never handed out again.
-        for key in before.used_slots:
-            after.used_slots.setdefault(key, None)
-        for date, numbers in before.draws.items():
-            after.draws.setdefault(date, numbers)
-        # Likewise a commit-reveal label once bound is never bound again (its number may have been seen).
-        for label in before.used_labels:
-            if label not in after.used_labels:
-                after.used_labels.append(label)
-        for label, number in before.numbers.items():
-            after.numbers.setdefault(label, number)
-        for round_no, randomness in before.beacons.items():
-            after.beacons.setdefault(round_no, randomness)
+        # Numbers once seen stay used: an undone roll's slot or label is never handed out again, and the public
+        # values recorded stay known. A campaign before the clock rules hands an undone roll's id out again.
+        next_id = after.book.next_id
+        chance.carry(before.book, after.book)
+        if not before.fresh_ids:
+            after.book.next_id = next_id
         after.seed = after.seed or before.seed
         if before.fresh_ids:
             after.next_id = max(after.next_id, before.next_id)
@@ -346,7 +342,7 @@ class MareNostrum:
         except (ValueError, KeyError, TypeError) as exc:
             raise Rejection(f"not a valid lottery draw: {exc}") from None
         date = draw.date.isoformat()
-        if date in ctx.state.cancelled_draws:
+        if date in ctx.state.book.cancelled:
             raise Rejection(f"the draw of {date} was ruled not held (draw.cancelled): its rolls were bound to later draws")
         numbers = {w: list(n) for w, n in draw.numbers.items()}
         known = ctx.state.draws.get(date)
@@ -358,7 +354,7 @@ class MareNostrum:
         missing = sorted(needed - set(numbers))
         if missing:
             raise Rejection(f"the draw of {date} lacks the wheels {', '.join(missing)}")
-        ctx.state.draws[date] = numbers
+        ctx.state.book.draws[date] = numbers
         if ctx.state.phase == "awaiting_draw" and ctx.state.turn_draw == date:
             start_turn(ctx)
 
@@ -370,12 +366,11 @@ class MareNostrum:
         day = str(ctx.event.data.get("date", ""))
         if day in state.draws:
             raise Rejection(f"the draw of {day} is recorded: it was held")
-        if day in state.cancelled_draws:
+        if day in state.book.cancelled:
             raise Rejection(f"the draw of {day} is already ruled not held")
         waiting_turn = state.phase == "awaiting_draw" and state.turn_draw == day
-        if not waiting_turn and not any(r.number is None and r.draw == day for r in state.rolls):
+        if not waiting_turn and not any(r.number is None and r.draw == day for r in state.open_rolls()):
             raise Rejection(f"nothing in this campaign waits for the draw of {day}")
-        state.cancelled_draws.append(day)
         reason = str(ctx.event.data.get("reason") or "no reason given")[:200]
         ctx.say(f"The draw of {day} was not held ({reason}; ruled by {ctx.event.data.get('by') or ctx.event.actor}).")
         rebind_cancelled(ctx, day)
@@ -391,6 +386,7 @@ class MareNostrum:
     def _random_recorded(self, ctx: Ctx) -> None:
         """The shell's numbers for commit-reveal labels, each derived from the committed seed (checkable once revealed)."""
         state = ctx.state
+        book = state.book
         if state.randomness != COMMIT_REVEAL:
             raise Rejection("this campaign draws its rolls from the lottery, not from a commit-reveal seed")
         numbers = ctx.event.data.get("numbers")
@@ -399,20 +395,22 @@ class MareNostrum:
         for label, number in numbers.items():
             if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 90:
                 raise Rejection(f"the number of '{label}' must be a whole number from 1 to 90, not {number!r}")
-            known = state.numbers.get(str(label))
-            if known is not None and known != number:
-                raise Rejection(f"'{label}' is already recorded as {known}; a recorded number is never changed")
-            if state.commit_reveal_rule != 1 and str(label) not in state.used_labels:
+            known = book.numbers.get(str(label))
+            if known is not None and known != [number]:
+                raise Rejection(f"'{label}' is already recorded as {known[0]}; a recorded number is never changed")
+            # The book hands out the labels and the rounds they are mixed with: a round is no label.
+            bound = str(label) in book.used and not str(label).startswith(DRAND_PREFIX)
+            if state.commit_reveal_rule != 1 and not bound:
                 raise Rejection(f"no roll of this campaign is bound to '{label}': no number can be recorded for it")
-            early = commit_reveal.waits_for_round(str(label), state.beacons)
+            early = commit_reveal.waits_for_round(str(label), book.beacons)
             if early:
                 raise Rejection(early)
             if state.commit_reveal_rule != 1:
-                wrong = commit_reveal.check_at_once(str(label), [number], 1, 1, 90, state.beacons)
+                wrong = commit_reveal.check_at_once(str(label), [number], 1, 1, 90, book.beacons)
                 if wrong:
                     raise Rejection(wrong)
         for label, number in numbers.items():
-            state.numbers[str(label)] = number
+            book.numbers[str(label)] = [number]
 
     def _beacon_recorded(self, ctx: Ctx) -> None:
         """A drand beacon the shell fetched and verified: its randomness settles the rolls bound to its round.
@@ -420,7 +418,7 @@ class MareNostrum:
         state = ctx.state
         if state.randomness not in ("drand", COMMIT_REVEAL):
             raise Rejection("this campaign does not draw its rolls from drand")
-        record_beacon(state.beacons, ctx.event.data)
+        record_beacon(state.book.beacons, ctx.event.data)
 
     def _seed_revealed(self, ctx: Ctx) -> None:
         self._require_gm(ctx)

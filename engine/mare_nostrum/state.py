@@ -2,13 +2,16 @@
 
 Plain mutable dataclasses; the rules copy the state before changing it, so ``apply`` stays pure. The copy
 (``State.__deepcopy__``) shares what no event can change any more: the records of closed turns (history, their
-battles and rolls) and recorded draws. So applying an event costs the same at turn 1 and at turn 500.
+battles and rolls) and, through the chance book's own copy, its settled rolls, recorded values and older keys. So
+applying an event costs about the same at turn 1 and at turn 500.
 """
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
+
+from engine.chance.book import Binding, ChanceBook
 
 _T = TypeVar("_T")
 
@@ -64,8 +67,8 @@ class ProvinceState:
         return _shallow(self)  # every field is a string or a bool
 
 
-# The randomness sources of a campaign (the ``randomness`` of ``campaign.created``), and the ``draw`` of a
-# Roll bound to the commit-reveal seed rather than to a lottery slot.
+# The randomness sources of a campaign (the ``randomness`` of ``campaign.created``, the chance book's source), and
+# the ``draw`` of a Roll bound to the commit-reveal seed rather than to a lottery slot.
 LOTTERY = "lottery"
 COMMIT_REVEAL = "commit-reveal"
 DRAND = "drand"
@@ -109,23 +112,62 @@ class Battle:
 
 @dataclass
 class Roll:
-    id: int
+    """A roll as Mare Nostrum's rules read it: its binding in the campaign's chance book (its id, purpose, nation and
+    meaning, where its number comes from, and the number once known), and what only the game says of it."""
+
     turn: int
-    purpose: str  # "peace_treaty", "alliance", "siege", "naval_attacker", "naval_defender", ...
-    nation: str | None
-    draw: str  # YYYY-MM-DD
-    wheel: str
-    position: int
-    meaning: str  # what the ranges of numbers will mean, announced with the binding
+    binding: Binding
     ref: int | None = None  # the battle it decides
     target: str | None = None  # the nation a peace treaty is offered to
-    number: int | None = None
     outcome: str | None = None
-    # A commit-reveal roll (draw == COMMIT_REVEAL, wheel "", position 0): the label its number is derived from.
-    label: str | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "Roll":
-        return _shallow(self)  # every field is a string, an int or None
+        # The book is copied first (``State.__deepcopy__``): a binding it copied is in ``memo``, one it shares is not.
+        new = _shallow(self)
+        new.binding = memo.get(id(self.binding), self.binding)
+        return new
+
+    @property
+    def id(self) -> int:
+        return self.binding.id
+
+    @property
+    def purpose(self) -> str:  # "peace_treaty", "alliance", "siege", "naval_attacker", "naval_defender", ...
+        return self.binding.purpose
+
+    @property
+    def nation(self) -> str | None:
+        return self.binding.seat
+
+    @property
+    def meaning(self) -> str:  # what the ranges of numbers will mean, announced with the binding
+        return self.binding.meaning
+
+    @property
+    def number(self) -> int | None:
+        values = self.binding.values
+        return None if values is None else values[0]
+
+    @property
+    def draw(self) -> str:
+        """A lottery roll's date (YYYY-MM-DD), a drand roll's "drand:<round>", or COMMIT_REVEAL."""
+        source = self.binding.source
+        if source == LOTTERY:
+            return self.binding.where[0].split("|", 1)[0]
+        return self.binding.where[0] if source == DRAND else COMMIT_REVEAL
+
+    @property
+    def wheel(self) -> str:
+        return self.binding.where[0].split("|")[1] if self.binding.source == LOTTERY else ""
+
+    @property
+    def position(self) -> int:
+        return int(self.binding.where[0].split("|")[2]) if self.binding.source == LOTTERY else 0
+
+    @property
+    def label(self) -> str | None:
+        """The label a drand or commit-reveal roll's number is derived from (a lottery roll's is never read)."""
+        return None if self.binding.source == LOTTERY else self.binding.label
 
     def where(self) -> str:
         """Where the number comes from, for messages: '2023-01-05 PA', or the commit-reveal label."""
@@ -187,12 +229,11 @@ class State:
     attacked: list[str] = field(default_factory=list)  # provinces attacked this turn
     naval_attacked: list[str] = field(default_factory=list)  # "sea|side" fleets attacked this turn
     battles: list[Battle] = field(default_factory=list)
+    # The campaign's rolls as its chance book holds them (bound, and settled from the draws, beacons and numbers it
+    # records), before the rolls that read them: a copy of the state copies the book first (``Roll.__deepcopy__``).
+    book: ChanceBook = field(default_factory=ChanceBook)
     rolls: list[Roll] = field(default_factory=list)
     gm_rolls: list[GmRoll] = field(default_factory=list)
-    # "date|wheel|position" of every slot ever bound, never reused: an ordered set (a dict's keys), asked for
-    # membership at every binding, which a list answered in time growing with the campaign.
-    used_slots: dict[str, None] = field(default_factory=dict)
-    draws: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     history: list[TurnRecord] = field(default_factory=list)
     winner: str | None = None
     locked: str | None = None  # orders locked by the GM: the reason given
@@ -200,18 +241,10 @@ class State:
     # Campaigns under the clock rules (engine/takeback.py): an id once handed out is never handed out again, not
     # even after an undo, so a roll bound again is another roll. Older campaigns reuse it and fold as they did.
     fresh_ids: bool = False
-    # Where the rolls beyond the order of play and the events come from: LOTTERY or COMMIT_REVEAL.
+    # Where the rolls beyond the order of play and the events come from: LOTTERY, COMMIT_REVEAL or DRAND.
     randomness: str = LOTTERY
     commitment: str | None = None  # commit-reveal: SHA-256 of the seed, published at creation
     seed: str | None = None  # commit-reveal: the seed, once the GM revealed it (then no roll binds any more)
-    numbers: dict[str, int] = field(default_factory=dict)  # commit-reveal: label -> number 1..90 (random.recorded)
-    used_labels: list[str] = field(default_factory=list)  # commit-reveal labels ever bound, never reused
-    # commit-reveal: 2 for a campaign whose numbers come from their drand round alone, checked as they are recorded
-    # (engine/commit_reveal.py); 1, the class default a snapshot pickled before it finds, for the seed's own.
-    commit_reveal_rule: int = 1
-    beacons: dict[str, str] = field(default_factory=dict)  # drand: round -> randomness (beacon.recorded)
-    cancelled_draws: list[str] = field(default_factory=list)  # lottery dates ruled not held (draw.cancelled)
-    slot_rule: int = 1  # engine/chance/lottery_slots.py: the free rolls' slot rule the campaign was created under
     # How many battles, rolls and GM rolls are final (those of closed turns): see ``seal``.
     sealed: tuple[int, int, int] = (0, 0, 0)
 
@@ -269,6 +302,17 @@ class State:
             return None
         return self.order_of_play[self.current]
 
+    @property
+    def commit_reveal_rule(self) -> int:
+        """commit-reveal: 2 for a campaign whose numbers come from their drand round alone, checked as they are
+        recorded (engine/commit_reveal.py); 1 for the seed's own, and for every other campaign."""
+        return self.book.rule
+
+    @property
+    def draws(self) -> dict[str, dict[str, list[int]]]:
+        """The lottery draws recorded (the turn's own and the rolls'), as the book keeps them: date -> wheel -> numbers."""
+        return self.book.draws
+
     def gm_roll(self, roll_id: int) -> GmRoll:
         for g in reversed(self.gm_rolls):  # the one asked for is nearly always of the open turn
             if g.id == roll_id:
@@ -290,10 +334,9 @@ class State:
 
 # The state's fields a copy shares element by element (see ``State.__deepcopy__``), in the order of ``sealed``.
 SHARED_RECORDS = ("battles", "rolls", "gm_rolls")
-# Fields whose elements no event changes once written: a shallow copy is a full one. ``used_slots`` and
-# ``used_labels`` hold strings; ``numbers`` and ``beacons`` strings and ints; a recorded draw's numbers are never
-# changed (``draw.recorded`` refuses other numbers); a TurnRecord is written once, at the close of its turn.
-SHALLOW = ("used_slots", "used_labels", "numbers", "beacons", "draws", "history", "sealed", "cancelled_draws")
+# Fields whose elements no event changes once written: a shallow copy is a full one. A TurnRecord is written once, at
+# the close of its turn. (The book copies itself, sharing its settled rolls and recorded values: ``ChanceBook``.)
+SHALLOW = ("history", "sealed")
 # Fields holding lists of strings only: a new list is a full copy. ``fleets`` (sea -> nation -> count) is copied two
 # levels deep; any other field not named here goes through the generic deepcopy.
 STRING_LISTS = ("order_of_play", "pirates", "attacked", "naval_attacked")

@@ -26,7 +26,7 @@ _FLAT_DICTS = {"players", "status", "side_of", "owner", "start_control", "drawn_
 _LIST_DICTS = {"standing"}  # {key: [atoms]}
 _FLAT_LISTS = {"unseen", "log", "options"}
 _BOOK = {"source", "bindings", "used", "draws", "beacons", "numbers", "cancelled", "next_id", "rule", "slot_rule",
-         "slot_policy"}
+         "slot_policy", "settled_upto"}
 _BINDING = {"id", "label", "lo", "hi", "count", "source", "where", "purpose", "seat", "meaning", "values"}
 _ATOMIC_DATACLASS = {"Unit": {"id", "power", "kind", "area", "face_down", "done", "combats", "redistributed"},
                      "King": {"power", "diplomacy", "military", "area", "diplomacy_used", "died_turn"}}

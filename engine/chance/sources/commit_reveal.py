@@ -64,7 +64,8 @@ class CommitReveal:
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         book.rule = commit_reveal.rule_of(dict(setup))
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         round_offered = round_to_mix(event, book.rule)
         if round_offered is None:
             return label, [label]

@@ -81,7 +81,8 @@ class Drand:
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         return None
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         return label, [first_round(event)]
 
     def record(self, book: ChanceBook, event: Event) -> None:

@@ -54,7 +54,8 @@ class Fixed:
         for index, value in enumerate(given):
             book.numbers[f"{PREFIX}{index}"] = [value]
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         start = sum(1 for key in book.used if key.startswith(PREFIX))
         keys = [f"{PREFIX}{index}" for index in range(start, start + count)]
         given = sum(1 for key in book.numbers if key.startswith(PREFIX))

@@ -6,8 +6,9 @@ replacement, so they are linked; engine/chance/lottery_slots.py says which slots
 refused pair re-binds that value to the next free slots of the next draw offered then. A draw ruled not held
 (``draw.cancelled``) re-binds the rolls waiting for it to the later draws offered then.
 
-The slot's shape, the wheels a roll may use and the reading of a slot are Mare Nostrum's too
-(engine/mare_nostrum/slots.py), whose rules fix their own order of slots.
+Mare Nostrum's rolls bind here too, one number each, with the order of slots its rules fix (its ``SlotPolicy``,
+engine/mare_nostrum/slots.py): ``avoid`` keeps a throw's numbers off one wheel, ``whole_wheel`` gives the GM's dice
+a wheel of their own under rule 2.
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ BOOK_WHEELS = tuple((wheel, tuple(POSITIONS)) for wheel in ROLL_WHEELS)
 
 def offered_dates(event: Event) -> list[str]:
     """The lottery draws the shell offered with ``event``, in order (its drand rounds left out)."""
-    return sorted(d for d in event.draws if not d.startswith(DRAND_PREFIX))
+    return sorted([d for d in event.draws if not d.startswith(DRAND_PREFIX)])
 
 
 class Lottery:
@@ -100,11 +101,21 @@ class Lottery:
     def configure(self, book: ChanceBook, setup: Mapping[str, Any]) -> None:
         book.slot_rule = lottery_slots.rule_of(dict(setup))
 
-    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int) -> tuple[str, list[str]]:
+    def bind(self, book: ChanceBook, event: Event, label: str, lo: int, hi: int, count: int, *,
+             avoid: Sequence[str] = (), whole_wheel: bool = False) -> tuple[str, list[str]]:
         dates = offered_dates(event)
         if not dates:
             raise Rejection("no future lottery draw is known to bind this roll to; the GM must import the coming draws first")
-        return label, free_slots(book, dates, count * lottery_dice.numbers_per_die(hi - lo + 1))
+        where = free_slots(book, dates, count * lottery_dice.numbers_per_die(hi - lo + 1), avoid, whole_wheel=whole_wheel)
+        if whole_wheel and _wheels_on_request(book):
+            # The roll owns each wheel it took: the wheel's other allowed positions are handed out with it, so no
+            # other roll is linked to it (engine/chance/slot_policy.py).
+            assert book.slot_policy is not None
+            positions = dict(book.slot_policy.wheels())
+            for slot in where:
+                date, wheel, _ = slot_parts(slot)
+                book.used.extend(k for p in positions[wheel] if (k := slot_key(date, wheel, p)) not in book.used)
+        return label, where
 
     def record(self, book: ChanceBook, event: Event) -> None:
         if event.kind == "draw.cancelled":
@@ -158,16 +169,23 @@ def _slot_words(slot: str) -> str:
     return f"{date} {wheel} #{position}"
 
 
-def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = ()) -> list[str]:
+def _wheels_on_request(book: ChanceBook) -> bool:
+    return (book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL and book.slot_policy is not None
+            and book.slot_policy.wheels_on_request)
+
+
+def free_slots(book: ChanceBook, dates: list[str], wanted: int, avoid: Sequence[str] = (), *,
+               whole_wheel: bool = False) -> list[str]:
     """``wanted`` free slots, no two on one wheel of one draw (nor on a wheel of a draw in ``avoid``, the slots the
-    roll keeps); a draw's free wheels used before the next draw's."""
-    used = book.used  # a UsedKeys: looked up in a set, not copied into one per roll
+    roll keeps); a draw's free wheels used before the next draw's. Under rule 2 every roll takes unused wheels' first
+    allowed numbers, or, with a policy that keeps wheels for whoever asks, only a ``whole_wheel`` roll does."""
+    used = book.used  # a UsedKeys: looked up in its index, not copied into a set per roll
     policy = book.slot_policy
-    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL:
+    if book.slot_rule == lottery_slots.ONE_NUMBER_PER_WHEEL and (whole_wheel or not _wheels_on_request(book)):
         return _first_numbers(used, dates, wanted, BOOK_WHEELS if policy is None else policy.wheels())
     taken: list[str] = []
     # A wheel this roll uses in a draw is passed over (its numbers are linked); one used by another roll is fine.
-    roll_wheels: set[tuple[str, str]] = {(slot_parts(s)[0], slot_parts(s)[1]) for s in avoid}
+    roll_wheels: set[tuple[str, str]] = {(date, wheel) for date, wheel, _ in map(slot_parts, avoid)}
     if wanted == 0:
         return taken
     for date, wheel, position in free_in_order(used, dates, BOOK_ORDER if policy is None else policy.order, roll_wheels):

@@ -65,3 +65,22 @@ def test_keys_assigned_to_a_book_are_indexed() -> None:
     book.used = ["a", "b"]
     assert isinstance(book.used, UsedKeys) and "b" in book.used
     assert isinstance(chance.ChanceBook(used=["a"]).used, UsedKeys)
+
+
+def test_a_copy_shares_the_older_keys_and_each_side_goes_on_alone() -> None:
+    """A game copies its book for every event: a copy copies at most the latest TAIL keys, whatever the book holds,
+    and neither side ever sees a key the other hands out after the copy, across the merge into the shared part."""
+    from engine.chance.used_keys import TAIL
+
+    keys = UsedKeys(f"k{i}" for i in range(3 * TAIL))
+    keys.extend(["t1", "t2"])
+    twin = copy.deepcopy(keys)
+    assert twin._base is keys._base and twin._tail == ["t1", "t2"] and twin._tail is not keys._tail
+    twin.extend(f"m{i}" for i in range(TAIL))  # the twin's tail reaches TAIL: merged into a new shared part
+    keys.append("mine")
+    assert twin._base is not keys._base and len(keys._base) == 3 * TAIL
+    assert list(keys) == [f"k{i}" for i in range(3 * TAIL)] + ["t1", "t2", "mine"]
+    assert list(twin) == [f"k{i}" for i in range(3 * TAIL)] + ["t1", "t2"] + [f"m{i}" for i in range(TAIL)]
+    assert "mine" not in twin and "m0" not in keys and "m0" in twin and "k0" in twin and "t2" in keys
+    assert len(twin) == 4 * TAIL + 2 and twin[-1] == f"m{TAIL - 1}" and keys[-2:] == ["t2", "mine"]
+    assert pickle.loads(pickle.dumps(twin)) == twin and UsedKeys(list(twin)) == twin

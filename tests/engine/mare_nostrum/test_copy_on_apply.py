@@ -35,6 +35,9 @@ def test_every_step_of_the_recorded_campaign_leaves_the_state_before_it_untouche
         # A shared record changed by the event would show in the old state too.
         assert pickle.dumps(folded.state) == before, f"event #{event.seq} ({event.kind}) changed the state it was applied to"
         shared += sum(a is b for a, b in zip(folded.state.rolls, after.state.rolls))
+        # Each roll of the new state reads its own state's book: a binding the copy made, or one both share.
+        bindings = {id(b) for b in after.state.book.bindings}
+        assert all(id(r.binding) in bindings for r in after.state.rolls), event.seq
         folded = after
     assert shared > 0  # the copies did share the closed turns' rolls
     assert folded.state.history and folded.state.sealed[1] > 0
@@ -49,6 +52,11 @@ def test_a_copy_shares_sealed_records_and_copies_the_open_turns() -> None:
     copied = copy.deepcopy(state)
     assert all(a is b for a, b in zip(state.rolls[:rolls], copied.rolls[:rolls]))
     assert all(a is not b for a, b in zip(state.rolls[rolls:], copied.rolls[rolls:]))
+    # The book shares its settled rolls (every roll of a closed turn is) and copies those that wait.
+    settled = state.book.settled_upto
+    assert settled >= rolls
+    assert all(a is b for a, b in zip(state.book.bindings[:settled], copied.book.bindings[:settled]))
+    assert all(a is not b for a, b in zip(state.book.bindings[settled:], copied.book.bindings[settled:]))
     assert all(a is not b for a, b in zip(state.battles[battles:], copied.battles[battles:]))
     assert state.rolls is not copied.rolls and state.history is not copied.history
     assert all(a is not b for a, b in zip(state.nations.values(), copied.nations.values()))
@@ -86,7 +94,7 @@ def test_the_records_own_copies_share_no_list_or_dict() -> None:
     to one of them and left out of its ``__deepcopy__`` would be shared between two states."""
     from dataclasses import fields
 
-    from engine.mare_nostrum.state import Battle, GmRoll, NationState, ProvinceState, Roll
+    from engine.mare_nostrum.state import Battle, GmRoll, NationState, ProvinceState
 
     samples = [
         NationState(name="Romans", player="scipio", stability=5, effects=["a"], choices=["b"], pending_builds=[["c", "d"]],
@@ -94,7 +102,6 @@ def test_the_records_own_copies_share_no_list_or_dict() -> None:
         ProvinceState(owner="Romans"),
         Battle(id=1, turn=1, kind="land", province="Latium", sea=None, attacker="Romans", attacker_nation="Romans",
                attacker_player="scipio", attacker_army="x", defender=None, defender_army="y", notes=["z"]),
-        Roll(id=1, turn=1, purpose="siege", nation="Romans", draw="2023-01-03", wheel="BA", position=1, meaning="m"),
         GmRoll(id=1, turn=1, dice="1d6", label="l", by="gm", slots=[[1]], values=[None]),
     ]
     for record in samples:
@@ -107,3 +114,22 @@ def test_the_records_own_copies_share_no_list_or_dict() -> None:
                 assert getattr(twin, f.name) is not value, f"{type(record).__name__}.{f.name} is shared by its copy"
                 for a, b in zip(value, getattr(twin, f.name)):
                     assert not isinstance(a, (list, dict)) or a is not b
+
+
+def test_a_roll_copied_alone_keeps_its_binding_and_copied_with_its_book_follows_it() -> None:
+    """A Roll holds the game's words on a roll and reads the rest from its binding in the book: copied with the state
+    it follows the book's copy of its binding (the book is copied first), never the binding of the state copied."""
+    from engine.chance.book import Binding, ChanceBook
+    from engine.mare_nostrum.state import Roll, State
+
+    binding = Binding(1, "turn-1:roll-1:siege", 1, 90, 1, "lottery", ["2023-01-03|BA|1"], "siege", "Romans", "m")
+    roll = Roll(turn=1, binding=binding, ref=3)
+    assert (roll.id, roll.purpose, roll.nation, roll.draw, roll.wheel, roll.position, roll.label, roll.number) == (
+        1, "siege", "Romans", "2023-01-03", "BA", 1, None, None)
+    assert copy.deepcopy(roll).binding is binding
+    state = State(ruleset="mare-nostrum", gm="gm", digest="d", book=ChanceBook(source="lottery", bindings=[binding]),
+                  rolls=[roll])
+    twin = copy.deepcopy(state)
+    assert twin.rolls[0].binding is twin.book.bindings[0] is not binding
+    twin.book.bindings[0].values = [42]
+    assert (twin.rolls[0].number, roll.number) == (42, None)

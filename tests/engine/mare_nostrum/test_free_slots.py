@@ -62,5 +62,5 @@ def test_the_games_own_rolls_keep_their_slots_but_never_a_dies_wheel() -> None:
     c.roll("1d6", "omen")  # owns PA of the next draw
     c.add("roll.requested", "gm", {"dice": "1d90", "label": "a number"})  # owns RM
     assert _slots(c) == [(NEXT_DAY, "PA", 1), (NEXT_DAY, "RM", 1)]
-    free = [key for key in c.folded.state.used_slots if key.startswith(NEXT_DAY)]  # type: ignore[union-attr]
+    free = [key for key in c.folded.state.book.used if key.startswith(NEXT_DAY)]  # type: ignore[union-attr]
     assert sorted(free) == sorted(f"{NEXT_DAY}|{w}|{p}" for w in ("PA", "RM") for p in range(1, 6))
