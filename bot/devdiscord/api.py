@@ -87,9 +87,11 @@ class FakeDiscord:
                  followup_lifetime: float = 15 * 60, rate_limit: tuple[int, float] = (50, 1.0),
                  channel_message_limit: tuple[int, float] | None = (5, 5.0),
                  privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None,
-                 global_rate_limit: tuple[int, float] | None = (50, 1.0)) -> None:
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0), ids_follow_clock: bool = False) -> None:
         """`start`: the logical clock's origin (snowflake times, message timestamps); default 2026-01-01 UTC.
         Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token.
+        `ids_follow_clock`: ids made once the server runs are never behind the fake's clock (wall time plus
+        `advance_clock`), as Discord's are its time: for a bot that reads history since a moment.
 
         As strict as Discord: `interaction_deadline` (3 s) for the first answer to an interaction, then 10062;
         `followup_lifetime` (15 min) for follow-ups with its token, then 401/50027; `rate_limit` per route and
@@ -108,6 +110,8 @@ class FakeDiscord:
                                         channel_message_limit=channel_message_limit,
                                         privileged_intents=privileged_intents,
                                         global_rate_limit=global_rate_limit)
+        if ids_follow_clock:
+            self.world.ids.follow(self.server.now)
         self._runner: web.AppRunner | None = None
         self.host = ""
         self.port = 0
