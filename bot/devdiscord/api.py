@@ -520,8 +520,11 @@ class FakeDiscord:
         self.server.faults.append(Fault(method, path, status, ApiError(status, code, message).body(), {}, times))
 
     def rate_limit_next(self, method: str, path: str | re.Pattern[str], *, retry_after: float = 0.05,
-                        times: int = 1, is_global: bool = False) -> None:
-        """The next `times` calls get a 429 as Discord sends it (with the Via header discord.py insists on)."""
+                        times: int = 1, is_global: bool = False,
+                        when: Callable[[RecordedRequest], bool] | None = None) -> None:
+        """The next `times` calls (for which ``when`` holds) get a 429 as Discord sends it (with the Via header
+        discord.py insists on). A long ``retry_after`` keeps a caller waiting before its call is carried out: kill
+        it meanwhile and Discord never made what it asked for."""
         headers = {"Retry-After": f"{retry_after:.3f}", "Via": "1.1 google",
                    "X-RateLimit-Scope": "global" if is_global else "user"}
         if is_global:
@@ -530,7 +533,7 @@ class FakeDiscord:
             headers.update({"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
                             "X-RateLimit-Reset-After": f"{retry_after:.3f}"})
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
-        self.server.faults.append(Fault(method, path, 429, body, headers, times))
+        self.server.faults.append(Fault(method, path, 429, body, headers, times, when))
 
     def hold_next(self, method: str, path: str | re.Pattern[str],
                   when: Callable[[RecordedRequest], bool] | None = None) -> Hold:
