@@ -87,9 +87,11 @@ class FakeDiscord:
                  followup_lifetime: float = 15 * 60, rate_limit: tuple[int, float] = (50, 1.0),
                  channel_message_limit: tuple[int, float] | None = (5, 5.0),
                  privileged_intents: int = PRIVILEGED_INTENTS, start: datetime | None = None,
-                 global_rate_limit: tuple[int, float] | None = (50, 1.0)) -> None:
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0), ids_follow_clock: bool = False) -> None:
         """`start`: the logical clock's origin (snowflake times, message timestamps); default 2026-01-01 UTC.
         Ids advance it by 1 ms each, so the same seeding gives the same ids and the same default token.
+        `ids_follow_clock`: ids made once the server runs are never behind the fake's clock (wall time plus
+        `advance_clock`), as Discord's are its time: for a bot that reads history since a moment.
 
         As strict as Discord: `interaction_deadline` (3 s) for the first answer to an interaction, then 10062;
         `followup_lifetime` (15 min) for follow-ups with its token, then 401/50027; `rate_limit` per route and
@@ -108,6 +110,8 @@ class FakeDiscord:
                                         channel_message_limit=channel_message_limit,
                                         privileged_intents=privileged_intents,
                                         global_rate_limit=global_rate_limit)
+        if ids_follow_clock:
+            self.world.ids.follow(self.server.now)
         self._runner: web.AppRunner | None = None
         self.host = ""
         self.port = 0
@@ -516,8 +520,11 @@ class FakeDiscord:
         self.server.faults.append(Fault(method, path, status, ApiError(status, code, message).body(), {}, times))
 
     def rate_limit_next(self, method: str, path: str | re.Pattern[str], *, retry_after: float = 0.05,
-                        times: int = 1, is_global: bool = False) -> None:
-        """The next `times` calls get a 429 as Discord sends it (with the Via header discord.py insists on)."""
+                        times: int = 1, is_global: bool = False,
+                        when: Callable[[RecordedRequest], bool] | None = None) -> None:
+        """The next `times` calls (for which ``when`` holds) get a 429 as Discord sends it (with the Via header
+        discord.py insists on). A long ``retry_after`` keeps a caller waiting before its call is carried out: kill
+        it meanwhile and Discord never made what it asked for."""
         headers = {"Retry-After": f"{retry_after:.3f}", "Via": "1.1 google",
                    "X-RateLimit-Scope": "global" if is_global else "user"}
         if is_global:
@@ -526,7 +533,7 @@ class FakeDiscord:
             headers.update({"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
                             "X-RateLimit-Reset-After": f"{retry_after:.3f}"})
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
-        self.server.faults.append(Fault(method, path, 429, body, headers, times))
+        self.server.faults.append(Fault(method, path, 429, body, headers, times, when))
 
     def hold_next(self, method: str, path: str | re.Pattern[str],
                   when: Callable[[RecordedRequest], bool] | None = None) -> Hold:

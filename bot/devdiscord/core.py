@@ -219,7 +219,7 @@ class ServerCore:
                 raise ApiError(404, 0, "404: Not Found")
             if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
-            fault = next((f for f in self.faults if f.matches(method, path, route.template)), None)
+            fault = next((f for f in self.faults if f.matches(method, path, route.template, record)), None)
             if fault is not None:
                 fault.times -= 1
                 if fault.times <= 0:

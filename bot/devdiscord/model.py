@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -65,13 +65,22 @@ BOT_PERMISSIONS = (
 
 
 class SnowflakeGenerator:
-    """Snowflakes on a logical clock: one millisecond per id, from a fixed start, so runs are reproducible."""
+    """Snowflakes on a logical clock: one millisecond per id, from a fixed start, so runs are reproducible.
+
+    ``follow``: the ids from then on are also never behind that clock (seconds), as Discord's are its time: a bot
+    that reads history after a moment (``after=datetime``) finds what was made since (FakeDiscord(ids_follow_clock=True))."""
 
     def __init__(self, start: datetime = datetime(2026, 1, 1, tzinfo=timezone.utc)) -> None:
         self._ms = int(start.timestamp() * 1000)
+        self._clock: Callable[[], float] | None = None
+
+    def follow(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
 
     def next(self) -> str:
         self._ms += 1
+        if self._clock is not None:
+            self._ms = max(self._ms, int(self._clock() * 1000))
         return str((self._ms - DISCORD_EPOCH_MS) << 22)
 
 

@@ -213,10 +213,13 @@ def thread_positions(world: World, channel_id: str) -> dict[str, int]:
 
 
 def message_payload(world: World, message: Message, *, gateway: bool = False, strip_content: bool = False,
-                    with_reference: bool = True, positions: dict[str, int] | None = None) -> dict[str, Any]:
+                    with_reference: bool = True, positions: dict[str, int] | None = None,
+                    created: bool = False) -> dict[str, Any]:
     """A message object. `gateway` adds what MESSAGE_CREATE carries beyond REST (guild_id, the author's partial
     member); `strip_content` empties what Discord hides from bots without the message content intent.
-    `positions`: ``thread_positions`` of its channel, when the caller reads many of its messages."""
+    `positions`: ``thread_positions`` of its channel, when the caller reads many of its messages. `created`: the
+    answer to the call that made it, which, like MESSAGE_CREATE, carries the sender's nonce; Discord stores no nonce,
+    so a message read later (history, a fetch) has none."""
     author = world.users[message.author_id]
     payload: dict[str, Any] = {
         "id": message.id,
@@ -249,7 +252,7 @@ def message_payload(world: World, message: Message, *, gateway: bool = False, st
         payload["mentions"].append(mention)
     if gateway and guild is not None and message.author_id in guild.members and message.webhook_id is None:
         payload["member"] = member_payload(world, guild.members[message.author_id], with_user=False)
-    if message.nonce is not None:
+    if message.nonce is not None and (gateway or created):
         payload["nonce"] = message.nonce
     if message.webhook_id is not None:
         payload["webhook_id"] = message.webhook_id

@@ -114,13 +114,16 @@ class Fault:
     body: dict[str, Any]
     headers: dict[str, str]
     times: int
+    when: Callable[[RecordedRequest], bool] | None = None  # only the calls it holds for (their body)
 
-    def matches(self, method: str, path: str, route: str) -> bool:
+    def matches(self, method: str, path: str, route: str, call: RecordedRequest | None = None) -> bool:
         if self.method not in ("*", method):
             return False
         if isinstance(self.path, re.Pattern):
-            return self.path.fullmatch(path) is not None
-        return self.path in (path, route)
+            found = self.path.fullmatch(path) is not None
+        else:
+            found = self.path in (path, route)
+        return found and (self.when is None or call is None or self.when(call))
 
 
 @dataclass

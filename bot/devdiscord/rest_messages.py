@@ -160,15 +160,28 @@ class MessagesRest(ServerCore):
         message.edited_timestamp = model.iso(self.world.next_id())
 
     async def _list_messages(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
+        """Discord's GET /channels/{id}/messages: ``limit`` 1..100 (default 50), at most one of ``before``, ``after``
+        and ``around``; newest first whichever is given; ``after`` gives the ``limit`` messages right after it (the
+        oldest ones), ``around`` half before it and half after, itself included."""
         channel = self._channel(params["channel_id"])
-        limit = max(1, min(100, int(call.query.get("limit", 50))))
-        messages = sorted(self.world.channel_messages(channel.id), key=lambda m: int(m.id), reverse=True)
-        if "before" in call.query:
-            messages = [m for m in messages if int(m.id) < int(call.query["before"])]
-        if "after" in call.query:
-            messages = sorted((m for m in messages if int(m.id) > int(call.query["after"])), key=lambda m: int(m.id))
-            messages = list(reversed(messages[:limit]))
-        return Reply(body=[payloads.message_payload(self.world, m) for m in messages[:limit]])
+        limit = _history_limit(call.query.get("limit", "50"))
+        anchors = [name for name in ("before", "after", "around") if name in call.query]
+        if len(anchors) > 1:
+            raise form_error([anchors[1]], "BASE_TYPE_BAD_VALUE",
+                             "before, after and around are mutually exclusive: pass only one.")
+        anchor = _snowflake(anchors[0], call.query[anchors[0]]) if anchors else None
+        newest = sorted(self.world.channel_messages(channel.id), key=lambda m: int(m.id), reverse=True)
+        if anchor is None:
+            chosen = newest[:limit]
+        elif anchors[0] == "before":
+            chosen = [m for m in newest if int(m.id) < anchor][:limit]
+        elif anchors[0] == "after":
+            chosen = list(reversed([m for m in reversed(newest) if int(m.id) > anchor][:limit]))
+        else:
+            older = [m for m in newest if int(m.id) <= anchor][:(limit + 1) // 2]
+            newer = list(reversed([m for m in reversed(newest) if int(m.id) > anchor][:limit // 2]))
+            chosen = newer + older
+        return Reply(body=[payloads.message_payload(self.world, m) for m in chosen])
 
     async def _get_message(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
         self._channel(params["channel_id"])
@@ -186,12 +199,12 @@ class MessagesRest(ServerCore):
             if first is not None and self.now() - first[1] < NONCE_SECONDS:
                 original = self.world.messages.get(first[0])
                 if original is not None and not original.deleted:
-                    return Reply(body=payloads.message_payload(self.world, original))
+                    return Reply(body=payloads.message_payload(self.world, original, created=True))
         message = self.new_message(channel, self.bot_id, body, call.files)
         if nonce is not None:
             self.nonces[(channel.id, self.bot_id, nonce)] = (message.id, self.now())
         await self.publish_new_message(message)
-        return Reply(body=payloads.message_payload(self.world, message))
+        return Reply(body=payloads.message_payload(self.world, message, created=True))
 
     async def _edit_message(self, call: RecordedRequest, params: dict[str, str]) -> Reply:
         self._channel(params["channel_id"])
@@ -318,6 +331,23 @@ class MessagesRest(ServerCore):
 
 
 _EMBED_LIMITS = (("title", 256), ("description", 4096))
+def _history_limit(raw: str) -> int:
+    try:
+        limit = int(raw)
+    except ValueError:
+        raise form_error(["limit"], "NUMBER_TYPE_COERCE", f"Value \"{raw}\" is not int.") from None
+    if not 1 <= limit <= 100:
+        raise form_error(["limit"], "NUMBER_TYPE_MAX" if limit > 100 else "NUMBER_TYPE_MIN",
+                         f"int value should be {'less than or equal to 100' if limit > 100 else 'greater than or equal to 1'}.")
+    return limit
+
+
+def _snowflake(name: str, raw: str) -> int:
+    if not raw.isdigit():
+        raise form_error([name], "NUMBER_TYPE_COERCE", f"Value \"{raw}\" is not snowflake.")
+    return int(raw)
+
+
 # How long Discord keeps a nonce sent with ``enforce_nonce`` ("a few minutes").
 NONCE_SECONDS = 300.0
 

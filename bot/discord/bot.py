@@ -256,6 +256,7 @@ class LegatusBot(discord.Client):
         where = "" if self.shard.whole and self.shard.count == 1 else f" ({self.shard.describe()})"
         log.info("logged in as %s%s, %d guilds, %d campaigns", self.user, where, len(self.guilds), campaigns)
         self.catch_up.start("start-up")
+        self.track(asyncio.ensure_future(self.heads_ups.finish_open()))  # what a kill cut between claim and record
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         await self.edit_notes.edited(self, payload)

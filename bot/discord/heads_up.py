@@ -2,6 +2,13 @@
 
 An observer of the service's changes: observers run in the worker thread of the post, so the posting is handed to
 the bot's event loop, like the turn's thread (bot/discord/turn_threads.py).
+
+Sent once across a kill at any point after its claim: claimed before the send (``claim_heads_ups``), recorded after
+(``heads_ups_sent``), and sent with the claim's key as its nonce, so a send repeated within Discord's few minutes (a
+quick restart, two processes during a deploy) returns the first message. At start-up, every claim still open is
+finished (``finish_open``): the message an earlier attempt sent is looked up in the turn's thread since the claim (by
+what every heads-up to that seat says, bot/discord/made_once.py) and recorded; if none is there, it is sent if still
+true, else closed unsent (telling a player they are next after they played would mislead).
 """
 from __future__ import annotations
 
@@ -13,9 +20,14 @@ from typing import Any
 
 import discord
 
+from bot.discord.made_once import own_since
 from bot.discord.output import user_ids
+from bot.discord.poster import discord_nonce
 from bot.service.post_queue import QueueClosed
-from bot.service.heads_up import HeadsUp, claim_heads_ups, heads_up, heads_ups_sent
+from bot.service.heads_up import (
+    HeadsUp, OpenHeadsUp, claim_heads_ups, heads_up, heads_ups_sent, marker, open_heads_ups, record_heads_up, still_due,
+)
+from bot.store.schedule_tables import NOTHING_SENT
 
 log = logging.getLogger("legatus.discord")
 
@@ -57,13 +69,45 @@ class HeadsUps:
         # thread of its own each write would wait for SQLite's lock behind the posts of a burst.
         if not await self._write(self._claim, told):
             return None
+        return await self._deliver(target, told)
+
+    async def _deliver(self, target: Any, told: HeadsUp) -> Any:
         ids = user_ids([told.player])
         message = await target.send(
             told.text(), allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=i) for i in ids]) if ids
-            else discord.AllowedMentions.none(),
+            else discord.AllowedMentions.none(), nonce=discord_nonce(told.key),
         )
         await self._write(self._sent, (told, str(message.id), str(target.id)))
         return message
+
+    async def finish_open(self) -> None:
+        """The heads-ups an earlier process claimed and never recorded (this process's shard's campaigns)."""
+        shard = getattr(self.bot, "shard", None)
+        for claimed in await asyncio.to_thread(open_heads_ups, self.bot.service.engine):
+            if shard is not None and not shard.owns(claimed.guild_id):
+                continue
+            try:
+                await self._finish(claimed)
+            except Exception:  # one heads-up that cannot be finished must not keep the others
+                log.exception("heads-up %s left by an earlier process could not be finished", claimed.key)
+
+    async def _finish(self, claimed: OpenHeadsUp) -> None:
+        target = await self.bot.turn_places.settled(claimed.campaign_id, claimed.turn)
+        mine = await own_since(target, getattr(self.bot, "user", None), claimed.claimed_at) if target else []
+        found = next((m for m in mine if marker(claimed.seat) in m.content), None)
+        if found is not None:
+            log.info("heads-up %s was sent by an earlier process (message %s): recorded", claimed.key, found.id)
+            await asyncio.to_thread(record_heads_up, self.bot.service.engine, claimed.key, str(found.id),
+                                    str(target.id))
+            return
+        told = await asyncio.to_thread(still_due, self.bot.service, claimed) if target else None
+        if told is None:
+            log.info("heads-up %s left unsent by an earlier process is no longer true (or has no thread): closed",
+                     claimed.key)
+            await asyncio.to_thread(record_heads_up, self.bot.service.engine, claimed.key, NOTHING_SENT, None)
+            return
+        log.info("heads-up %s left unsent by an earlier process: sent now", claimed.key)
+        await self._deliver(target, told)
 
     def outdated(self, told: HeadsUp) -> bool:
         """The seat it says plays now no longer does (the campaign's latest change in this process says so): in a burst

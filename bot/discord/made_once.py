@@ -1,11 +1,13 @@
 """Finding on Discord what an earlier attempt made and never saved (the process killed between the call and the
 save), by its marker: a turn's thread by its name and the bot as its owner, a status board by its heading and the
-bot as its author. Asked only when a creation claim is still open (bot/store/creations.py), so a thread named like a
-turn by a player, or an old board, is never taken for it.
+bot as its author, a scheduled message or a heads-up by its first line among the bot's messages since its claim.
+Asked only when a claim is still open (bot/store/creations.py, bot/store/posted.py), so a thread named like a turn by
+a player, an old board or an older message of the same words is never taken for it.
 """
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -17,6 +19,11 @@ BOARD_HEADING = "📋 **Status board"
 # newest messages unless that many came after it while the bot was away.
 BOARD_SEARCH = 100
 THREAD_SEARCH = 50  # the channel's most recently archived threads a lost turn thread is looked for among
+# A lost message is sent right after its claim, so it is among the first messages after it, unless that many came
+# in the same seconds; one page of history.
+MESSAGE_SEARCH = 100
+# The look-up starts this long before the claim: the claim's time is the bot's clock, a message's id Discord's.
+CLOCK_SLACK = timedelta(minutes=2)
 
 
 def opened_unsaved(channel: Any, name: str, me: Any) -> Any:
@@ -56,3 +63,22 @@ async def lost_board(channel: Any, me: Any, replaced: str | None) -> Any:
         log.warning("channel %s: its history cannot be read; a lost status board is not looked for",
                     getattr(channel, "id", "?"), exc_info=True)
     return None
+
+
+async def own_since(channel: Any, me: Any, since: datetime) -> list[Any]:
+    """The bot's messages in ``channel`` made since ``since`` (a claim's time), oldest first: where a message an
+    earlier attempt sent and never recorded is. Discord stores no nonce (only the answer to the send carries it), so
+    the caller knows its message by its words."""
+    if me is None or not hasattr(channel, "history"):
+        return []
+    try:
+        return [m async for m in channel.history(limit=MESSAGE_SEARCH, after=since - CLOCK_SLACK, oldest_first=True)
+                if m.author.id == me.id]
+    except discord.HTTPException:
+        log.warning("channel %s: its history cannot be read; a message an earlier attempt sent is not looked for",
+                    getattr(channel, "id", "?"), exc_info=True)
+        return []
+
+
+def first_line(text: str) -> str:
+    return text.split("\n", 1)[0]

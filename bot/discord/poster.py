@@ -3,6 +3,11 @@
 Every message of a turn goes to that turn's thread (bot/discord/turn_threads.py), whatever kind of channel
 the campaign has; a forum campaign with no turn post yet raises NowhereToPost, and the scheduler keeps the
 message to send later rather than record it as sent.
+
+A message whose claim an earlier attempt left open (``since``: the claim's time) may be on Discord already: the
+process died between Discord's answer and its record. Within Discord's few minutes the same nonce returns it; after,
+it is looked up among the bot's messages in the thread since the claim, by its first line (bot/discord/made_once.py:
+a resent text may differ after its first line, e.g. a timeout whose pass is in the log but whose reply is lost).
 """
 from __future__ import annotations
 
@@ -10,10 +15,12 @@ import hashlib
 import io
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import discord
 
+from bot.discord.made_once import first_line, own_since
 from bot.discord.output import split_message
 from bot.discord.turn_threads import NowhereToPost, TurnThreads
 
@@ -37,7 +44,8 @@ class DiscordPoster:
         return await self.threads.open_turn(campaign_id)
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None:
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None,
+                   since: datetime | None = None) -> str | None:
         channel = await self.threads.destination(campaign_id, turn)
         if not hasattr(channel, "send"):
             raise NowhereToPost(f"campaign {campaign_id}: {channel!r} takes no messages")
@@ -46,10 +54,14 @@ class DiscordPoster:
         allowed = discord.AllowedMentions(everyone=False, users=users or False, roles=roles or False, replied_user=False)
         first: Any = None
         chunks = split_message(text)
+        made = await self._made_before(channel, key, chunks, since) if since is not None else {}
         # The players it pings get the one-click answers of what they are asked now (a reaction's, a "pass").
         chooser = getattr(self.bot, "choice_buttons", None)
         buttons = chooser(campaign_id, [p for p in ping if not p.startswith("<@&")]) if chooser and users else None
         for i, chunk in enumerate(chunks):
+            if i in made:
+                first = first or made[i]
+                continue
             last = i == len(chunks) - 1
             attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files] if last else []
             message = await channel.send(
@@ -58,3 +70,20 @@ class DiscordPoster:
             )
             first = first or message
         return str(first.id) if first is not None else None
+
+    async def _made_before(self, channel: Any, key: str, chunks: list[str], since: datetime) -> dict[int, Any]:
+        """Which of ``chunks`` an earlier attempt sent (by index): the first by its first line, each later one by its
+        words, among the bot's messages after it."""
+        mine = await own_since(channel, getattr(self.bot, "user", None), since)
+        start = next((i for i, m in enumerate(mine) if first_line(m.content) == first_line(chunks[0])), None)
+        if start is None:
+            return {}
+        made = {0: mine[start]}
+        later = mine[start + 1:]
+        for i, chunk in enumerate(chunks[1:], start=1):
+            found = next((m for m in later if m.content == chunk), None)
+            if found is not None:
+                made[i] = found
+        log.info("campaign %s: %s was sent by an earlier attempt (message %s); not sent again", channel.id, key,
+                 mine[start].id)
+        return made

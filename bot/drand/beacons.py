@@ -57,14 +57,31 @@ def chain_from_env(environ: Mapping[str, str] = os.environ) -> Chain:
                          "public_key, genesis and period, or unset it for quicknet") from None
 
 
+# How long the bot's source asks no relay again after they all failed: one drand period (quicknet: 3 s).
+RELAYS_DOWN_PAUSE = 3.0
+
+
 class BeaconSource:
     """``test_chain``: the operator opted into a chain other than quicknet (``LEGATUS_DRAND_TEST_CHAIN=1``); without
-    it such a chain serves no campaign."""
+    it such a chain serves no campaign.
 
-    def __init__(self, client: DrandClient, clock: Callable[[], float] = time.time, *, test_chain: bool = False) -> None:
+    ``pause_after_failure`` (seconds, the bot's source: ``from_env``): a post asks for the rounds it waits for inside
+    its transaction, which holds the database's write lock, so every other writer waits for the relays' answer. Such
+    a source makes one pass over the relays, never sleeps for a backoff, and after the relays failed asks none of them
+    again for that long (the scheduler's beacons job asks again every 5 s): relays that are down cost each process one
+    pass per pause, not a pass and a backoff per round per post (with rolls waiting for many rounds, eight processes
+    posting together held the lock for seconds each post and gave up their posts as "too busy")."""
+
+    def __init__(self, client: DrandClient, clock: Callable[[], float] = time.time, *, test_chain: bool = False,
+                 pause_after_failure: float = 0.0, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.client = client
         self.clock = clock
         self.test_chain = test_chain
+        self.pause_after_failure = pause_after_failure
+        self.monotonic = monotonic
+        # Until when (``monotonic``: a test's or replay's ``clock`` must not stretch it) no relay is asked again.
+        self._quiet_until = 0.0
+        self._tried: tuple[str, ...] = ()  # the relays the last failed pass asked
         self._kept: dict[int, Beacon] = {}
         # Rounds already produced that no relay gave, with the relays tried: what the players are told (beacon_pump).
         self.unreachable: dict[int, tuple[str, ...]] = {}
@@ -112,13 +129,18 @@ class BeaconSource:
             return self._kept[round_number]
         if self.client.chain.time_of(round_number) > self.clock():
             return None
+        if self.pause_after_failure and self.monotonic() < self._quiet_until:
+            self.unreachable.setdefault(round_number, self._tried)
+            return None
         try:
-            beacon = self.client.fetch(round_number, wait_up_to=0)
+            beacon = self.client.fetch(round_number, wait_up_to=0, attempts=1 if self.pause_after_failure else None)
         except NotYet:
             return None
         except DrandUnavailable as exc:
             log.warning("%s", exc)
-            self.unreachable[round_number] = tuple(fault.relay for fault in exc.faults) or tuple(self.client.relays)
+            self._tried = tuple(fault.relay for fault in exc.faults) or tuple(self.client.relays)
+            self.unreachable[round_number] = self._tried
+            self._quiet_until = self.monotonic() + self.pause_after_failure
             return None
         self.unreachable.pop(round_number, None)
         self._kept[round_number] = beacon
@@ -128,7 +150,7 @@ class BeaconSource:
 def from_env(environ: Mapping[str, str] = os.environ) -> BeaconSource:
     timeout = float(environ.get("LEGATUS_DRAND_TIMEOUT", "5") or 5)
     return BeaconSource(DrandClient(chain_from_env(environ), relays_from_env(environ), timeout=timeout, attempts=2),
-                        test_chain=test_mode_from_env(environ))
+                        test_chain=test_mode_from_env(environ), pause_after_failure=RELAYS_DOWN_PAUSE)
 
 
 def campaign_fields(source: Callable[[], BeaconSource]) -> tuple[dict[str, Any], str]:

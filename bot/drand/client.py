@@ -98,15 +98,16 @@ class DrandClient:
         self.sleep = sleep
         self._chain_checked: set[str] = set()  # relays whose /info matched: asked once per client
 
-    def fetch(self, round_number: int, wait_up_to: float = 60.0) -> Beacon:
+    def fetch(self, round_number: int, wait_up_to: float = 60.0, attempts: int | None = None) -> Beacon:
         """The verified beacon of that round, waiting up to ``wait_up_to`` seconds for it to be produced.
+        ``attempts``: passes over the relays for this call (default the client's).
 
         Raises ``NotYet`` when the round is due later than that, ``DrandUnavailable`` when no relay gave it.
         """
         delay = self.delay_until(round_number, wait_up_to)
         if delay > 0:
             self.sleep(delay)
-        return self._fetch_due(round_number)
+        return self._fetch_due(round_number, attempts)
 
     async def fetch_async(self, round_number: int, wait_up_to: float = 60.0) -> Beacon:
         """``fetch`` for the bot's event loop: the wait is an asyncio sleep and the requests run in a thread."""
@@ -125,10 +126,10 @@ class DrandClient:
             raise NotYet(round_number, due, now)
         return max(0.0, due - now)
 
-    def _fetch_due(self, round_number: int) -> Beacon:
+    def _fetch_due(self, round_number: int, attempts: int | None = None) -> Beacon:
         last: dict[str, RelayFault] = {}
         given_up: set[str] = set()
-        for attempt in range(self.attempts):
+        for attempt in range(attempts or self.attempts):
             if attempt:
                 self.sleep(self.backoff * 2 ** (attempt - 1))
             for relay in self.relays:

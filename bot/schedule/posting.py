@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol
 
 
@@ -15,11 +16,13 @@ class NotPosted(Exception):
 class Poster(Protocol):
     """Sends a message to a campaign's channel. ``key`` identifies the message: a sink that can (Discord, via
     the nonce) uses it to drop a resend of what it already accepted. ``turn``: the game turn the message belongs
-    to (a transport with a thread per turn puts it there); None: the current one. Returns the message id, if
-    any; raises NotPosted when the message cannot go out yet."""
+    to (a transport with a thread per turn puts it there); None: the current one. ``since``: an earlier attempt
+    claimed this message then and may have sent it (killed before its record): a sink that can looks for it there
+    first. Returns the message id, if any; raises NotPosted when the message cannot go out yet."""
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None: ...
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None,
+                   since: datetime | None = None) -> str | None: ...
 
 
 @dataclass
@@ -41,7 +44,8 @@ class RecordingPoster:
     honour_keys: bool = False
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None:
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None,
+                   since: datetime | None = None) -> str | None:
         if self.honour_keys:
             for i, sent in enumerate(self.sent):
                 if sent.key == key:

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from bot.store.campaigns import CampaignRow
 from bot.store.db import writer
 from bot.store.player_settings import HEADS_UP, settings_of
-from bot.store.posted import claim_many, mark_many_sent
+from bot.store.posted import PostedRow, claim_many, mark_many_sent
 from engine.ruleset import IN_TURN
 
 log = logging.getLogger("legatus.heads_up")
@@ -36,8 +38,13 @@ class HeadsUp:
         return f"campaign-{self.campaign_id}:turn-{self.turn}:heads-up-{self.seat}"
 
     def text(self) -> str:
-        return (f"{self.player}: heads-up, you are next ({self.seat}), after the {self.playing} who play now "
+        return (f"{self.player}: {marker(self.seat)}, after the {self.playing} who play now "
                 f"({self.turn_label}). /settings heads-up off stops these.")
+
+
+def marker(seat: str) -> str:
+    """What every heads-up to ``seat`` says, whoever plays it now: how a restart knows one an earlier attempt sent."""
+    return f"heads-up, you are next ({seat})"
 
 
 def heads_up(change: Any) -> HeadsUp | None:
@@ -82,3 +89,50 @@ def heads_ups_sent(engine: Engine, many: list[tuple[HeadsUp, str, str | None]]) 
         if not there:  # its claim is gone (a restored backup): the others are recorded all the same
             log.warning("heads-up %s was sent as message %s but its claim is gone", told.key, message_id)
     return [None for _ in many]
+
+
+@dataclass(frozen=True)
+class OpenHeadsUp:
+    """A heads-up claimed and never recorded sent: the process that claimed it died before, or after, its send."""
+    key: str
+    campaign_id: int
+    guild_id: str | None
+    turn: int
+    seat: str
+    claimed_at: datetime
+
+
+def open_heads_ups(engine: Engine) -> list[OpenHeadsUp]:
+    with Session(engine) as session:
+        rows = session.exec(select(PostedRow, CampaignRow.guild_id).join(
+            CampaignRow, col(CampaignRow.id) == col(PostedRow.campaign_id)).where(
+            PostedRow.kind == "heads-up", PostedRow.message_id == None)).all()  # noqa: E711
+    found = []
+    for row, guild_id in rows:
+        _, turn, seat = row.key.split(":", 2)  # HeadsUp.key
+        found.append(OpenHeadsUp(row.key, row.campaign_id, guild_id, int(turn.removeprefix("turn-")),
+                                 seat.removeprefix("heads-up-"), row.posted_at))
+    return found
+
+
+def still_due(service: Any, claimed: OpenHeadsUp) -> HeadsUp | None:
+    """The heads-up ``claimed`` stands for, if it is still true now (its seat is next after the one playing, in its
+    turn): what a restart sends for a claim whose message is nowhere. None: the turn moved on, it would mislead."""
+    from bot.service.legatus import Change
+
+    with Session(service.engine) as session:
+        campaign = session.get(CampaignRow, claimed.campaign_id)
+    if campaign is None:
+        return None
+    ruleset, state = service.folded(campaign.name)
+    now = Change(campaign.name, claimed.campaign_id, (), (), tuple(ruleset.to_act(state)), state, ruleset,
+                 ruleset.summary(state))
+    told = heads_up(now)
+    return told if told is not None and told.key == claimed.key else None
+
+
+def record_heads_up(engine: Engine, key: str, message_id: str, channel_id: str | None) -> None:
+    """Close an open heads-up claim: the message found or sent, or NOTHING_SENT."""
+    with Session(writer(engine)) as session:
+        mark_many_sent(session, [(key, message_id, channel_id)])
+        session.commit()

@@ -522,13 +522,16 @@ class Legatus(PostReading):
         requests = [with_sources_asked(r, self.ask_lottery_sources) for r in requests]
         replies: list[Reply | None] = [self._not_text(r) for r in requests]
         todo = [i for i, reply in enumerate(replies) if reply is None]
+        self._warm_folds([requests[i] for i in todo])
         for attempt in range(1, POST_ATTEMPTS + 1):
             if not todo:
                 break
             try:
                 done = self._post_batch([requests[i] for i in todo])
             except _Conflict as exc:
-                self._folds.clear()  # the cached folds may miss the other writer's events
+                # The cached folds stay: each is of committed events, and the next attempt folds the other writer's
+                # events onto it (``_fold``). Dropped, every retry folded cold inside the write lock (0.5 s and
+                # more), and the other writers' waits grew past SQLite's busy timeout in turn.
                 log.info("%d post(s) met another writer (attempt %d): %s", len(todo), attempt, exc)
                 continue
             for i, reply in zip(todo, done):
@@ -540,6 +543,27 @@ class Legatus(PostReading):
             replies[i] = Reply.unread(f"The campaign was too busy to take this post after {POST_ATTEMPTS} tries; "
                                       "nothing was changed: please post it again.")
         return [r for r in replies if r is not None]
+
+    def _warm_folds(self, requests: Sequence[PostRequest]) -> None:
+        """Fold the campaigns this process holds no fold of yet, before the write lock: a reader never waits (WAL),
+        and the first post of a process (the snapshot read, the whole chain walked) held the lock for 0.4 to 0.7 s
+        against 0.01 s warm, so eight processes starting together kept the last one waiting past SQLite's busy
+        timeout. Inside the lock only the events since are folded. A campaign that names a drand chain (its rolls
+        wait for drand rounds) gets the beacon source made too: the first making imports an HTTP client, 0.25 s,
+        and seconds on a loaded machine. A campaign that cannot be folded is left to the post's own attempt, which
+        answers why."""
+        cold = {r.campaign for r in requests
+                if (r.campaign is None and not self._folds)
+                or (r.campaign is not None and (r.campaign not in self._rows
+                                                or self._rows[r.campaign].id not in self._folds))}
+        for name in cold:
+            try:
+                with Session(self.engine) as session:
+                    _, folded = self._fold(SessionPostStore(session), self._campaign(session, name))
+                if folded.effective and "drand_chain" in folded.effective[0].data:
+                    self._beacon_source()
+            except Exception:
+                log.debug("campaign %r not folded before its post", name, exc_info=True)
 
     @staticmethod
     def _not_text(request: PostRequest) -> Reply | None:

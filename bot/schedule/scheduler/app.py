@@ -163,13 +163,16 @@ def _add(scheduler: BaseScheduler | None, job_id: str, func: Callable[..., Any],
 
 
 async def _send(app: App, key: str, campaign_id: int, text: str | None, ping: list[str],
-                files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> None:
-    """Send a claimed message, then record it. ``text`` None: nothing to say any more; the claim is closed."""
+                files: Sequence[tuple[str, bytes]] = (), turn: int | None = None,
+                since: datetime | None = None) -> None:
+    """Send a claimed message, then record it. ``text`` None: nothing to say any more; the claim is closed.
+    ``since``: the claim was an earlier attempt's, made then (``open_since``): the poster looks for what it sent."""
     _checkpoint("claimed")
     message_id = None
     if text:
         try:
-            message_id = await app.poster.post(campaign_id, text, ping=ping, key=key, files=files, turn=turn)
+            message_id = await app.poster.post(campaign_id, text, ping=ping, key=key, files=files, turn=turn,
+                                               since=since)
         except NotPosted as exc:
             # Left claimed and unsent: tried again later, or as soon as the turn's thread opens.
             log.info("campaign %s: %s not posted yet (%s); tried again later", campaign_id, key, exc)
@@ -197,6 +200,12 @@ def _record_sent(app: App, key: str, campaign_id: int, message_id: str) -> None:
     with Session(writer(app.engine)) as session:
         campaign = session.get(CampaignRow, campaign_id)
         mark_sent(session, key, message_id, campaign.channel_id if campaign else None)
+
+
+def open_since(session: Session, key: str) -> datetime | None:
+    """When an earlier attempt claimed ``key``, if its send was never recorded (it may have reached Discord)."""
+    row = find(session, key)
+    return row.posted_at if row is not None and row.message_id is None else None
 
 
 def _sent(session: Session, key: str) -> bool | None:

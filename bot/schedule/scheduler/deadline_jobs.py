@@ -23,7 +23,7 @@ from engine.events import Event
 from engine.ruleset import MarksTimeouts, Ruleset
 from bot.schedule.scheduler.app import (
     App, installed, current_app, _campaign_locked, _exclusive, _add, _send, _sent, _campaign_and_settings, Step,
-    _add_step,
+    _add_step, open_since,
 )
 
 log = logging.getLogger("legatus.scheduler")
@@ -87,19 +87,19 @@ async def _remind(app: App, campaign_id: int, deadline_id: int) -> None:
         return
     if what is None:
         return
-    key, seat, due, still, turn, name = what
+    key, seat, due, still, turn, name, since = what
     player = (await asyncio.to_thread(acting_of, app.service, name)).players.get(seat) or seat
     text = f"{player} your turn ends {discord_when(due)}" if still else None
-    await _send(app, key, campaign_id, text, [player], turn=turn)
+    await _send(app, key, campaign_id, text, [player], turn=turn, since=since)
     d = await asyncio.to_thread(_deadline, app, deadline_id)
     if d is not None and d.state in ACTIVE:
         _schedule_deadline(app.scheduler, d, now)
 
 
-def _claim_reminder(app: App, campaign_id: int, deadline_id: int,
-                    now: datetime) -> tuple[Step | None, tuple[str, str, datetime, bool, int | None, str] | None]:
-    """(the deadline's next job instead, None), or (None, what to remind: key, seat, due, still on, turn, campaign)
-    once claimed; (None, None): nothing to do."""
+def _claim_reminder(app: App, campaign_id: int, deadline_id: int, now: datetime) -> tuple[
+        Step | None, tuple[str, str, datetime, bool, int | None, str, datetime | None] | None]:
+    """(the deadline's next job instead, None), or (None, what to remind: key, seat, due, still on, turn, campaign,
+    when an earlier attempt claimed it) once claimed; (None, None): nothing to do."""
     with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
@@ -111,6 +111,7 @@ def _claim_reminder(app: App, campaign_id: int, deadline_id: int,
         if sent is None and (d.state != PENDING or d.remind_at is None or now >= d.due_at):
             # Nothing to remind (any more): the deadline still needs its act job.
             return (_step_of(d, now) if d.state in ACTIVE else None), None
+        since = open_since(session, key)
         if sent is None:
             d.state = REMINDED
             session.add(d)
@@ -118,7 +119,7 @@ def _claim_reminder(app: App, campaign_id: int, deadline_id: int,
             if not claim(session, key, campaign_id, "reminder", at=now):
                 return None, None
         campaign, _ = _campaign_and_settings(session, campaign_id)
-        return None, (key, d.seat or "", d.due_at, d.state in ACTIVE, d.turn, campaign.name)
+        return None, (key, d.seat or "", d.due_at, d.state in ACTIVE, d.turn, campaign.name, since)
 
 
 def _deadline(app: App, deadline_id: int) -> DeadlineRow | None:
@@ -142,7 +143,7 @@ async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None
         return
     if what is None:
         return
-    key, seat, turn, due, name, gm, on_timeout = what
+    key, seat, turn, due, name, gm, on_timeout, since = what
     text: str | None
     ping: list[str] = []
     if on_timeout == "wait":
@@ -162,17 +163,18 @@ async def _act_on_deadline(app: App, campaign_id: int, deadline_id: int) -> None
             elif await asyncio.to_thread(_passed_for_timeout, app, campaign_id, name, seat, due):
                 # An earlier run passed them and died before posting: say so, without the original reply.
                 after = await asyncio.to_thread(acting_of, app.service, name)
-                text = f"Time is up for the {seat}: the GM passed them (timeout)."
+                # Its first line is the first attempt's, by which the message that attempt may have sent is found.
+                text = f"Time is up for the {seat}.\nThe GM passed them (timeout)."
                 ping = [p for n in after.seats if (p := after.players.get(n))]
             else:
                 text = None  # they played in time after all
-    await _send(app, key, campaign_id, text, ping, turn=turn)
+    await _send(app, key, campaign_id, text, ping, turn=turn, since=since)
 
 
 def _claim_timeout(app: App, campaign_id: int, deadline_id: int, now: datetime) -> tuple[
-        Step | None, tuple[str, str, int | None, datetime, str, str, str] | None]:
+        Step | None, tuple[str, str, int | None, datetime, str, str, str, datetime | None] | None]:
     """(the deadline's next job instead: it was extended, None), or (None, what to act on: key, seat, turn, due,
-    campaign, GM, the timeout rule) once claimed; (None, None): nothing to do."""
+    campaign, GM, the timeout rule, when an earlier attempt claimed it) once claimed; (None, None): nothing to do."""
     with Session(writer(app.engine)) as session:
         d = session.get(DeadlineRow, deadline_id)
         if d is None:
@@ -181,6 +183,7 @@ def _claim_timeout(app: App, campaign_id: int, deadline_id: int, now: datetime) 
         sent = _sent(session, key)
         if sent:
             return None, None
+        since = open_since(session, key)
         if sent is None:
             if d.state not in ACTIVE:
                 return None, None
@@ -191,7 +194,7 @@ def _claim_timeout(app: App, campaign_id: int, deadline_id: int, now: datetime) 
             if not claim(session, key, campaign_id, "deadline", at=now):
                 return None, None
         campaign, settings = _campaign_and_settings(session, campaign_id)
-        return None, (key, d.seat or "", d.turn, d.due_at, campaign.name, campaign.gm, settings.on_timeout)
+        return None, (key, d.seat or "", d.turn, d.due_at, campaign.name, campaign.gm, settings.on_timeout, since)
 
 
 def timeout_line(service: Any, name: str, seat: str) -> str | None:

@@ -20,7 +20,7 @@ from bot.store.schedule_tables import as_utc, unsent
 from bot.store.campaigns import CampaignRow, list_campaigns, load_events
 from bot.schedule.scheduler.app import (
     BOT, LOTTO_JOB, LOTTO_RETRIES, App, installed, current_app, _campaign_locked, LOCKED_RETRY, work_lock,
-    _exclusive, _add, _send, _sent,
+    _exclusive, _add, _send, _sent, open_since,
 )
 from bot.schedule.scheduler.deadline_jobs import deadline_job_id, remind, act_on_deadline
 
@@ -105,21 +105,23 @@ async def post_results(campaign_id: int, turn: int) -> None:
 async def _post_results(app: App, campaign_id: int, turn: int, key: str) -> None:
     now = as_utc(app.clock.now())
 
-    def claimed() -> str | None:
+    def claimed() -> tuple[str, datetime | None] | None:
         # Claims are written under the write lock taken at BEGIN (``writer``): on SQLite a read transaction that
         # turns into a write fails at once when another process wrote in between.
         with Session(writer(app.engine)) as session:
             sent = _sent(session, key)
+            since = open_since(session, key)
             if sent or (sent is None and not claim(session, key, campaign_id, "results", at=now)):
                 return None
             campaign = session.get(CampaignRow, campaign_id)
-            return campaign.name if campaign else None
+            return (campaign.name, since) if campaign else None
 
-    name = await asyncio.to_thread(claimed)
-    if name is None:
+    found = await asyncio.to_thread(claimed)
+    if found is None:
         return
+    name, since = found
     text, files = await asyncio.to_thread(results_files, app.service, name, turn)
-    await _send(app, key, campaign_id, text, [], files, turn=turn)
+    await _send(app, key, campaign_id, text, [], files, turn=turn, since=since)
 
 
 def _repaired_text(fixes: list[str]) -> str:
@@ -266,4 +268,5 @@ async def _tell_draw(app: App, key: str, campaign_id: int, name: str, gm: str, o
     lines = (outcome.lines() if alert else []) + list(messages)
     ping = [gm] if alert else []
     ping += [p for n in after.seats if n not in before.seats and (p := after.players.get(n))]
-    await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping)
+    await _send(app, key, campaign_id, "\n".join(lines) if lines else None, ping,
+                since=resumed[1] if resumed[0] else None)

@@ -4,7 +4,8 @@ made what the bot asked for (a turn's thread, the status board, a timeout's mess
 The fake carries the call out and holds its answer (``FakeDiscord.hold_next``): the thing exists on Discord, the
 killed process never learnt its id. The restarted process makes each exactly once: a thread or board after
 Discord's nonce window (its creation claim still open, found by its marker, bot/discord/made_once.py), a message
-within it (sent again with the same nonce, which Discord enforces).
+within it (sent again with the same nonce, which Discord enforces) and after it (found among the bot's messages
+since its claim, by its first line: Discord keeps no nonce to find it by).
 """
 from __future__ import annotations
 
@@ -158,6 +159,55 @@ def test_a_message_sent_but_not_recorded_when_the_bot_was_killed_is_sent_once_at
         assert len(found) == 1, found
         sent_id = str(sent.held[0].response["id"])
         assert [k for k, m in _claims(db) if ":timeout:" in k and m == sent_id], _claims(db)
+        assert code == 0 and "Traceback" not in second.text(), second.text()[-3000:]
+
+    _run(scenario())
+
+
+def test_a_message_sent_but_not_recorded_when_the_bot_was_killed_is_sent_once_after_a_late_restart(
+        tmp_path: Path) -> None:
+    """Past Discord's nonce window the same nonce makes a second message: the restarted bot finds the first in the
+    turn's history since the claim (fails on a bot that only sends again: two timeouts). The fake's ids follow its
+    clock, as Discord's do, so "since the claim" means what it says."""
+    async def scenario() -> None:
+        async with FakeDiscord.start(host="127.0.0.1", port=0, ids_follow_clock=True) as fake:
+            place = build_world(fake)[0]
+            channel = place.channels[0]
+            db = tmp_path / "camp.db"
+            service = _seed(db, fake, [channel], place.guild, place.gm_role, tick=None, due_in=timedelta(hours=-1))
+            sent = fake.hold_next("POST", re.compile(r"/channels/\d+/messages"), when=_is_timeout)
+            first = await start_bot(fake, f"sqlite:///{db}", tmp_path, "killed", None, None)
+            try:
+                await _poll(lambda: sent.reached.is_set(), "the timeout made on Discord, its answer held")
+                await first.stop(signal.SIGKILL)
+            finally:
+                await first.stop(signal.SIGKILL)
+            await fake.advance_clock(NONCE_SECONDS + 60)
+            fake.server.release_holds()
+            sent_id = str(sent.held[0].response["id"])
+            assert [k for k, m in _claims(db) if m is None and ":timeout:" in k]  # claimed, never recorded sent
+            # Players went on talking in the turn's place meanwhile: the look-up reads past their posts.
+            where = fake.world.messages[sent_id].channel_id
+            for i in range(3):
+                await fake.user_says(where, SEAT_OF[ORDER[2]], f"table talk {i}")
+            second = await start_bot(fake, f"sqlite:///{db}", tmp_path, "restarted", None, None)
+            try:
+                await _poll(lambda: not [k for k, m in _claims(db) if m is None and ":timeout:" in k],
+                            "the timeout's claim recorded sent")
+                await asyncio.sleep(2.0)  # time for a duplicate to show, were there one
+                found = bot_messages(fake, place.guild.id, TIMEOUT)
+                second.process.send_signal(signal.SIGTERM)
+                code = await asyncio.wait_for(second.process.wait(), 60)
+            finally:
+                await second.stop(signal.SIGKILL)
+                for bot in (first, second):
+                    print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")  # shown by pytest when the test fails
+            with Session(service.engine) as session:
+                campaign = find_campaign(session, f"camp-{channel.name}")
+                assert campaign is not None
+        assert len(found) == 1, found
+        assert [m for k, m in _claims(db) if ":timeout:" in k] == [sent_id], _claims(db)
+        assert f"was sent by an earlier attempt (message {sent_id})" in second.text()
         assert code == 0 and "Traceback" not in second.text(), second.text()[-3000:]
 
     _run(scenario())

@@ -76,9 +76,10 @@ class FilePoster(S.RecordingPoster):
         return S.Sent(raw["campaign_id"], raw["text"], raw["ping"], raw["key"], [(name, b"") for name in raw.get("files", [])])
 
     async def post(self, campaign_id: int, text: str, *, ping: list[str] = [], key: str,  # noqa: B006
-                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None) -> str | None:
+                   files: Sequence[tuple[str, bytes]] = (), turn: int | None = None,
+                   since: datetime | None = None) -> str | None:
         before = len(self.sent)
-        result = await super().post(campaign_id, text, ping=ping, key=key, files=files, turn=turn)
+        result = await super().post(campaign_id, text, ping=ping, key=key, files=files, turn=turn, since=since)
         if len(self.sent) > before:
             sent = self.sent[-1]
             with self.path.open("a", encoding="utf-8") as out:
