@@ -14,11 +14,12 @@ timestamp, recorded or not.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import takeback
+from engine.event_run import EventRun, event_run
 from engine.events import Event, Rejection
 from engine.ledger import GENESIS, event_hash
 from engine.ruleset import KeepsGM, Ruleset
@@ -39,9 +40,15 @@ FACTS = {"draw.recorded", "draw.cancelled", "random.recorded", "seed.revealed", 
 @dataclass(frozen=True)
 class Folded:
     state: Any
-    effective: tuple[Event, ...] = field(default=())  # the events that make the state, undone ones left out
+    # The events that make the state, undone ones left out: an EventRun (engine/event_run.py), so that a step adds
+    # its event without copying the ones before; any sequence given is made one.
+    effective: Sequence[Event] = field(default=())
     last_seq: int = 0
     head: str = GENESIS  # the hash of the last event: the head of the log's hash chain
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.effective, EventRun):
+            object.__setattr__(self, "effective", event_run(self.effective))
 
 
 def link(head: str, event: Event) -> str:
@@ -70,7 +77,7 @@ def step(ruleset: Ruleset, folded: Folded, event: Event, *, in_place: bool = Fal
         undone, messages = _undo(ruleset, folded, event)
         return replace(undone, head=head), messages
     transition = ruleset.apply(folded.state, event, in_place=True) if in_place else ruleset.apply(folded.state, event)
-    return Folded(transition.state, folded.effective + (event,), event.seq, head), transition.messages
+    return Folded(transition.state, event_run(folded.effective).plus(event), event.seq, head), transition.messages
 
 
 def undo_target(folded: Folded, *, void: bool = False) -> Event | None:
@@ -200,7 +207,7 @@ def _discarded(ruleset: Ruleset, before: Any, after: Any) -> list[str]:
     ]
 
 
-def _fold_effective(ruleset: Ruleset, events: tuple[Event, ...]) -> Any:
+def _fold_effective(ruleset: Ruleset, events: Sequence[Event]) -> Any:
     state = ruleset.initial_state(events[0].data)
     for event in events[1:]:
         state = ruleset.apply(state, event, in_place=True).state
@@ -227,7 +234,7 @@ def replay(ruleset: Ruleset, events: Iterable[Event]) -> Folded:
         # The replay owns its state, and a log that does not replay is refused whole: no copy needed.
         state = ruleset.apply(state, event, in_place=True).state
         effective.append(event)
-    return Folded(state, tuple(effective), last, head)
+    return Folded(state, EventRun(effective), last, head)
 
 
 def describe(event: Event) -> str:

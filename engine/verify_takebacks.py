@@ -7,7 +7,7 @@ undo's timestamp against the draw's 20:00 in Rome or the round's time in every l
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ class TakeBack:
 
 
 def taken(event: Event, before: list[dict[str, Any]], after: list[dict[str, Any]],
-          effective_before: tuple[Event, ...], effective_after: tuple[Event, ...]) -> TakeBack:
+          effective_before: Sequence[Event], effective_after: Sequence[Event]) -> TakeBack:
     """What ``event`` took back, from the ledgers and the events in effect just before and just after it."""
     left = {e.seq for e in effective_after}
     target = next((e.seq for e in effective_before if e.seq not in left), None)
