@@ -157,26 +157,97 @@ def save(folder: Path, key: str, groups: Mapping[str, StoredGroup]) -> None:
                                       for k, labels in region.names.items()}})
         stored[name] = {"cells": [[[list(p) for p in points], list(sides)] for points, sides in group.cells],
                         "regions": regions}
-    header = {"key": key, "groups": stored}
-    body = zlib.compress(b"".join(blobs), 1)
-    head = json.dumps(header, separators=(",", ":")).encode()
-    check = hashlib.sha256(head + body).hexdigest().encode()
+    _write(folder, key, _sealed(FORMAT, {"key": key, "groups": stored}, zlib.compress(b"".join(blobs), 1)), ".bin")
+
+
+def _write(folder: Path, name: str, data: bytes, suffix: str) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # Written aside and renamed: a reader never sees half a file, two writers leave one whole file.
         with tempfile.NamedTemporaryFile("wb", dir=folder, prefix=".", suffix=".tmp", delete=False) as out:
-            out.write(FORMAT + check + b"\n" + str(len(head)).encode() + b"\n" + head + body)
-        os.replace(out.name, folder / f"{key}.bin")
-        _prune(folder)
+            out.write(data)
+        os.replace(out.name, folder / f"{name}{suffix}")
+        _prune(folder, suffix)
     except OSError:
         return  # a folder that cannot be written: the next process computes it again
 
 
-def _prune(folder: Path) -> None:
-    """The folder kept to ``FILES_KEPT`` files: a bot asked for many widths does not fill the disk."""
-    files = sorted(folder.glob("*.bin"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+def _prune(folder: Path, suffix: str = ".bin") -> None:
+    """The folder kept to ``FILES_KEPT`` files of each kind: a bot asked for many widths does not fill the disk."""
+    files = sorted(folder.glob(f"*{suffix}"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
     for stale in files[FILES_KEPT:]:
         stale.unlink(missing_ok=True)
+
+
+def _sealed(form: bytes, head: dict[str, object], body: bytes) -> bytes:
+    """The file's bytes: its format, the hash of the rest, the header's length, the header (JSON), the body."""
+    encoded = json.dumps(head, separators=(",", ":")).encode()
+    check = hashlib.sha256(encoded + body).hexdigest().encode()
+    return form + check + b"\n" + str(len(encoded)).encode() + b"\n" + encoded + body
+
+
+def _opened(data: bytes, form: bytes, key: str) -> tuple[dict[str, object], bytes] | None:
+    """The header and body of a file of ``form`` written for ``key``; None unless it is exactly what was written."""
+    if not data.startswith(form):
+        return None
+    check, length, rest = data[len(form):].split(b"\n", 2)
+    head, body = rest[:int(length)], rest[int(length):]
+    if hashlib.sha256(head + body).hexdigest().encode() != check:
+        return None
+    header = json.loads(head)
+    return (header, body) if isinstance(header, dict) and header.get("key") == key else None
+
+
+LAYERS_FORMAT = b"legatus-map-layers 1\n"
+Corner = tuple[int, int]
+
+
+def save_layers(folder: Path, key: str, under: Image.Image, corner: Corner,
+                masks: Mapping[str, tuple[Corner, Image.Image]]) -> None:
+    """An area map's layers painted from the map alone (bot/render/coast_layers.py), in ``key``.layer: the palette
+    image under the areas and each land area's mask, verified by the hash of the file like the layout's."""
+    blobs = [under.tobytes()]
+    places: dict[str, list[int]] = {}
+    for name, ((x, y), mask) in masks.items():
+        places[name] = [x, y, mask.width, mask.height]
+        blobs.append(_bits(mask))
+    head: dict[str, object] = {"key": key, "corner": list(corner), "size": list(under.size),
+                               "palette": under.getpalette() or [], "masks": places}
+    _write(folder, key, _sealed(LAYERS_FORMAT, head, zlib.compress(b"".join(blobs), 1)), ".layer")
+
+
+def load_layers(folder: Path, key: str
+                ) -> tuple[Image.Image, Corner, dict[str, tuple[Corner, Image.Image]]] | None:
+    """What ``save_layers`` wrote for ``key``; None when there is no such file or it is not exactly what was written."""
+    try:
+        data = (folder / f"{key}.layer").read_bytes()
+    except OSError:
+        return None
+    try:
+        opened = _opened(data, LAYERS_FORMAT, key)
+        if opened is None:
+            return None
+        head, body = opened
+        raw = zlib.decompress(body)
+        w, h = _ints(head["size"], 2)
+        palette, places = head["palette"], head["masks"]
+        if not isinstance(palette, list) or not isinstance(places, dict):
+            return None
+        under = Image.frombytes("P", (w, h), raw[:w * h])
+        under.putpalette([int(v) for v in palette])
+        cx, cy = _ints(head["corner"], 2)
+        masks: dict[str, tuple[Corner, Image.Image]] = {}
+        offset = w * h
+        for name, place in places.items():
+            x, y, mw, mh = _ints(place, 4)
+            size = (mw + 7) // 8 * mh
+            masks[str(name)] = ((x, y), _image((mw, mh), raw[offset:offset + size]))
+            offset += size
+        if offset != len(raw):
+            return None
+        return under, (cx, cy), masks
+    except (ValueError, KeyError, TypeError, zlib.error):
+        return None
 
 
 def load(folder: Path, key: str) -> dict[str, StoredGroup]:
@@ -186,15 +257,12 @@ def load(folder: Path, key: str) -> dict[str, StoredGroup]:
     except OSError:
         return {}
     try:
-        if not data.startswith(FORMAT):
+        opened = _opened(data, FORMAT, key)
+        if opened is None:
             return {}
-        rest = data[len(FORMAT):]
-        check, length, rest = rest.split(b"\n", 2)
-        head, body = rest[:int(length)], rest[int(length):]
-        if hashlib.sha256(head + body).hexdigest().encode() != check:
-            return {}
-        header = json.loads(head)
-        if header.get("key") != key:
+        header, body = opened
+        groups = header["groups"]
+        if not isinstance(groups, dict):
             return {}
         raw = zlib.decompress(body)
 
@@ -203,7 +271,7 @@ def load(folder: Path, key: str) -> dict[str, StoredGroup]:
             return _image((w, h), raw[start:start + size])
 
         out: dict[str, StoredGroup] = {}
-        for name, group in header["groups"].items():
+        for name, group in groups.items():
             cells = [(tuple((float(x), float(y)) for x, y in points), tuple(sides)) for points, sides in group["cells"]]
             regions: list[StoredRegion | None] = []
             for region in group["regions"]:

@@ -282,7 +282,8 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     top = header_box[3] + margin // 2
     ground = _ground(drawing, width, margin, top)
     project, frame, land, mask = ground.project, ground.frame, ground.land, ground.mask
-    areas, shapes, crossings = _areas(picture, drawing, ground, styles, u)
+    used: list[str] = []  # the digests of the cells this picture's areas have
+    areas, shapes, crossings = _areas(picture, drawing, ground, styles, u, used)
     placed = _place_names(picture, areas, mask, frame, styles, u)
     for name_labels, badge_icons in placed.values():
         labels.extend(name_labels)
@@ -322,6 +323,7 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
         areas=tuple(a.area for a in final_areas), land=land, coast=ground.coast,
         land_borders=tuple(shapes["land"]),
         sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
+        ground_key=coast_cache.group_key((ground.key, *used)),
     )
 
 
@@ -426,8 +428,8 @@ class _Placing:
         return self
 
 
-def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str, SeatStyle], u: float
-           ) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
+def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str, SeatStyle], u: float,
+           used: list[str]) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
     project, mask, frame = ground.project, ground.mask, ground.frame
     spaces = [s for s in picture.spaces if s.at is not None]
     links = {frozenset(pair) for pair in picture.links}
@@ -455,6 +457,7 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
                                              for cell in made])
                 ground.dirty = True
             ground.digests[key] = digest
+        used.append(ground.digests[key])
         group_cells, group_shapes = ground.groups[key]
         tints = _tints(names, group_cells) if sea else {}
         for space, centre, cell, shape in zip(group, centres, group_cells, group_shapes):

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.coast_png import paint_coast
+from bot.render.coast_png import coast_canvas, paint_coast
 from bot.render.layout import (
     Box, Label, MapLayout, Shape, build_layout, font, icon_shapes, pattern_lines, stroke,
 )
@@ -107,20 +107,25 @@ def draw_label(draw: ImageDraw.ImageDraw, label: Label) -> None:
 
 
 def paint(layout: MapLayout) -> Image.Image:
-    image = Image.new("RGB", (layout.width * SS, layout.height * SS), BACKGROUND)
+    over_coast = bool(layout.land or layout.areas)
+    if over_coast:  # the ground, the seas and the borders come painted (bot/render/coast_layers.py)
+        image = coast_canvas(layout, SS, draw_shapes)
+    else:
+        image = Image.new("RGB", (layout.width * SS, layout.height * SS), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle(_scaled(layout.header), fill=HEADER_FILL)
     draw.line(((0, layout.header[3] * SS), (layout.width * SS, layout.header[3] * SS)), fill=mix(HEADER_FILL, INK, 0.25),
               width=SS)
     gx0, gy0, gx1, gy1 = _scaled(layout.grid)
     pad = SS * 3
-    draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), radius=SS * 6, fill=GRID_FILL)
+    if not over_coast:  # an area map's frame came with its canvas
+        draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), radius=SS * 6, fill=GRID_FILL)
     lx0, ly0, lx1, ly1 = _scaled(layout.legend_box)
     draw.rounded_rectangle((lx0, ly0, lx1, ly1), radius=SS * 8, fill=LEGEND_FILL, outline=mix(LEGEND_FILL, INK, 0.2),
                            width=SS)
     styles = layout.styles
-    if layout.land or layout.areas:
-        # Each area's tile has a size of its own: the cache would only hold them all in memory.
+    if over_coast:
+        # Each power's hatching is one period of it, kept; the areas' tiles are laid from it.
         paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
     for cell in layout.cells:
         if cell.kind == "sea":

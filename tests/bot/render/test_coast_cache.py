@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import coast_cache, coast_layout
+from bot.render import coast_cache, coast_layers, coast_layout
 from bot.render.map_png import render_png
 from engine.rulesets import load_ruleset
 from tests.bot.render import area_pictures
@@ -18,19 +18,22 @@ from tests.bot.render.test_coast_map import gm_edited
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LEGATUS_CACHE_DIR", str(tmp_path / "cache"))
     coast_layout._GROUNDS.clear()
+    coast_layers._KEPT.clear()
     return tmp_path / "cache" / "maps"
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As a new process: nothing in memory, and no cell, average or name's place may be computed (only read from
-    the disk)."""
+    """As a new process: nothing in memory, and no cell, average, name's place or layer painted from the map may be
+    computed (only read from the disk)."""
     coast_layout._GROUNDS.clear()
+    coast_layers._KEPT.clear()
 
     def refused(*_args: object) -> object:
         raise AssertionError("computed again instead of read from the cache")
     monkeypatch.setattr(coast_layout, "cells", refused)
     monkeypatch.setattr(coast_layout.ImageFilter, "BoxBlur", refused)
     monkeypatch.setattr(coast_layout, "_name_inside", refused)
+    monkeypatch.setattr(coast_layers, "paint_layers", refused)
 
 
 def test_a_render_from_the_cache_is_the_computed_one_byte_for_byte(cache: Path, monkeypatch: pytest.MonkeyPatch
@@ -38,6 +41,7 @@ def test_a_render_from_the_cache_is_the_computed_one_byte_for_byte(cache: Path, 
     setup, late = area_pictures.load("me-setup.json"), area_pictures.load("me-late.json")
     cold_setup, cold_late = render_png(setup, 1200), render_png(late, 1200)
     assert len(list(cache.glob("*.bin"))) == 1  # one map at one width: one file, grown by the second picture
+    assert len(list(cache.glob("*.layer"))) == 1  # and its layers, which the state does not change
     _fresh(monkeypatch)
     assert render_png(late, 1200) == cold_late
     assert render_png(setup, 1200) == cold_setup
@@ -130,3 +134,41 @@ def test_the_folder_keeps_only_the_most_recent_files(cache: Path, monkeypatch: p
     _fresh(monkeypatch)
     render_png(setup, 900)  # the last two widths are still read from the disk
     render_png(setup, 850)
+
+
+def test_a_damaged_layers_file_is_ignored_and_painted_again(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = area_pictures.load("me-setup.json")
+    cold = render_png(setup, 1000)
+    [path] = cache.glob("*.layer")
+    data = bytearray(path.read_bytes())
+    data[-50] ^= 0x01  # one bit of one area's mask flipped: the file's own hash no longer matches
+    path.write_bytes(bytes(data))
+    assert coast_cache.load_layers(cache, path.stem) is None
+    coast_layers._KEPT.clear()
+    assert render_png(setup, 1000) == cold
+    assert coast_cache.load_layers(cache, path.stem) is not None
+    _fresh(monkeypatch)
+    assert render_png(setup, 1000) == cold
+
+
+def test_layers_under_another_name_or_cut_short_are_not_read(cache: Path) -> None:
+    render_png(area_pictures.load("me-setup.json"), 1000)
+    [path] = cache.glob("*.layer")
+    data = path.read_bytes()
+    (cache / ("0" * 64 + ".layer")).write_bytes(data)
+    assert coast_cache.load_layers(cache, "0" * 64) is None  # the key written inside is the other one
+    path.write_bytes(data[:len(data) // 2])
+    assert coast_cache.load_layers(cache, path.stem) is None
+    path.write_bytes(b"legatus-map-layers 0\n" + data[len(coast_cache.LAYERS_FORMAT):])
+    assert coast_cache.load_layers(cache, path.stem) is None
+
+
+def test_the_layers_of_a_gm_edited_map_are_its_own(cache: Path, tmp_path: Path) -> None:
+    game = load_ruleset("mediterranean-empires", gm_edited(tmp_path))
+    edited = game.picture(game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}}))
+    render_png(area_pictures.load("me-setup.json"), 1000)
+    cold_edited = render_png(edited, 1000)
+    assert len(list(cache.glob("*.layer"))) == 2
+    coast_layers._KEPT.clear()
+    coast_layout._GROUNDS.clear()
+    assert render_png(edited, 1000) == cold_edited
