@@ -20,7 +20,8 @@ import json
 import os
 import tempfile
 import zlib
-from collections.abc import Mapping
+from array import array
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,10 +30,22 @@ from PIL import Image, ImageFont
 
 from bot.render.layout_parts import Label
 
-FORMAT = b"legatus-map-cache 2\n"
+FORMAT = b"legatus-map-cache 3\n"
 FILES_KEPT = 32  # maps times widths: past this, the least recently written go (each file is a few hundred KiB)
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Bits:
+    """A mask as the file keeps it, a bit a pixel: most of a region's averages are never read by a render that finds
+    its names' places in the file, so each is made an image only when read."""
+
+    size: tuple[int, int]
+    data: bytes
+
+    def image(self) -> Image.Image:
+        return _image(self.size, self.data)
 
 
 @dataclass
@@ -43,7 +56,7 @@ class StoredRegion:
     box: Box
     room: int
     mask: Image.Image
-    levels: dict[int, Image.Image | None] = field(default_factory=dict)
+    levels: dict[int, Image.Image | Bits | None] = field(default_factory=dict)
     names: dict[str, list[Label] | None] = field(default_factory=dict)  # by name_key of what placed the name
 
 
@@ -53,6 +66,19 @@ class StoredGroup:
 
     cells: list[tuple[tuple[Point, ...], tuple[str | None, ...]]]
     regions: list[StoredRegion | None]
+
+
+Lines = tuple[tuple[Point, ...], ...]
+
+
+@dataclass
+class StoredFrame:
+    """What one file holds: the coast's rings cut to the frame and the coast's lines (pixels; None: not stored), and
+    the groups of cells by their key."""
+
+    groups: dict[str, StoredGroup] = field(default_factory=dict)
+    land: Lines | None = None
+    coast: Lines | None = None
 
 
 def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
@@ -132,17 +158,43 @@ def _image(size: tuple[int, int], data: bytes) -> Image.Image:
     return Image.frombytes("1", size, data).convert("L")
 
 
-def save(folder: Path, key: str, groups: Mapping[str, StoredGroup]) -> None:
+def _floats(lines: Lines, raw: Callable[[bytes], list[int]]) -> list[object]:
+    """Lines as their lengths and where their points' coordinates lie in the body (doubles: read back exactly)."""
+    return [[len(line) for line in lines], raw(array("d", [v for line in lines for p in line for v in p]).tobytes())]
+
+
+def _lines(value: object, raw: bytes) -> Lines:
+    if not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], list):
+        raise ValueError(f"not lines: {value!r}")
+    start, size = _ints(value[1], 2)
+    numbers = array("d")
+    numbers.frombytes(raw[start:start + size])
+    points = list(zip(numbers[0::2], numbers[1::2]))
+    out, at = [], 0
+    for n in value[0]:
+        out.append(tuple(points[at:at + int(n)]))
+        at += int(n)
+    if at != len(points):
+        raise ValueError("lines cut short")
+    return tuple(out)
+
+
+def save(folder: Path, key: str, groups: Mapping[str, StoredGroup], land: Lines | None = None,
+         coast: Lines | None = None) -> None:
     stored: dict[str, object] = {}
     blobs: list[bytes] = []
     offset = 0
 
-    def blob(image: Image.Image) -> list[int]:
+    def raw(data: bytes) -> list[int]:
         nonlocal offset
-        data = _bits(image)
         blobs.append(data)
         offset += len(data)
-        return [offset - len(data), len(data), image.width, image.height]
+        return [offset - len(data), len(data)]
+
+    def blob(image: Image.Image | Bits) -> list[int]:
+        if isinstance(image, Bits):
+            return [*raw(image.data), *image.size]
+        return [*raw(_bits(image)), image.width, image.height]
 
     for name, group in groups.items():
         regions: list[object] = []
@@ -157,7 +209,10 @@ def save(folder: Path, key: str, groups: Mapping[str, StoredGroup]) -> None:
                                       for k, labels in region.names.items()}})
         stored[name] = {"cells": [[[list(p) for p in points], list(sides)] for points, sides in group.cells],
                         "regions": regions}
-    _write(folder, key, _sealed(FORMAT, {"key": key, "groups": stored}, zlib.compress(b"".join(blobs), 1)), ".bin")
+    head: dict[str, object] = {"key": key, "groups": stored}
+    if land is not None and coast is not None:
+        head["land"], head["coast"] = _floats(land, raw), _floats(coast, raw)
+    _write(folder, key, _sealed(FORMAT, head, zlib.compress(b"".join(blobs), 1)), ".bin")
 
 
 def _write(folder: Path, name: str, data: bytes, suffix: str) -> None:
@@ -250,25 +305,25 @@ def load_layers(folder: Path, key: str
         return None
 
 
-def load(folder: Path, key: str) -> dict[str, StoredGroup]:
-    """The groups stored for ``key``; empty when there is no such file or it is not exactly what was written."""
+def load(folder: Path, key: str) -> StoredFrame:
+    """What is stored for ``key``; empty when there is no such file or it is not exactly what was written."""
     try:
         data = (folder / f"{key}.bin").read_bytes()
     except OSError:
-        return {}
+        return StoredFrame()
     try:
         opened = _opened(data, FORMAT, key)
         if opened is None:
-            return {}
+            return StoredFrame()
         header, body = opened
         groups = header["groups"]
         if not isinstance(groups, dict):
-            return {}
+            return StoredFrame()
         raw = zlib.decompress(body)
 
-        def image(ref: list[int]) -> Image.Image:
+        def bits(ref: list[int]) -> Bits:
             start, size, w, h = ref
-            return _image((w, h), raw[start:start + size])
+            return Bits((w, h), raw[start:start + size])
 
         out: dict[str, StoredGroup] = {}
         for name, group in groups.items():
@@ -278,12 +333,15 @@ def load(folder: Path, key: str) -> dict[str, StoredGroup]:
                 if region is None:
                     regions.append(None)
                     continue
-                levels = {int(r): None if ref is None else image(ref) for r, ref in region["levels"].items()}
+                levels: dict[int, Image.Image | Bits | None] = {
+                    int(r): None if ref is None else bits(ref) for r, ref in region["levels"].items()}
                 names = {str(k): None if labels is None else [_label(lb) for lb in labels]
                          for k, labels in region["names"].items()}
-                regions.append(StoredRegion(tuple(region["box"]), int(region["room"]), image(region["mask"]), levels,
-                                            names))
+                regions.append(StoredRegion(tuple(region["box"]), int(region["room"]), bits(region["mask"]).image(),
+                                            levels, names))
             out[name] = StoredGroup(cells, regions)
-        return out
+        if "land" in header and "coast" in header:
+            return StoredFrame(out, _lines(header["land"], raw), _lines(header["coast"], raw))
+        return StoredFrame(out)
     except (ValueError, KeyError, TypeError, zlib.error):
-        return {}
+        return StoredFrame()

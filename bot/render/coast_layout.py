@@ -114,7 +114,7 @@ class Clearance:
         self.size = (0, 0)  # the padded mask's, read for every point tried
         self.levels: dict[int, Any] = {}
         # Each average found, as the disk cache keeps it (bot/render/coast_cache.py); ``added``: found since (or a name).
-        self.images: dict[int, Image.Image | None] = {}
+        self.images: dict[int, Image.Image | coast_cache.Bits | None] = {}
         self.added = False
         if region is not None and at is not None:
             # A border of sea (or land) around it, so that the averages near the edge count the outside.
@@ -126,6 +126,12 @@ class Clearance:
     def worn(self, r: int) -> Any:
         """The pixels averaged over squares of side 2r + 1; None when no square of that size fits anywhere."""
         if r not in self.levels:
+            if r in self.images:  # read from the disk, made an image only now
+                image = self.images[r]
+                if isinstance(image, coast_cache.Bits):
+                    image = self.images[r] = image.image()
+                self.levels[r] = None if image is None else image.load()
+                return self.levels[r]
             assert self.padded is not None
             average = self.padded.filter(ImageFilter.BoxBlur(r))
             full = average.getextrema()[1] == 255
@@ -370,13 +376,17 @@ def _ground(drawing: Drawing, width: int, margin: int, top: int) -> _Ground:
         return found
     project, view_h = projection(drawing, margin, top, width - 2 * margin)
     frame = (margin, top, width - margin, top + round(view_h))
-    # Cut to the frame: nothing of the coast is painted outside it.
-    land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
-    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)),
-                     tuple(coast_lines(land, frame)))
     fields = (drawing.land, drawing.view, drawing.reach, drawing.sea_reach, drawing.reaches, drawing.borders)
-    ground.key = coast_cache.frame_key(fields, drawing.rings, (width, margin, top))
-    ground.stored = coast_cache.load(coast_cache.cache_dir(), ground.key)
+    name = coast_cache.frame_key(fields, drawing.rings, (width, margin, top))
+    stored = coast_cache.load(coast_cache.cache_dir(), name)
+    land, coast = stored.land, stored.coast
+    if land is None or coast is None:
+        # Cut to the frame: nothing of the coast is painted outside it.
+        land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings)
+                     if len(r) > 2)
+        coast = tuple(coast_lines(land, frame))
+    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)), coast, key=name,
+                     stored=stored.groups, dirty=stored.land is None)
     _GROUNDS[key] = ground
     while len(_GROUNDS) > GROUNDS_KEPT:
         _GROUNDS.popitem(last=False)
@@ -403,8 +413,11 @@ class _Placing:
         if k not in self.grids:
             x0, y0, x1, y1 = self.region
             step = max(k, int(math.sqrt(self.room) / 9))
+            # The padded mask's bytes, read by index: each point of the grid is inside the region's box, so inside it.
+            padded = self.clearance.padded
+            pixels, w = (padded.tobytes(), padded.width) if padded is not None else (b"", 0)
             self.grids[k] = [(x, y) for x in range(x0 + step // 2, x1, step) for y in range(y0 + step // 2, y1, step)
-                             if self.clearance.inside(x, y)]
+                             if pixels[(y - y0 + 1) * w + x - x0 + 1] == 255]
         first = [(round(cx), round(cy))] if self.clearance.inside(round(cx), round(cy)) else []
         return first + sorted(self.grids[k], key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
 
@@ -513,8 +526,8 @@ def _shape(cell: Cell, mask: Image.Image, land: bool) -> _Region:
 def _stored_shape(stored: coast_cache.StoredRegion) -> _Region:
     clearance = Clearance(stored.mask, stored.box)
     for r, level in stored.levels.items():
-        clearance.images[r] = level
-        clearance.levels[r] = None if level is None else level.load()
+        if r:  # the mask itself is the average over a square of one pixel: the clearance has it
+            clearance.images[r] = level
     return _Region(stored.box, stored.room, _fits(stored.mask, stored.box), clearance, names=dict(stored.names),
                    mask=stored.mask)
 
@@ -531,11 +544,12 @@ def _keep(ground: _Ground) -> None:
             if shape is None or shape.region is None or shape.mask is None:
                 regions.append(None)
                 continue
-            levels = {r: None if image is None else image.point(lambda v: 255 if v == 255 else 0)
-                      for r, image in shape.clearance.images.items()}
+            levels: dict[int, Image.Image | coast_cache.Bits | None] = {
+                r: image if image is None or isinstance(image, coast_cache.Bits)
+                else image.point(lambda v: 255 if v == 255 else 0) for r, image in shape.clearance.images.items()}
             regions.append(coast_cache.StoredRegion(shape.region, shape.room, shape.mask, levels, shape.names))
         groups[ground.digests[key]] = coast_cache.StoredGroup([(c.points, c.sides) for c in group_cells], regions)
-    coast_cache.save(coast_cache.cache_dir(), ground.key, groups)
+    coast_cache.save(coast_cache.cache_dir(), ground.key, groups, ground.land, ground.coast)
     ground.dirty = False
     for shape in shapes:
         shape.clearance.added = False

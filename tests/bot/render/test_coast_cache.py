@@ -23,14 +23,16 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As a new process: nothing in memory, and no cell, average, name's place or layer painted from the map may be
-    computed (only read from the disk)."""
+    """As a new process: nothing in memory, and no coast cut to the frame, cell, average, name's place or layer
+    painted from the map may be computed (only read from the disk)."""
     coast_layout._GROUNDS.clear()
     coast_layers._KEPT.clear()
 
     def refused(*_args: object) -> object:
         raise AssertionError("computed again instead of read from the cache")
     monkeypatch.setattr(coast_layout, "cells", refused)
+    monkeypatch.setattr(coast_layout, "clip_ring", refused)
+    monkeypatch.setattr(coast_layout, "coast_lines", refused)
     monkeypatch.setattr(coast_layout.ImageFilter, "BoxBlur", refused)
     monkeypatch.setattr(coast_layout, "_name_inside", refused)
     monkeypatch.setattr(coast_layers, "paint_layers", refused)
@@ -61,10 +63,10 @@ def test_a_damaged_file_is_ignored_and_written_again(cache: Path, monkeypatch: p
     data = bytearray(path.read_bytes())
     data[-100] ^= 0x40  # one bit of one average flipped: the file's own hash no longer matches
     path.write_bytes(bytes(data))
-    assert coast_cache.load(cache, path.stem) == {}
+    assert coast_cache.load(cache, path.stem) == coast_cache.StoredFrame()
     coast_layout._GROUNDS.clear()
     assert render_png(setup, 1000) == cold
-    assert coast_cache.load(cache, path.stem) != {}
+    assert coast_cache.load(cache, path.stem).groups != {}
     _fresh(monkeypatch)
     assert render_png(setup, 1000) == cold
 
@@ -73,7 +75,7 @@ def test_a_damaged_file_is_ignored_and_written_again(cache: Path, monkeypatch: p
 def test_a_file_in_another_format_or_cut_short_is_ignored(cache: Path, damage: bytes) -> None:
     cache.mkdir(parents=True)
     (cache / "k.bin").write_bytes(damage)
-    assert coast_cache.load(cache, "k") == {}
+    assert coast_cache.load(cache, "k") == coast_cache.StoredFrame()
 
 
 def test_a_file_under_another_maps_name_is_not_read(cache: Path) -> None:
@@ -81,7 +83,7 @@ def test_a_file_under_another_maps_name_is_not_read(cache: Path) -> None:
     render_png(setup, 1000)
     [path] = cache.glob("*.bin")
     path.rename(cache / ("0" * 64 + ".bin"))
-    assert coast_cache.load(cache, "0" * 64) == {}  # the key written inside is the other one
+    assert coast_cache.load(cache, "0" * 64) == coast_cache.StoredFrame()  # the key written inside is the other one
 
 
 def test_a_gm_edited_map_is_computed_not_read_from_the_original_s_file(cache: Path, tmp_path: Path) -> None:
