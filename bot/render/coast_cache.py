@@ -253,7 +253,7 @@ def _opened(data: bytes, form: bytes, key: str) -> tuple[dict[str, object], byte
     return (header, body) if isinstance(header, dict) and header.get("key") == key else None
 
 
-LAYERS_FORMAT = b"legatus-map-layers 1\n"
+LAYERS_FORMAT = b"legatus-map-layers 2\n"
 Corner = tuple[int, int]
 
 
@@ -261,12 +261,15 @@ def save_layers(folder: Path, key: str, under: Image.Image, corner: Corner,
                 masks: Mapping[str, tuple[Corner, Image.Image]]) -> None:
     """An area map's layers painted from the map alone (bot/render/coast_layers.py), in ``key``.layer: the palette
     image under the areas and each land area's mask, verified by the hash of the file like the layout's."""
-    blobs = [under.tobytes()]
+    # A map has a dozen colours: two pixels a byte then, half the bytes to inflate.
+    top = under.getextrema()[1]
+    rawmode = "P;4" if isinstance(top, int) and top < 16 else "P"
+    blobs = [under.tobytes("raw", rawmode)]
     places: dict[str, list[int]] = {}
     for name, ((x, y), mask) in masks.items():
         places[name] = [x, y, mask.width, mask.height]
         blobs.append(_bits(mask))
-    head: dict[str, object] = {"key": key, "corner": list(corner), "size": list(under.size),
+    head: dict[str, object] = {"key": key, "corner": list(corner), "size": list(under.size), "rawmode": rawmode,
                                "palette": under.getpalette() or [], "masks": places}
     _write(folder, key, _sealed(LAYERS_FORMAT, head, zlib.compress(b"".join(blobs), 1)), ".layer")
 
@@ -285,14 +288,14 @@ def load_layers(folder: Path, key: str
         head, body = opened
         raw = zlib.decompress(body)
         w, h = _ints(head["size"], 2)
-        palette, places = head["palette"], head["masks"]
-        if not isinstance(palette, list) or not isinstance(places, dict):
+        palette, places, rawmode = head["palette"], head["masks"], head["rawmode"]
+        if not isinstance(palette, list) or not isinstance(places, dict) or rawmode not in ("P", "P;4"):
             return None
-        under = Image.frombytes("P", (w, h), raw[:w * h])
+        offset = (w + 1) // 2 * h if rawmode == "P;4" else w * h
+        under = Image.frombytes("P", (w, h), raw[:offset], "raw", rawmode)
         under.putpalette([int(v) for v in palette])
         cx, cy = _ints(head["corner"], 2)
         masks: dict[str, tuple[Corner, Image.Image]] = {}
-        offset = w * h
         for name, place in places.items():
             x, y, mw, mh = _ints(place, 4)
             size = (mw + 7) // 8 * mh

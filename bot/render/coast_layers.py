@@ -41,6 +41,7 @@ class Layers:
     under: Image.Image  # "P": the frame and its pad at ``ss`` times the size, to be pasted at ``corner``
     corner: Corner
     masks: dict[str, tuple[Corner, Image.Image]]  # a land area's "L" mask (0 or 255) and its corner on the canvas
+    land: Image.Image | None = None  # the frame's land at ``ss`` times its size, made when an attacked area needs it
 
 
 _KEPT: OrderedDict[str, Layers] = OrderedDict()

@@ -413,11 +413,10 @@ class _Placing:
         if k not in self.grids:
             x0, y0, x1, y1 = self.region
             step = max(k, int(math.sqrt(self.room) / 9))
-            # The padded mask's bytes, read by index: each point of the grid is inside the region's box, so inside it.
-            padded = self.clearance.padded
-            pixels, w = (padded.tobytes(), padded.width) if padded is not None else (b"", 0)
+            # The padded mask read directly: each point of the grid is inside the region's box, so inside the mask.
+            pixels = self.clearance.levels[0]
             self.grids[k] = [(x, y) for x in range(x0 + step // 2, x1, step) for y in range(y0 + step // 2, y1, step)
-                             if pixels[(y - y0 + 1) * w + x - x0 + 1] == 255]
+                             if pixels[x - x0 + 1, y - y0 + 1] == 255]
         first = [(round(cx), round(cy))] if self.clearance.inside(round(cx), round(cy)) else []
         return first + sorted(self.grids[k], key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
 

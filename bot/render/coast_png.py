@@ -23,6 +23,7 @@ __all__ = ["COAST", "OFF_LAND", "OFF_SEA", "SHORE", "coast_canvas", "paint_coast
 
 TileMaker = Callable[[RGB, RGB, str, int, int, int, int, int, RGB], Image.Image]
 PERIOD = 4  # steps: every hatching repeats after four steps each way (checks: dots two apart, every other row shifted)
+OWN_PERIOD = {"dots": 2, "checks": 4}  # steps after which a pattern repeats each way; the others after one
 
 
 def coast_canvas(layout: MapLayout, ss: int, draw_shapes: ShapeDrawer) -> Image.Image:
@@ -60,7 +61,9 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
         draw.rectangle(box, fill=GRID_FILL)
     attacked = [area for area in layout.areas if area.attacked]
     if attacked:
-        land = land_mask([moved(ring, gx, gy) for ring in layout.land], (gx1 - gx, gy1 - gy), ss)
+        if layers.land is None:
+            layers.land = land_mask([moved(ring, gx, gy) for ring in layout.land], (gx1 - gx, gy1 - gy), ss)
+        land = layers.land
         for area in attacked:
             cut = cell_mask(area, land if area.clip == "land" else ImageChops.invert(land), layout, ss)
             if cut is not None:
@@ -74,10 +77,15 @@ def _period(style: SeatStyle, step: int, tile: TileMaker) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def _period_tile(fill: RGB, ink: RGB, pattern: str, step: int, tile: TileMaker) -> Image.Image:
-    """One period of a power's fill and hatching, cut from the middle of three, so that no stroke ends inside it."""
-    period = PERIOD * step
-    return tile(fill, ink, pattern, 3 * period, 3 * period, 0, step, 0, fill).crop((period, period, 2 * period,
-                                                                                   2 * period))
+    """``PERIOD`` steps of a power's fill and hatching each way: the pattern's own period, cut from the middle of
+    three so that no stroke ends inside it, laid again and again."""
+    own = OWN_PERIOD.get(pattern, 1) * step
+    one = tile(fill, ink, pattern, 3 * own, 3 * own, 0, step, 0, fill).crop((own, own, 2 * own, 2 * own))
+    period = Image.new("RGB", (PERIOD * step, PERIOD * step))
+    for x in range(0, period.width, own):
+        for y in range(0, period.height, own):
+            period.paste(one, (x, y))
+    return period
 
 
 def _hatched(period: Image.Image, at: Corner, size: tuple[int, int]) -> Image.Image:
