@@ -4,7 +4,9 @@
 
 In process: the layout, the painting and the whole PNG (and the SVG) of the reference pictures (the set-up and the
 end of the scripted game, tests/bot/render/reference/me-*.json), median of ``--runs`` after one warm-up; and the
-first layout of a process, with an empty disk cache and with the map's file in it (bot/render/coast_cache.py).
+first layout of a process, with an empty disk cache and with the map's file in it (bot/render/coast_cache.py); and
+a fresh process's layout and painting of the set-up stage by stage (CPU: the layout from the files, the layers read,
+the canvas, the land areas, the labels, the rest, the encoding).
 Whole process: ``legatus map`` on a new Mediterranean Empires campaign, with the map's file in the disk cache (as
 every draw after a map's first) and with an empty one (a map's very first draw), against the python ``diplomacy``
 package drawing its ``ancmed`` map through cairosvg at the same width (bench/render_map.py says how to install the
@@ -17,6 +19,7 @@ the peer's footing and is printed apart.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -72,6 +75,59 @@ def first_layouts(runs: int, width: int, cache: Path) -> None:
         kept.append(time.perf_counter() - start)
     print(f"me-setup.json {width} px, first layout of a process: {statistics.median(empty) * 1000:.0f} ms with an "
           f"empty disk cache, {statistics.median(kept) * 1000:.0f} ms with the map's file in it ({runs} runs)")
+
+
+# One fresh process's painting of the set-up, stage by stage (CPU time): what a `legatus map` spends in this code
+# once the map's files are in the disk cache. The stages wrap the painter's own functions.
+BREAKDOWN = """
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+from bot.render import coast_layers, coast_png, map_png
+from bot.render.layout import build_layout
+from bot.render.png_file import encode_png
+from tests.bot.render import area_pictures
+spent = {}
+def timed(module, name, label):
+    inner = getattr(module, name)
+    def wrapper(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.process_time() - start
+    setattr(module, name, wrapper)
+timed(coast_layers, "layers_of", "layers read")
+coast_png.layers_of = coast_layers.layers_of
+timed(map_png, "coast_canvas", "canvas")
+timed(map_png, "paint_coast", "land areas, coast, attacks, overlays")
+timed(map_png, "draw_label", "labels")
+picture = area_pictures.load("me-setup.json")
+start = time.process_time()
+layout = build_layout(picture, int(sys.argv[2]))
+spent["layout"] = time.process_time() - start
+start = time.process_time()
+image = map_png.paint(layout)
+painting = time.process_time() - start
+spent["canvas"] -= spent["layers read"]
+spent["icons, legend, header, halving"] = painting - spent["canvas"] - spent["layers read"] - spent["labels"] - \
+    spent["land areas, coast, attacks, overlays"]
+start = time.process_time()
+encode_png(image, 1)
+spent["encoding"] = time.process_time() - start
+print(json.dumps(spent))
+"""
+
+
+def breakdown(runs: int, width: int, cache: Path) -> None:
+    """Where a fresh process spends its layout and painting, with the map's files in the disk cache (median CPU)."""
+    env = {**os.environ, "LEGATUS_CACHE_DIR": str(cache / "breakdown")}
+    command = [sys.executable, "-c", BREAKDOWN, str(REPO), str(width)]
+    subprocess.run(command, env=env, check=True, capture_output=True)  # the map's first draw writes its files
+    samples = [json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
+               for _ in range(runs)]
+    parts = ", ".join(f"{name} {statistics.median(s[name] for s in samples) * 1000:.0f}" for name in samples[0])
+    print(f"me-setup.json {width} px, a fresh process with the map's files in the disk cache, CPU ms (median of "
+          f"{runs}): {parts}")
 
 
 def in_process(runs: int, width: int) -> None:
@@ -150,6 +206,7 @@ def main() -> int:
         whole_process(args.width, args.runs, args.peer_python, Path(cache))
         in_process(args.runs, args.width)
         first_layouts(args.runs, args.width, Path(cache))
+        breakdown(args.runs, args.width, Path(cache))
     return 0
 
 
