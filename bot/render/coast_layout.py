@@ -248,11 +248,13 @@ def _dashes(a: Point, b: Point, dash: float, gap: float, colour: RGB, width: flo
 def _touches(cell: Cell, other: str, mask: Image.Image, land: bool) -> bool:
     """Whether the cell's border with ``other`` runs somewhere over its own ground (land, or sea)."""
     want = 255 if land else 0
+    pixels: Any = mask.load()  # read directly: a few thousand pixels over a map
+    width, height = mask.size
     for (ax, ay), (bx, by) in edges_between(cell, other):
         n = max(2, int(math.dist((ax, ay), (bx, by)) // 3))
         for i in range(1, n):
             x, y = round(ax + (bx - ax) * i / n), round(ay + (by - ay) * i / n)
-            if 0 <= x < mask.width and 0 <= y < mask.height and mask.getpixel((x, y)) == want:
+            if 0 <= x < width and 0 <= y < height and pixels[x, y] == want:
                 return True
     return False
 
@@ -426,7 +428,8 @@ class _Placing:
     def finish(self, outside: bool, occupied: list[Box], k: int, frame: int) -> "_Placing":
         sample = None
         near = self.region or (0, 0, 0, 0)
-        occupied = [b for b in occupied if intersects(b, near)]
+        nx0, ny0, nx1, ny1 = near
+        occupied = [b for b in occupied if b[0] < nx1 and nx0 < b[2] and b[1] < ny1 and ny0 < b[3]]  # intersects()
         for ax, ay in self.places(k):
             patch = (ax - k // 2, ay - k // 2, ax + k // 2 + 1, ay + k // 2 + 1)
             # Clear of an attacked area's frame too, which runs inside its outline.
@@ -556,11 +559,12 @@ def _keep(ground: _Ground) -> None:
 
 def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], bool]:
     want = 255 if land else 0
+    pixels: Any = mask.load()
+    width, height = mask.size
 
     def inside(point: Point) -> bool:
         x, y = round(point[0]), round(point[1])
-        return (0 <= x < mask.width and 0 <= y < mask.height and mask.getpixel((x, y)) == want
-                and inside_convex(point, p.cell.points))
+        return 0 <= x < width and 0 <= y < height and pixels[x, y] == want and inside_convex(point, p.cell.points)
     return inside
 
 
