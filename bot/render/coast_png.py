@@ -28,29 +28,31 @@ OWN_PERIOD = {"dots": 2, "checks": 4}  # steps after which a pattern repeats eac
 
 def coast_canvas(layout: MapLayout, ss: int, draw_shapes: ShapeDrawer) -> Image.Image:
     """The canvas, ``ss`` times the picture's size, with what the map alone decides on it: the frame's ground, the
-    seas, the land beyond the areas and the borders between the areas (a palette image of the map's few colours
-    until it is whole: a quarter of the bytes to lay)."""
+    seas, the land beyond the areas and the borders between the areas. A palette image of the map's few colours, a
+    quarter of the bytes of a picture to lay, until ``paint_coast`` has laid every flat colour on it."""
     layers = layers_of(layout, ss, draw_shapes)
     canvas = Image.new("P", (layout.width * ss, layout.height * ss), 0)  # 0: the background, as layers paint it
     canvas.putpalette(layers.under.getpalette() or [])
     canvas.paste(layers.under, layers.corner)
-    return canvas.convert("RGB")
+    return canvas
 
 
-def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker, draw_shapes: ShapeDrawer) -> None:
+def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker, draw_shapes: ShapeDrawer
+                ) -> Image.Image:
     """The land areas in their holders' fills and hatching over the canvas ``coast_canvas`` made, the coast, and
-    what is drawn over the areas: the layout cut the coast to the frame."""
+    what is drawn over the areas: the layout cut the coast to the frame. Returns the canvas as a picture (RGB)."""
     gx, gy, gx1, gy1 = layout.grid
     layers = layers_of(layout, ss, draw_shapes)
     anchor = (gx * ss, gy * ss)
     step = layout.pattern_step * ss
-    for area in layout.areas:
-        placed = layers.masks.get(area.name) if area.clip == "land" else None
-        if placed is None:
-            continue
-        (x, y), mask = placed
-        style = layout.styles[area.style]
-        image.paste(_hatched(_period(style, step, tile), (x - anchor[0], y - anchor[1]), mask.size), (x, y), mask)
+    areas = [(area, placed) for area in layout.areas if area.clip == "land"
+             for placed in [layers.masks.get(area.name)] if placed is not None]
+    styles = {area.style for area, _placed in areas}
+    if image.mode == "P" and len(image.getpalette() or []) // 3 + 2 * len(styles) + 2 > 256:
+        image = image.convert("RGB")  # more colours than a palette holds
+    for area, ((x, y), mask) in areas:
+        period = _period(layout.styles[area.style], step, tile, image)
+        image.paste(_hatched(period, (x - anchor[0], y - anchor[1]), mask.size), (x, y), mask)
     draw = ImageDraw.Draw(image)
     for line in layout.coast:
         draw.line([(x * ss, y * ss) for x, y in line], fill=COAST, width=max(1, round(1.1 * ss)))
@@ -59,6 +61,8 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
     for box in ((gx * ss - pad, gy * ss - pad, gx1 * ss + pad, gy * ss - 1), (gx * ss - pad, gy1 * ss, gx1 * ss + pad, gy1 * ss + pad),
                 (gx * ss - pad, gy * ss, gx * ss - 1, gy1 * ss), (gx1 * ss, gy * ss, gx1 * ss + pad, gy1 * ss)):
         draw.rectangle(box, fill=GRID_FILL)
+    image = image.convert("RGB")  # what follows blends (the names) or is drawn over the whole
+    draw = ImageDraw.Draw(image)
     attacked = [area for area in layout.areas if area.attacked]
     if attacked:
         if layers.land is None:
@@ -69,10 +73,27 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
             if cut is not None:
                 _attack(image, cut[0], cut[1], layout, ss)
     draw_shapes(draw, list(layout.overlays))
+    return image
 
 
-def _period(style: SeatStyle, step: int, tile: TileMaker) -> Image.Image:
-    return _period_tile(style.fill, pattern_ink(style), style.pattern, step, tile)
+def _period(style: SeatStyle, step: int, tile: TileMaker, canvas: Image.Image) -> Image.Image:
+    """A period of the power's hatching in the canvas's mode: in a palette canvas, its fill and ink are the
+    palette's (allocated there when new)."""
+    ink = pattern_ink(style)
+    period = _period_tile(style.fill, ink, style.pattern, step, tile)
+    if canvas.mode != "P":
+        return period
+    assert canvas.palette is not None
+    indexed = Image.new("P", period.size, canvas.palette.getcolor(style.fill, canvas))
+    indexed.paste(canvas.palette.getcolor(ink, canvas), (0, 0), _ink_of(style.fill, ink, style.pattern, step, tile))
+    return indexed
+
+
+@lru_cache(maxsize=64)
+def _ink_of(fill: RGB, ink: RGB, pattern: str, step: int, tile: TileMaker) -> Image.Image:
+    """Where a period of the hatching is ink: it has only its fill and its ink (Pillow's strokes do not blend)."""
+    period = _period_tile(fill, ink, pattern, step, tile)
+    return ImageChops.difference(period, Image.new("RGB", period.size, fill)).convert("L").point([0] + [255] * 255)
 
 
 @lru_cache(maxsize=64)
@@ -93,10 +114,10 @@ def _hatched(period: Image.Image, at: Corner, size: tuple[int, int]) -> Image.Im
     laid down the tile."""
     p = period.width
     ox, oy = at[0] % p, at[1] % p
-    band = Image.new("RGB", (size[0], p))
+    band = Image.new(period.mode, (size[0], p))
     for x in range(-ox, size[0], p):
         band.paste(period, (x, 0))
-    sheet = Image.new("RGB", size)
+    sheet = Image.new(period.mode, size)
     for y in range(-oy, size[1], p):
         sheet.paste(band, (0, y))
     return sheet

@@ -126,7 +126,8 @@ def paint(layout: MapLayout) -> Image.Image:
     styles = layout.styles
     if over_coast:
         # Each power's hatching is one period of it, kept; the areas' tiles are laid from it.
-        paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
+        image = paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
+        draw = ImageDraw.Draw(image)
     for cell in layout.cells:
         if cell.kind == "sea":
             _paste_tile(image, cell.box, SEA_FILL, SEA_WAVE, "waves", layout.radius, layout.pattern_step, 0, SEA_FILL)
