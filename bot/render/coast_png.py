@@ -40,7 +40,8 @@ def coast_canvas(layout: MapLayout, ss: int, draw_shapes: ShapeDrawer) -> Image.
 def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker, draw_shapes: ShapeDrawer
                 ) -> Image.Image:
     """The land areas in their holders' fills and hatching over the canvas ``coast_canvas`` made, the coast, and
-    what is drawn over the areas: the layout cut the coast to the frame. Returns the canvas as a picture (RGB)."""
+    what is drawn over the areas: the layout cut the coast to the frame. Returns the canvas (a picture instead of a
+    palette image only when the palette has no room for the powers' colours)."""
     gx, gy, gx1, gy1 = layout.grid
     layers = layers_of(layout, ss, draw_shapes)
     anchor = (gx * ss, gy * ss)
@@ -61,8 +62,6 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
     for box in ((gx * ss - pad, gy * ss - pad, gx1 * ss + pad, gy * ss - 1), (gx * ss - pad, gy1 * ss, gx1 * ss + pad, gy1 * ss + pad),
                 (gx * ss - pad, gy * ss, gx * ss - 1, gy1 * ss), (gx1 * ss, gy * ss, gx1 * ss + pad, gy1 * ss)):
         draw.rectangle(box, fill=GRID_FILL)
-    image = image.convert("RGB")  # what follows blends (the names) or is drawn over the whole
-    draw = ImageDraw.Draw(image)
     attacked = [area for area in layout.areas if area.attacked]
     if attacked:
         if layers.land is None:
@@ -130,5 +129,19 @@ def _attack(image: Image.Image, mask: Image.Image, at: Corner, layout: MapLayout
         inner = inner.filter(ImageFilter.MinFilter(3))
         if i == ss - 1:
             edge = inner
-    image.paste(INK, at, ImageChops.subtract(mask, inner))
-    image.paste(ATTACK_RED, at, ImageChops.subtract(edge, inner))
+    image.paste(flat(image, INK), at, ImageChops.subtract(mask, inner))
+    image.paste(flat(image, ATTACK_RED), at, ImageChops.subtract(edge, inner))
+
+
+def flat(image: Image.Image, colour: RGB) -> RGB | int:
+    """The colour as the image takes it: in a palette image its index (allocated there when new)."""
+    if image.mode == "P" and image.palette is not None:
+        return image.palette.getcolor(colour, image)
+    return colour
+
+
+def palette_holds(image: Image.Image, colours: set[RGB]) -> bool:
+    """Whether a palette image has room for ``colours`` besides those it has."""
+    palette = image.getpalette() or []
+    have = {tuple(palette[i:i + 3]) for i in range(0, len(palette), 3)}
+    return len(have | colours) <= 256
