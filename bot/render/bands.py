@@ -18,7 +18,6 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.render.palette import RGB
 
 BAND = 256  # rows of the canvas a band (even: a band starts on a row halving begins with)
-MARGIN = 2  # pixels round a name's mask, should FreeType's box and its drawing differ by one
 
 
 @dataclass(frozen=True)
@@ -31,17 +30,16 @@ class Deferred:
 
 
 def text_on_bands(x: int, y: int, line: str, font: ImageFont.FreeTypeFont, colour: RGB, stroke: int) -> Deferred:
-    """A line of text as ``ImageDraw.text`` draws it at (x, y) (anchor "la", its stroke in its own colour): its mask
-    rendered once, laid in its colour like the text's own bitmap."""
-    left, top, right, bottom = (int(v) for v in font.getbbox(line, anchor="la", stroke_width=stroke))
-    mask = Image.new("L", (right - left + 2 * MARGIN, bottom - top + 2 * MARGIN), 0)
-    ImageDraw.Draw(mask).text((MARGIN - left, MARGIN - top), line, font=font, fill=255, anchor="la",
-                              stroke_width=stroke, stroke_fill=255)
-    at_x, at_y = x + left - MARGIN, y + top - MARGIN
+    """A line of text as ``ImageDraw.text`` draws it at whole pixels (x, y), anchor "la", its stroke in its own
+    colour: the font's mask for it, rendered once as ImageDraw renders it, laid in its colour where ImageDraw lays
+    it (its fill through a mask is what ImageDraw's bitmap is)."""
+    mask, (dx, dy) = font.getmask2(line, "L", None, None, None, stroke, "la", 0, (0.0, 0.0), stroke_filled=True)
+    at_x, at_y = x + dx, y + dy
+    width, height = mask.size
 
     def paint(band: Image.Image, row: int) -> None:
-        band.paste(colour, (at_x, at_y - row), mask)
-    return Deferred(at_y, at_y + mask.height, paint)
+        band.im.paste(colour, (at_x, at_y - row, at_x + width, at_y - row + height), mask)
+    return Deferred(at_y, at_y + height, paint)
 
 
 def plate_on_bands(box: tuple[int, int, int, int], radius: int, fill: RGB, outline: RGB | None, width: int

@@ -46,5 +46,6 @@ def test_a_canvas_halved_in_bands_is_the_whole_canvas_halved() -> None:
 
 def test_a_deferred_item_names_the_rows_it_paints() -> None:
     item = text_on_bands(10, 300, "Roma", font(24), (0, 0, 0), 0)
-    assert item.top < 300 + 8 and item.bottom > 300 + 16  # the glyphs' rows, with a margin
+    _left, top, _right, bottom = font(24).getbbox("Roma", anchor="la")
+    assert (item.top, item.bottom) == (300 + top, 300 + bottom) == (308, 324)  # the glyphs' rows, not the line's
     assert plate_on_bands((0, 40, 10, 60), 2, (1, 1, 1), None, 0).bottom == 61
