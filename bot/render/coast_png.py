@@ -48,8 +48,9 @@ def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker,
     step = layout.pattern_step * ss
     areas = [(area, placed) for area in layout.areas if area.clip == "land"
              for placed in [layers.masks.get(area.name)] if placed is not None]
-    styles = {area.style for area, _placed in areas}
-    if image.mode == "P" and len(image.getpalette() or []) // 3 + 2 * len(styles) + 2 > 256:
+    colours = {c for area, _placed in areas for style in [layout.styles[area.style]]
+               for c in (style.fill, pattern_ink(style))} | {COAST, GRID_FILL}
+    if image.mode == "P" and not palette_holds(image, colours):
         image = image.convert("RGB")  # more colours than a palette holds
     for area, ((x, y), mask) in areas:
         period = _period(layout.styles[area.style], step, tile, image)

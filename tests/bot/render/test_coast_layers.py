@@ -2,14 +2,15 @@
 them per render (bot/render/coast_png.py): what a render pastes is what painting it in place gives."""
 from __future__ import annotations
 
+import pytest
 from PIL import Image, ImageChops
 
-from bot.render import coast_layers
+from bot.render import coast_layers, coast_png, map_png
 from bot.render.coast_layout import land_mask
-from bot.render.coast_png import PERIOD, _hatched, _period_tile
+from bot.render.coast_png import PERIOD, _hatched, _period_tile, palette_holds
 from bot.render.layout import build_layout
-from bot.render.map_png import SS, _tile, draw_shapes
-from bot.render.palette import BACKGROUND, GRID_FILL
+from bot.render.map_png import SS, _tile, draw_shapes, render_png
+from bot.render.palette import BACKGROUND, GRID_FILL, RGB
 from tests.bot.render import area_pictures
 
 
@@ -55,3 +56,30 @@ def test_the_layers_hold_the_frame_s_ground_and_a_mask_of_land_for_each_land_are
         covered.paste(255, at, mask)
     assert 0.75 < covered.histogram()[255] / land.histogram()[255] < 1
     assert set(layers.masks) == {a.name for a in layout.areas if a.clip == "land"}
+
+
+def test_a_map_whose_colours_would_not_fit_a_palette_is_painted_as_a_picture_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    late = area_pictures.load("me-late.json")  # attacked areas, fleets, names beside their areas
+    on_palette = render_png(late, 900)
+    painted_as = []
+    real = map_png.palette_holds
+
+    def full(image: Image.Image, colours: set[RGB]) -> bool:
+        painted_as.append(real(image, colours))
+        return False
+    monkeypatch.setattr(map_png, "palette_holds", full)
+    assert render_png(late, 900) == on_palette
+    assert painted_as == [True]  # it had room: the picture was painted on the palette the first time
+    # No room even for the powers' fills: the land areas are laid on a picture too.
+    monkeypatch.setattr(coast_png, "palette_holds", full)
+    assert render_png(late, 900) == on_palette
+    assert painted_as == [True, True]  # asked once, for the powers' colours: after that the canvas is a picture
+
+
+def test_a_palette_holds_at_most_256_colours() -> None:
+    image = Image.new("P", (4, 4), 0)
+    image.putpalette([v for i in range(250) for v in (i, i, i)])
+    assert palette_holds(image, {(1, 1, 1), (7, 0, 0)})  # one it has, one new
+    assert palette_holds(image, {(0, 0, k) for k in range(1, 7)})
+    assert not palette_holds(image, {(0, 0, k) for k in range(1, 8)})
