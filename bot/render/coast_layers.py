@@ -1,8 +1,9 @@
 """What an area map's PNG paints from the map file and the width alone, painted once and kept.
 
 The PNG is painted at twice its size (bot/render/map_png.py). Under the land areas lies what only the map decides:
-the frame's rounded ground, the seas in their tints with their waves and borders, the paler band along the coast and
-the land beyond every area (``under``); and where each land area's fill goes, its cell cut by the land (``masks``).
+the frame's rounded ground, the seas in their tints with their waves and borders, the paler band along the coast, the
+land beyond every area and the borders between land areas (``under``); and where each land area's fill goes, its cell
+cut by the land less the pixels of its borders (``masks``).
 Both are painted once per map and width and kept in memory (the last ``KEPT``) and on disk beside the layout's file
 (bot/render/coast_cache.py), named by a hash of everything they are drawn from: the layout's ground (the drawing,
 the coast, the frame, the areas' cells: ``MapLayout.ground_key``), the seas' borders, the sizes, and the code that
@@ -56,17 +57,21 @@ def moved(points: tuple[Point, ...] | list[Point], dx: float, dy: float) -> tupl
 
 
 def _version() -> bytes:
-    from bot.render import map_png  # its shape drawer paints the seas' borders
+    from bot.render import map_png, palette  # its shape drawer paints the borders; the colours
 
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update(Path(map_png.__file__ or "").read_bytes())
+    for module in (map_png, palette):
+        digest.update(Path(module.__file__ or "").read_bytes())
     return digest.digest()
 
 
 def layers_key(layout: MapLayout, ss: int) -> str:
+    """What the layers are painted from besides the ground (whose key holds Pillow's version and the layout's code):
+    the borders, whose colour and width follow the rules' links, the sizes, and this code."""
     digest = hashlib.sha256(layout.ground_key.encode())
     digest.update(_version())
-    digest.update(repr((ss, layout.width, layout.grid, layout.pattern_step, layout.sea_borders)).encode())
+    digest.update(repr((ss, layout.width, layout.grid, layout.pattern_step, layout.sea_borders,
+                        layout.land_borders)).encode())
     return digest.hexdigest()
 
 

@@ -1,11 +1,11 @@
 """Painting an area map over a coastline (bot/render/coast_layout.py) into the PNG's supersampled canvas.
 
 What only the map decides (the frame's ground, the seas with their waves and borders, the shore, the land beyond
-the areas, and where each land area's fill goes) is painted once per map and width and pasted
-(bot/render/coast_layers.py). Over it, each land area in its holder's fill and hatching, with its own borders drawn
-twice as wide on it (the half inside the area shows, its neighbour gives the other half), through its mask, so a
-border between two land areas stops at the coast. The hatching is laid from the frame's corner, so it runs on from
-one area of a power into the next. Then the coast, and what is drawn over the areas.
+the areas, the borders between land areas, and where each land area's fill goes) is painted once per map and width
+(bot/render/coast_layers.py) and makes the canvas, a palette image. Over it, each land area in its holder's fill and
+hatching through its mask, which leaves the area's borders uncovered; the hatching is laid from the frame's corner,
+so it runs on from one area of a power into the next. Then the coast, the frame's edge, attacked areas' bands and
+what is drawn over the areas: flat colours all, laid on the palette while it has room for them.
 """
 from __future__ import annotations
 

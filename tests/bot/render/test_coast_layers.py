@@ -2,6 +2,8 @@
 them per render (bot/render/coast_png.py): what a render pastes is what painting it in place gives."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from PIL import Image, ImageChops
 
@@ -83,3 +85,17 @@ def test_a_palette_holds_at_most_256_colours() -> None:
     assert palette_holds(image, {(1, 1, 1), (7, 0, 0)})  # one it has, one new
     assert palette_holds(image, {(0, 0, k) for k in range(1, 7)})
     assert not palette_holds(image, {(0, 0, k) for k in range(1, 8)})
+
+
+def test_the_layers_change_with_the_rules_links_the_colours_and_the_width() -> None:
+    setup = area_pictures.load("me-setup.json")
+    layout = build_layout(setup, 900)
+    key = coast_layers.layers_key(layout, SS)
+    # One land border closed by the rules (the cells are the same): it is drawn thick and brown, in the layers.
+    land = {a.name for a in layout.areas if a.clip == "land"}
+    pair = next(p for p in setup.links if set(p) <= land)
+    closed = build_layout(dataclasses.replace(setup, links=tuple(p for p in setup.links if p != pair)), 900)
+    assert closed.ground_key == layout.ground_key and closed.land_borders != layout.land_borders
+    assert coast_layers.layers_key(closed, SS) != key
+    assert coast_layers.layers_key(build_layout(setup, 901), SS) != key
+    assert coast_layers.layers_key(layout, SS) == key
