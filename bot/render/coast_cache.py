@@ -30,7 +30,7 @@ from PIL import Image, ImageFont
 
 from bot.render.layout_parts import Label
 
-FORMAT = b"legatus-map-cache 3\n"
+FORMAT = b"legatus-map-cache 4\n"
 FILES_KEPT = 32  # maps times widths: past this, the least recently written go (each file is a few hundred KiB)
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
@@ -38,14 +38,16 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Bits:
-    """A mask as the file keeps it, a bit a pixel: most of a region's averages are never read by a render that finds
-    its names' places in the file, so each is made an image only when read."""
+    """A mask as the file keeps it, a bit a pixel (``deflated``: and deflated on its own): most of a region's averages
+    are never read by a render that finds its names' places in the file, so each is inflated and made an image only
+    when read."""
 
     size: tuple[int, int]
     data: bytes
+    deflated: bool = False
 
     def image(self) -> Image.Image:
-        return _image(self.size, self.data)
+        return _image(self.size, zlib.decompress(self.data) if self.deflated else self.data)
 
 
 @dataclass
@@ -205,6 +207,13 @@ def save(folder: Path, key: str, groups: Mapping[str, StoredGroup], land: Lines 
             return [*raw(image.data), *image.size]
         return [*raw(_bits(image)), image.width, image.height]
 
+    def alone(image: Image.Image | Bits) -> list[int]:
+        """An average deflated on its own (four fifths of the file's bits, most never read)."""
+        if isinstance(image, Bits) and image.deflated:
+            return [*raw(image.data), *image.size]
+        data = image.data if isinstance(image, Bits) else _bits(image)
+        return [*raw(zlib.compress(data, 1)), *image.size]
+
     for name, group in groups.items():
         regions: list[object] = []
         for region in group.regions:
@@ -212,7 +221,7 @@ def save(folder: Path, key: str, groups: Mapping[str, StoredGroup], land: Lines 
                 regions.append(None)
                 continue
             regions.append({"box": list(region.box), "room": region.room, "mask": blob(region.mask),
-                            "levels": {str(r): None if level is None else blob(level)
+                            "levels": {str(r): None if level is None else alone(level)
                                        for r, level in region.levels.items()},
                             "names": {k: None if labels is None else [_label_json(lb) for lb in labels]
                                       for k, labels in region.names.items()}})
@@ -333,9 +342,9 @@ def load(folder: Path, key: str) -> StoredFrame:
             return StoredFrame()
         raw = zlib.decompress(body)
 
-        def bits(ref: list[int]) -> Bits:
+        def bits(ref: list[int], deflated: bool = False) -> Bits:
             start, size, w, h = ref
-            return Bits((w, h), raw[start:start + size])
+            return Bits((w, h), raw[start:start + size], deflated)
 
         out: dict[str, StoredGroup] = {}
         for name, group in groups.items():
@@ -346,7 +355,7 @@ def load(folder: Path, key: str) -> StoredFrame:
                     regions.append(None)
                     continue
                 levels: dict[int, Image.Image | Bits | None] = {
-                    int(r): None if ref is None else bits(ref) for r, ref in region["levels"].items()}
+                    int(r): None if ref is None else bits(ref, True) for r, ref in region["levels"].items()}
                 names = {str(k): None if labels is None else [_label(lb) for lb in labels]
                          for k, labels in region["names"].items()}
                 regions.append(StoredRegion(tuple(region["box"]), int(region["room"]), bits(region["mask"]).image(),
