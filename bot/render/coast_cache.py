@@ -16,6 +16,7 @@ Where: ``$LEGATUS_CACHE_DIR``, else ``$XDG_CACHE_HOME/legatus``, else ``~/.cache
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import tempfile
@@ -29,6 +30,20 @@ import PIL
 from PIL import Image, ImageFont
 
 from bot.render.layout_parts import Label
+
+
+def _inflater() -> tuple[Callable[[bytes], bytes], tuple[type[Exception], ...]]:
+    """ISA-L's inflate where it is installed (the PNG's deflate, bot/render/png_file.py, brings it), else zlib's: the
+    same bytes from the same deflate streams, the layers' 3.6 MB in 1.4 ms of CPU instead of 7.7."""
+    try:  # imported by name: a speed-up only, which a platform without its wheel goes without
+        isal = importlib.import_module("isal.isal_zlib")
+    except ImportError:
+        return zlib.decompress, (zlib.error,)
+    return isal.decompress, (zlib.error, isal.error)
+
+
+inflate, INFLATE_ERRORS = _inflater()
+UNREADABLE: tuple[type[Exception], ...] = (ValueError, KeyError, TypeError, *INFLATE_ERRORS)  # a file not as written
 
 FORMAT = b"legatus-map-cache 4\n"
 FILES_KEPT = 32  # maps times widths: past this, the least recently written go (each file is a few hundred KiB)
@@ -47,7 +62,7 @@ class Bits:
     deflated: bool = False
 
     def image(self) -> Image.Image:
-        return _image(self.size, zlib.decompress(self.data) if self.deflated else self.data)
+        return _image(self.size, inflate(self.data) if self.deflated else self.data)
 
 
 @dataclass
@@ -304,7 +319,7 @@ def load_layers(folder: Path, key: str
         if opened is None:
             return None
         head, body = opened
-        raw = zlib.decompress(body)
+        raw = inflate(body)
         w, h = _ints(head["size"], 2)
         palette, places, rawmode = head["palette"], head["masks"], head["rawmode"]
         if not isinstance(palette, list) or not isinstance(places, dict) or rawmode not in ("P", "P;4"):
@@ -322,7 +337,7 @@ def load_layers(folder: Path, key: str
         if offset != len(raw):
             return None
         return under, (cx, cy), masks
-    except (ValueError, KeyError, TypeError, zlib.error):
+    except UNREADABLE:
         return None
 
 
@@ -340,7 +355,7 @@ def load(folder: Path, key: str) -> StoredFrame:
         groups = header["groups"]
         if not isinstance(groups, dict):
             return StoredFrame()
-        raw = zlib.decompress(body)
+        raw = inflate(body)
 
         def bits(ref: list[int], deflated: bool = False) -> Bits:
             start, size, w, h = ref
@@ -364,5 +379,5 @@ def load(folder: Path, key: str) -> StoredFrame:
         if "land" in header and "coast" in header:
             return StoredFrame(out, _lines(header["land"], raw), _lines(header["coast"], raw))
         return StoredFrame(out)
-    except (ValueError, KeyError, TypeError, zlib.error):
+    except UNREADABLE:
         return StoredFrame()

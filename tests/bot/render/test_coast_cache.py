@@ -174,3 +174,12 @@ def test_the_layers_of_a_gm_edited_map_are_its_own(cache: Path, tmp_path: Path) 
     coast_layers._KEPT.clear()
     coast_layout._GROUNDS.clear()
     assert render_png(edited, 1000) == cold_edited
+
+
+def test_a_file_whose_hash_matches_but_whose_body_does_not_inflate_is_ignored(cache: Path) -> None:
+    # As a writer with another deflate would leave it: the hash holds, the stream does not.
+    cache.mkdir(parents=True)
+    (cache / "k.bin").write_bytes(coast_cache._sealed(coast_cache.FORMAT, {"key": "k", "groups": {}}, b"not deflate"))
+    (cache / "k.layer").write_bytes(coast_cache._sealed(coast_cache.LAYERS_FORMAT, {"key": "k"}, b"not deflate"))
+    assert coast_cache.load(cache, "k") == coast_cache.StoredFrame()
+    assert coast_cache.load_layers(cache, "k") is None
