@@ -3,8 +3,10 @@
     .venv/bin/python bench/render_area_map.py [--runs 7] [--width 1600] [--peer-python PY]
 
 In process: the layout, the painting and the whole PNG (and the SVG) of the reference pictures (the set-up and the
-end of the scripted game, tests/bot/render/reference/me-*.json), median of ``--runs`` after one warm-up; and the
-first layout of a process, with an empty disk cache and with the map's file in it (bot/render/coast_cache.py).
+end of the scripted game, tests/bot/render/reference/me-*.json), median CPU time of ``--runs`` after one warm-up;
+and the first layout of a process, with an empty disk cache and with the map's file in it (bot/render/coast_cache.py);
+and a fresh process's layout and painting of the set-up stage by stage (CPU: the layout from the files, the layers
+read, the canvas, the land areas, the labels, the rest, the encoding).
 Whole process: ``legatus map`` on a new Mediterranean Empires campaign, with the map's file in the disk cache (as
 every draw after a map's first) and with an empty one (a map's very first draw), against the python ``diplomacy``
 package drawing its ``ancmed`` map through cairosvg at the same width (bench/render_map.py says how to install the
@@ -13,10 +15,19 @@ peak RSS. Our processes run with their modules' bytecode compiled (kept under a 
 as a pip install leaves them and as the peer's are in its site-packages; once more without any bytecode (every
 module compiled from source on each start, as in an editable install under PYTHONDONTWRITEBYTECODE=1), which is not
 the peer's footing and is printed apart.
+
+2026-11-26, branch s9-paint (the map's layers painted once and kept, the palette canvas halved in bands), 2-core
+machine shared by eight sessions, load 5-7, ``--runs 5``: ``legatus map`` with the map's files 379-397 ms CPU
+(490-805 ms wall), 853-874 ms CPU at a map's first draw, against 892-894 ms CPU for the peer: 0.42-0.45 of its CPU
+time (0.34-0.47 of its wall time), peak RSS 81-82 MiB against 81 (was 114); the same process of main (61572f0) and
+of the branch interleaved, 7 runs each: 493 against 378 ms CPU, peak RSS 113 against 81 MiB. A fresh process's part
+of it, CPU ms: layout 41-48, layers read 21-25, canvas 2-5, land areas with the coast 15-16, names 25, the rest and
+the halving 33-35, encoding 31-32 (on main, by the same measure: layout ~85, painting ~210).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -33,11 +44,12 @@ from render_map import PEER_SCRIPT  # type: ignore[import-not-found]  # noqa: E4
 
 
 def median_ms(fn: object, runs: int) -> float:
+    """Median CPU time: on a machine shared by several sessions the wall time measures the others too."""
     samples = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()  # type: ignore[operator]
-        samples.append(time.perf_counter() - start)
+        samples.append(time.process_time() - start)
     return statistics.median(samples) * 1000
 
 
@@ -63,15 +75,68 @@ def first_layouts(runs: int, width: int, cache: Path) -> None:
     for i in range(runs):
         os.environ["LEGATUS_CACHE_DIR"] = str(cache / f"empty-{i}")
         coast_layout._GROUNDS.clear()
-        start = time.perf_counter()
+        start = time.process_time()
         build_layout(picture, width)
-        empty.append(time.perf_counter() - start)
+        empty.append(time.process_time() - start)
         coast_layout._GROUNDS.clear()
-        start = time.perf_counter()
+        start = time.process_time()
         build_layout(picture, width)
-        kept.append(time.perf_counter() - start)
-    print(f"me-setup.json {width} px, first layout of a process: {statistics.median(empty) * 1000:.0f} ms with an "
+        kept.append(time.process_time() - start)
+    print(f"me-setup.json {width} px, first layout of a process, CPU: {statistics.median(empty) * 1000:.0f} ms with an "
           f"empty disk cache, {statistics.median(kept) * 1000:.0f} ms with the map's file in it ({runs} runs)")
+
+
+# One fresh process's painting of the set-up, stage by stage (CPU time): what a `legatus map` spends in this code
+# once the map's files are in the disk cache. The stages wrap the painter's own functions.
+BREAKDOWN = """
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+from bot.render import coast_layers, coast_png, map_png
+from bot.render.layout import build_layout
+from bot.render.png_file import encode_png
+from tests.bot.render import area_pictures
+spent = {}
+def timed(module, name, label):
+    inner = getattr(module, name)
+    def wrapper(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.process_time() - start
+    setattr(module, name, wrapper)
+timed(coast_layers, "layers_of", "layers read")
+coast_png.layers_of = coast_layers.layers_of
+timed(map_png, "coast_canvas", "canvas")
+timed(map_png, "paint_coast", "land areas, coast, attacks, overlays")
+timed(map_png, "draw_label", "labels")
+picture = area_pictures.load("me-setup.json")
+start = time.process_time()
+layout = build_layout(picture, int(sys.argv[2]))
+spent["layout"] = time.process_time() - start
+start = time.process_time()
+image = map_png.paint(layout)
+painting = time.process_time() - start
+spent["canvas"] -= spent["layers read"]
+spent["icons, legend, header, halving"] = painting - spent["canvas"] - spent["layers read"] - spent["labels"] - \
+    spent["land areas, coast, attacks, overlays"]
+start = time.process_time()
+encode_png(image, 1)
+spent["encoding"] = time.process_time() - start
+print(json.dumps(spent))
+"""
+
+
+def breakdown(runs: int, width: int, cache: Path) -> None:
+    """Where a fresh process spends its layout and painting, with the map's files in the disk cache (median CPU)."""
+    env = {**os.environ, "LEGATUS_CACHE_DIR": str(cache / "breakdown")}
+    command = [sys.executable, "-c", BREAKDOWN, str(REPO), str(width)]
+    subprocess.run(command, env=env, check=True, capture_output=True)  # the map's first draw writes its files
+    samples = [json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
+               for _ in range(runs)]
+    parts = ", ".join(f"{name} {statistics.median(s[name] for s in samples) * 1000:.0f}" for name in samples[0])
+    print(f"me-setup.json {width} px, a fresh process with the map's files in the disk cache, CPU ms (median of "
+          f"{runs}): {parts}")
 
 
 def in_process(runs: int, width: int) -> None:
@@ -84,7 +149,7 @@ def in_process(runs: int, width: int) -> None:
         picture = area_pictures.load(name)
         render_png(picture, width)  # warm: fonts, the coastline file
         layout = build_layout(picture, width)
-        print(f"{name} {width} px: layout {median_ms(lambda: build_layout(picture, width), runs):.0f} ms, "
+        print(f"{name} {width} px, CPU: layout {median_ms(lambda: build_layout(picture, width), runs):.0f} ms, "
               f"painting {median_ms(lambda: paint(layout), runs):.0f} ms, "
               f"whole PNG {median_ms(lambda: render_png(picture, width), runs):.0f} ms, "
               f"SVG {median_ms(lambda: render_svg(picture, width), runs):.0f} ms ({runs} runs); "
@@ -150,6 +215,7 @@ def main() -> int:
         whole_process(args.width, args.runs, args.peer_python, Path(cache))
         in_process(args.runs, args.width)
         first_layouts(args.runs, args.width, Path(cache))
+        breakdown(args.runs, args.width, Path(cache))
     return 0
 
 

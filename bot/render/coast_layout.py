@@ -114,7 +114,7 @@ class Clearance:
         self.size = (0, 0)  # the padded mask's, read for every point tried
         self.levels: dict[int, Any] = {}
         # Each average found, as the disk cache keeps it (bot/render/coast_cache.py); ``added``: found since (or a name).
-        self.images: dict[int, Image.Image | None] = {}
+        self.images: dict[int, Image.Image | coast_cache.Bits | None] = {}
         self.added = False
         if region is not None and at is not None:
             # A border of sea (or land) around it, so that the averages near the edge count the outside.
@@ -126,6 +126,12 @@ class Clearance:
     def worn(self, r: int) -> Any:
         """The pixels averaged over squares of side 2r + 1; None when no square of that size fits anywhere."""
         if r not in self.levels:
+            if r in self.images:  # read from the disk, made an image only now
+                image = self.images[r]
+                if isinstance(image, coast_cache.Bits):
+                    image = self.images[r] = image.image()
+                self.levels[r] = None if image is None else image.load()
+                return self.levels[r]
             assert self.padded is not None
             average = self.padded.filter(ImageFilter.BoxBlur(r))
             full = average.getextrema()[1] == 255
@@ -242,11 +248,13 @@ def _dashes(a: Point, b: Point, dash: float, gap: float, colour: RGB, width: flo
 def _touches(cell: Cell, other: str, mask: Image.Image, land: bool) -> bool:
     """Whether the cell's border with ``other`` runs somewhere over its own ground (land, or sea)."""
     want = 255 if land else 0
+    pixels: Any = mask.load()  # read directly: a few thousand pixels over a map
+    width, height = mask.size
     for (ax, ay), (bx, by) in edges_between(cell, other):
         n = max(2, int(math.dist((ax, ay), (bx, by)) // 3))
         for i in range(1, n):
             x, y = round(ax + (bx - ax) * i / n), round(ay + (by - ay) * i / n)
-            if 0 <= x < mask.width and 0 <= y < mask.height and mask.getpixel((x, y)) == want:
+            if 0 <= x < width and 0 <= y < height and pixels[x, y] == want:
                 return True
     return False
 
@@ -282,7 +290,8 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
     top = header_box[3] + margin // 2
     ground = _ground(drawing, width, margin, top)
     project, frame, land, mask = ground.project, ground.frame, ground.land, ground.mask
-    areas, shapes, crossings = _areas(picture, drawing, ground, styles, u)
+    used: list[str] = []  # the digests of the cells this picture's areas have
+    areas, shapes, crossings = _areas(picture, drawing, ground, styles, u, used)
     placed = _place_names(picture, areas, mask, frame, styles, u)
     for name_labels, badge_icons in placed.values():
         labels.extend(name_labels)
@@ -322,6 +331,7 @@ def build_coast_layout(picture: Picture, width: int = 1600) -> MapLayout:
         areas=tuple(a.area for a in final_areas), land=land, coast=ground.coast,
         land_borders=tuple(shapes["land"]),
         sea_borders=tuple(shapes["sea"]), overlays=tuple(overlays), crossings=tuple(crossings),
+        ground_key=coast_cache.group_key((ground.key, *used)),
     )
 
 
@@ -368,13 +378,17 @@ def _ground(drawing: Drawing, width: int, margin: int, top: int) -> _Ground:
         return found
     project, view_h = projection(drawing, margin, top, width - 2 * margin)
     frame = (margin, top, width - margin, top + round(view_h))
-    # Cut to the frame: nothing of the coast is painted outside it.
-    land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings) if len(r) > 2)
-    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)),
-                     tuple(coast_lines(land, frame)))
     fields = (drawing.land, drawing.view, drawing.reach, drawing.sea_reach, drawing.reaches, drawing.borders)
-    ground.key = coast_cache.frame_key(fields, drawing.rings, (width, margin, top))
-    ground.stored = coast_cache.load(coast_cache.cache_dir(), ground.key)
+    name = coast_cache.frame_key(fields, drawing.rings, (width, margin, top))
+    stored = coast_cache.load(coast_cache.cache_dir(), name)
+    land, coast = stored.land, stored.coast
+    if land is None or coast is None:
+        # Cut to the frame: nothing of the coast is painted outside it.
+        land = tuple(tuple(r) for r in (clip_ring([project(p) for p in ring], frame) for ring in drawing.rings)
+                     if len(r) > 2)
+        coast = tuple(coast_lines(land, frame))
+    ground = _Ground(drawing.rings, project, frame, land, land_mask(land, (width, frame[3] + 1)), coast, key=name,
+                     stored=stored.groups, dirty=stored.land is None)
     _GROUNDS[key] = ground
     while len(_GROUNDS) > GROUNDS_KEPT:
         _GROUNDS.popitem(last=False)
@@ -401,8 +415,10 @@ class _Placing:
         if k not in self.grids:
             x0, y0, x1, y1 = self.region
             step = max(k, int(math.sqrt(self.room) / 9))
+            # The padded mask read directly: each point of the grid is inside the region's box, so inside the mask.
+            pixels = self.clearance.levels[0]
             self.grids[k] = [(x, y) for x in range(x0 + step // 2, x1, step) for y in range(y0 + step // 2, y1, step)
-                             if self.clearance.inside(x, y)]
+                             if pixels[x - x0 + 1, y - y0 + 1] == 255]
         first = [(round(cx), round(cy))] if self.clearance.inside(round(cx), round(cy)) else []
         return first + sorted(self.grids[k], key=lambda a: (a[0] - cx) ** 2 + (a[1] - cy) ** 2)
 
@@ -412,7 +428,8 @@ class _Placing:
     def finish(self, outside: bool, occupied: list[Box], k: int, frame: int) -> "_Placing":
         sample = None
         near = self.region or (0, 0, 0, 0)
-        occupied = [b for b in occupied if intersects(b, near)]
+        nx0, ny0, nx1, ny1 = near
+        occupied = [b for b in occupied if b[0] < nx1 and nx0 < b[2] and b[1] < ny1 and ny0 < b[3]]  # intersects()
         for ax, ay in self.places(k):
             patch = (ax - k // 2, ay - k // 2, ax + k // 2 + 1, ay + k // 2 + 1)
             # Clear of an attacked area's frame too, which runs inside its outline.
@@ -426,8 +443,8 @@ class _Placing:
         return self
 
 
-def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str, SeatStyle], u: float
-           ) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
+def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str, SeatStyle], u: float,
+           used: list[str]) -> tuple[list[_Placing], dict[str, list[Shape]], list[tuple[str, str]]]:
     project, mask, frame = ground.project, ground.mask, ground.frame
     spaces = [s for s in picture.spaces if s.at is not None]
     links = {frozenset(pair) for pair in picture.links}
@@ -455,6 +472,7 @@ def _areas(picture: Picture, drawing: Drawing, ground: _Ground, styles: dict[str
                                              for cell in made])
                 ground.dirty = True
             ground.digests[key] = digest
+        used.append(ground.digests[key])
         group_cells, group_shapes = ground.groups[key]
         tints = _tints(names, group_cells) if sea else {}
         for space, centre, cell, shape in zip(group, centres, group_cells, group_shapes):
@@ -510,8 +528,8 @@ def _shape(cell: Cell, mask: Image.Image, land: bool) -> _Region:
 def _stored_shape(stored: coast_cache.StoredRegion) -> _Region:
     clearance = Clearance(stored.mask, stored.box)
     for r, level in stored.levels.items():
-        clearance.images[r] = level
-        clearance.levels[r] = None if level is None else level.load()
+        if r:  # the mask itself is the average over a square of one pixel: the clearance has it
+            clearance.images[r] = level
     return _Region(stored.box, stored.room, _fits(stored.mask, stored.box), clearance, names=dict(stored.names),
                    mask=stored.mask)
 
@@ -528,11 +546,12 @@ def _keep(ground: _Ground) -> None:
             if shape is None or shape.region is None or shape.mask is None:
                 regions.append(None)
                 continue
-            levels = {r: None if image is None else image.point(lambda v: 255 if v == 255 else 0)
-                      for r, image in shape.clearance.images.items()}
+            levels: dict[int, Image.Image | coast_cache.Bits | None] = {
+                r: image if image is None or isinstance(image, coast_cache.Bits)
+                else image.point(lambda v: 255 if v == 255 else 0) for r, image in shape.clearance.images.items()}
             regions.append(coast_cache.StoredRegion(shape.region, shape.room, shape.mask, levels, shape.names))
         groups[ground.digests[key]] = coast_cache.StoredGroup([(c.points, c.sides) for c in group_cells], regions)
-    coast_cache.save(coast_cache.cache_dir(), ground.key, groups)
+    coast_cache.save(coast_cache.cache_dir(), ground.key, groups, ground.land, ground.coast)
     ground.dirty = False
     for shape in shapes:
         shape.clearance.added = False
@@ -540,11 +559,12 @@ def _keep(ground: _Ground) -> None:
 
 def _inside(p: _Placing, mask: Image.Image, land: bool) -> Callable[[Point], bool]:
     want = 255 if land else 0
+    pixels: Any = mask.load()
+    width, height = mask.size
 
     def inside(point: Point) -> bool:
         x, y = round(point[0]), round(point[1])
-        return (0 <= x < mask.width and 0 <= y < mask.height and mask.getpixel((x, y)) == want
-                and inside_convex(point, p.cell.points))
+        return 0 <= x < width and 0 <= y < height and pixels[x, y] == want and inside_convex(point, p.cell.points)
     return inside
 
 

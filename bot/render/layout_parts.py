@@ -135,6 +135,9 @@ class MapLayout:
     sea_borders: tuple[Shape, ...] = ()
     overlays: tuple[Shape, ...] = ()
     crossings: tuple[tuple[str, str], ...] = ()  # neighbours by the rules whose shapes do not meet: joined by dashes
+    # A hash of what the frame, the coast and the areas' cells were made from (bot/render/coast_layers.py names the
+    # layers painted from them by it); empty: nothing names them.
+    ground_key: str = ""
 
     def labels_of(self, kind: str) -> list[Label]:
         return [label for label in self.labels if label.kind == kind]

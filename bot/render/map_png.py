@@ -9,7 +9,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.coast_png import paint_coast
+from bot.render.bands import Deferred, halved_in_bands, pasted_on_bands, plate_on_bands, text_on_bands
+from bot.render.coast_png import coast_canvas, paint_coast, palette_holds
 from bot.render.layout import (
     Box, Label, MapLayout, Shape, build_layout, font, icon_shapes, pattern_lines, stroke,
 )
@@ -58,10 +59,13 @@ def _tile(fill: RGB, ink: RGB, pattern: str, w: int, h: int, radius: int, step: 
 
 
 def _paste_tile(image: Image.Image, box: Box, fill: RGB, ink: RGB, pattern: str, radius: int, step: int,
-                border: int, outline: RGB) -> None:
+                border: int, outline: RGB, deferred: list[Deferred] | None = None) -> None:
     x0, y0, x1, y1 = _scaled(box)
     w, h = x1 - x0 + 1, y1 - y0 + 1
     tile = _tile(fill, ink, pattern, w, h, radius * SS, step * SS, border * SS, outline)
+    if deferred is not None:
+        deferred.append(pasted_on_bands(tile, (x0, y0), _mask(w, h, radius * SS)))
+        return
     image.paste(tile, (x0, y0), _mask(w, h, radius * SS))
 
 
@@ -92,36 +96,52 @@ def draw_shapes(draw: ImageDraw.ImageDraw, shapes: list[Shape]) -> None:
             draw.line(pts, fill=shape.outline or shape.fill, width=max(1, width), joint="curve")
 
 
-def draw_label(draw: ImageDraw.ImageDraw, label: Label) -> None:
+def draw_label(draw: ImageDraw.ImageDraw, label: Label, deferred: list[Deferred] | None = None) -> None:
+    """The label's plate and its text (laid on the bands later, in order, when ``deferred`` takes them)."""
     if label.plate is not None:
         x0, y0, x1, y1 = _scaled(label.box)
         radius = max(2, (label.box[3] - label.box[1]) // 5) * SS
-        draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=label.plate,
-                               outline=label.plate_outline, width=SS if label.plate_outline else 0)
+        width = SS if label.plate_outline else 0
+        if deferred is not None:
+            deferred.append(plate_on_bands((x0, y0, x1, y1), radius, label.plate, label.plate_outline, width))
+        else:
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=label.plate, outline=label.plate_outline,
+                                   width=width)
     f = font(label.size * SS)
     sw = stroke(label.size, label.bold)
     for line, box in zip(label.lines, label.line_boxes):
         width = round(sw * SS)
+        if deferred is not None:
+            deferred.append(text_on_bands(box[0] * SS + width, box[1] * SS, line, f, label.colour, width))
+            continue
         draw.text((box[0] * SS + width, box[1] * SS), line, font=f, fill=label.colour, anchor="la",
                   stroke_width=width, stroke_fill=label.colour)
 
 
 def paint(layout: MapLayout) -> Image.Image:
-    image = Image.new("RGB", (layout.width * SS, layout.height * SS), BACKGROUND)
+    over_coast = bool(layout.land or layout.areas)
+    if over_coast:  # the ground, the seas and the borders come painted (bot/render/coast_layers.py)
+        image = coast_canvas(layout, SS, draw_shapes)
+    else:
+        image = Image.new("RGB", (layout.width * SS, layout.height * SS), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle(_scaled(layout.header), fill=HEADER_FILL)
     draw.line(((0, layout.header[3] * SS), (layout.width * SS, layout.header[3] * SS)), fill=mix(HEADER_FILL, INK, 0.25),
               width=SS)
     gx0, gy0, gx1, gy1 = _scaled(layout.grid)
     pad = SS * 3
-    draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), radius=SS * 6, fill=GRID_FILL)
+    if not over_coast:  # an area map's frame came with its canvas
+        draw.rounded_rectangle((gx0 - pad, gy0 - pad, gx1 + pad, gy1 + pad), radius=SS * 6, fill=GRID_FILL)
     lx0, ly0, lx1, ly1 = _scaled(layout.legend_box)
     draw.rounded_rectangle((lx0, ly0, lx1, ly1), radius=SS * 8, fill=LEGEND_FILL, outline=mix(LEGEND_FILL, INK, 0.2),
                            width=SS)
     styles = layout.styles
-    if layout.land or layout.areas:
-        # Each area's tile has a size of its own: the cache would only hold them all in memory.
-        paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
+    if over_coast:
+        # Each power's hatching is one period of it, kept; the areas' tiles are laid from it.
+        image = paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
+        if image.mode == "P" and not palette_holds(image, _flat_colours(layout)):
+            image = image.convert("RGB")
+        draw = ImageDraw.Draw(image)
     for cell in layout.cells:
         if cell.kind == "sea":
             _paste_tile(image, cell.box, SEA_FILL, SEA_WAVE, "waves", layout.radius, layout.pattern_step, 0, SEA_FILL)
@@ -132,17 +152,29 @@ def paint(layout: MapLayout) -> Image.Image:
     for cell in layout.cells:
         if cell.attacked:
             _attack_frame(draw, cell.box, layout.attack_border, layout.radius)
+    # A palette canvas (an area map's) takes what blends band by band as it is halved (bot/render/bands.py).
+    deferred: list[Deferred] | None = [] if image.mode == "P" else None
     for icon in layout.icons:
         if icon.kind == "swatch":
             style = styles[icon.seat or ""]
             _paste_tile(image, icon.box, style.fill, pattern_ink(style), style.pattern, max(2, layout.radius // 2),
-                        max(4, layout.pattern_step * 2 // 3), layout.border, style.ink)
+                        max(4, layout.pattern_step * 2 // 3), layout.border, style.ink, deferred)
     # Icons first: a fleet's badge is the ground its label is written on.
     for icon in layout.icons:
         draw_shapes(draw, icon_shapes(icon, styles, layout.attack_border))
     for label in layout.labels:
-        draw_label(draw, label)
+        draw_label(draw, label, deferred)
+    if deferred is not None:
+        return halved_in_bands(image, deferred, SS)
     return image.reduce(SS)
+
+
+def _flat_colours(layout: MapLayout) -> set[RGB]:
+    """The flat colours still to be laid on an area map's canvas: its icons', overlays' and attacks'."""
+    shapes = [*layout.overlays, *(s for icon in layout.icons for s in icon_shapes(icon, layout.styles,
+                                                                                  layout.attack_border))]
+    colours = {c for s in shapes for c in (s.fill, s.outline) if c is not None}
+    return colours | {INK, ATTACK_RED}
 
 
 def _attack_frame(draw: ImageDraw.ImageDraw, box: Box, width: int, radius: int) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import coast_cache, coast_layout
+from bot.render import coast_cache, coast_layers, coast_layout
 from bot.render.map_png import render_png
 from engine.rulesets import load_ruleset
 from tests.bot.render import area_pictures
@@ -18,19 +18,24 @@ from tests.bot.render.test_coast_map import gm_edited
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LEGATUS_CACHE_DIR", str(tmp_path / "cache"))
     coast_layout._GROUNDS.clear()
+    coast_layers._KEPT.clear()
     return tmp_path / "cache" / "maps"
 
 
 def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As a new process: nothing in memory, and no cell, average or name's place may be computed (only read from
-    the disk)."""
+    """As a new process: nothing in memory, and no coast cut to the frame, cell, average, name's place or layer
+    painted from the map may be computed (only read from the disk)."""
     coast_layout._GROUNDS.clear()
+    coast_layers._KEPT.clear()
 
     def refused(*_args: object) -> object:
         raise AssertionError("computed again instead of read from the cache")
     monkeypatch.setattr(coast_layout, "cells", refused)
+    monkeypatch.setattr(coast_layout, "clip_ring", refused)
+    monkeypatch.setattr(coast_layout, "coast_lines", refused)
     monkeypatch.setattr(coast_layout.ImageFilter, "BoxBlur", refused)
     monkeypatch.setattr(coast_layout, "_name_inside", refused)
+    monkeypatch.setattr(coast_layers, "paint_layers", refused)
 
 
 def test_a_render_from_the_cache_is_the_computed_one_byte_for_byte(cache: Path, monkeypatch: pytest.MonkeyPatch
@@ -38,6 +43,7 @@ def test_a_render_from_the_cache_is_the_computed_one_byte_for_byte(cache: Path, 
     setup, late = area_pictures.load("me-setup.json"), area_pictures.load("me-late.json")
     cold_setup, cold_late = render_png(setup, 1200), render_png(late, 1200)
     assert len(list(cache.glob("*.bin"))) == 1  # one map at one width: one file, grown by the second picture
+    assert len(list(cache.glob("*.layer"))) == 1  # and its layers, which the state does not change
     _fresh(monkeypatch)
     assert render_png(late, 1200) == cold_late
     assert render_png(setup, 1200) == cold_setup
@@ -57,10 +63,10 @@ def test_a_damaged_file_is_ignored_and_written_again(cache: Path, monkeypatch: p
     data = bytearray(path.read_bytes())
     data[-100] ^= 0x40  # one bit of one average flipped: the file's own hash no longer matches
     path.write_bytes(bytes(data))
-    assert coast_cache.load(cache, path.stem) == {}
+    assert coast_cache.load(cache, path.stem) == coast_cache.StoredFrame()
     coast_layout._GROUNDS.clear()
     assert render_png(setup, 1000) == cold
-    assert coast_cache.load(cache, path.stem) != {}
+    assert coast_cache.load(cache, path.stem).groups != {}
     _fresh(monkeypatch)
     assert render_png(setup, 1000) == cold
 
@@ -69,7 +75,7 @@ def test_a_damaged_file_is_ignored_and_written_again(cache: Path, monkeypatch: p
 def test_a_file_in_another_format_or_cut_short_is_ignored(cache: Path, damage: bytes) -> None:
     cache.mkdir(parents=True)
     (cache / "k.bin").write_bytes(damage)
-    assert coast_cache.load(cache, "k") == {}
+    assert coast_cache.load(cache, "k") == coast_cache.StoredFrame()
 
 
 def test_a_file_under_another_maps_name_is_not_read(cache: Path) -> None:
@@ -77,7 +83,7 @@ def test_a_file_under_another_maps_name_is_not_read(cache: Path) -> None:
     render_png(setup, 1000)
     [path] = cache.glob("*.bin")
     path.rename(cache / ("0" * 64 + ".bin"))
-    assert coast_cache.load(cache, "0" * 64) == {}  # the key written inside is the other one
+    assert coast_cache.load(cache, "0" * 64) == coast_cache.StoredFrame()  # the key written inside is the other one
 
 
 def test_a_gm_edited_map_is_computed_not_read_from_the_original_s_file(cache: Path, tmp_path: Path) -> None:
@@ -130,3 +136,50 @@ def test_the_folder_keeps_only_the_most_recent_files(cache: Path, monkeypatch: p
     _fresh(monkeypatch)
     render_png(setup, 900)  # the last two widths are still read from the disk
     render_png(setup, 850)
+
+
+def test_a_damaged_layers_file_is_ignored_and_painted_again(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = area_pictures.load("me-setup.json")
+    cold = render_png(setup, 1000)
+    [path] = cache.glob("*.layer")
+    data = bytearray(path.read_bytes())
+    data[-50] ^= 0x01  # one bit of one area's mask flipped: the file's own hash no longer matches
+    path.write_bytes(bytes(data))
+    assert coast_cache.load_layers(cache, path.stem) is None
+    coast_layers._KEPT.clear()
+    assert render_png(setup, 1000) == cold
+    assert coast_cache.load_layers(cache, path.stem) is not None
+    _fresh(monkeypatch)
+    assert render_png(setup, 1000) == cold
+
+
+def test_layers_under_another_name_or_cut_short_are_not_read(cache: Path) -> None:
+    render_png(area_pictures.load("me-setup.json"), 1000)
+    [path] = cache.glob("*.layer")
+    data = path.read_bytes()
+    (cache / ("0" * 64 + ".layer")).write_bytes(data)
+    assert coast_cache.load_layers(cache, "0" * 64) is None  # the key written inside is the other one
+    path.write_bytes(data[:len(data) // 2])
+    assert coast_cache.load_layers(cache, path.stem) is None
+    path.write_bytes(b"legatus-map-layers 0\n" + data[len(coast_cache.LAYERS_FORMAT):])
+    assert coast_cache.load_layers(cache, path.stem) is None
+
+
+def test_the_layers_of_a_gm_edited_map_are_its_own(cache: Path, tmp_path: Path) -> None:
+    game = load_ruleset("mediterranean-empires", gm_edited(tmp_path))
+    edited = game.picture(game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}}))
+    render_png(area_pictures.load("me-setup.json"), 1000)
+    cold_edited = render_png(edited, 1000)
+    assert len(list(cache.glob("*.layer"))) == 2
+    coast_layers._KEPT.clear()
+    coast_layout._GROUNDS.clear()
+    assert render_png(edited, 1000) == cold_edited
+
+
+def test_a_file_whose_hash_matches_but_whose_body_does_not_inflate_is_ignored(cache: Path) -> None:
+    # As a writer with another deflate would leave it: the hash holds, the stream does not.
+    cache.mkdir(parents=True)
+    (cache / "k.bin").write_bytes(coast_cache._sealed(coast_cache.FORMAT, {"key": "k", "groups": {}}, b"not deflate"))
+    (cache / "k.layer").write_bytes(coast_cache._sealed(coast_cache.LAYERS_FORMAT, {"key": "k"}, b"not deflate"))
+    assert coast_cache.load(cache, "k") == coast_cache.StoredFrame()
+    assert coast_cache.load_layers(cache, "k") is None
