@@ -25,7 +25,7 @@ from bot.store.campaigns import find_campaign
 from bot.store.discord_places import status_board, turn_thread
 from bot.store.posted import PostedRow
 from tests.bot.discord.sharded_world import bot_messages, build_world, start_bot
-from tests.bot.discord.test_graceful_stop import ORDER, SEAT_OF, TIMEOUT, _poll, _run, _seed
+from tests.bot.discord.test_graceful_stop import ORDER, SEAT_OF, TIMEOUT, _poll, _restart_and_watch, _run, _seed
 
 LABEL = "Turn 1 (290 BC)"
 
@@ -144,18 +144,9 @@ def test_a_message_sent_but_not_recorded_when_the_bot_was_killed_is_sent_once_at
             fake.server.release_holds()
             assert len(bot_messages(fake, place.guild.id, TIMEOUT)) == 1
             assert [k for k, m in _claims(db) if m is None and ":timeout:" in k]  # claimed, never recorded sent
-            second = await start_bot(fake, f"sqlite:///{db}", tmp_path, "restarted", None, None)
-            try:
-                await _poll(lambda: not [k for k, m in _claims(db) if m is None and ":timeout:" in k],
-                            "the timeout's claim recorded sent")
-                await asyncio.sleep(2.0)  # time for a duplicate to show, were there one
-                found = bot_messages(fake, place.guild.id, TIMEOUT)
-                second.process.send_signal(signal.SIGTERM)
-                code = await asyncio.wait_for(second.process.wait(), 60)
-            finally:
-                await second.stop(signal.SIGKILL)
-                for bot in (first, second):
-                    print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")  # shown by pytest when the test fails
+            found, code, second = await _restart_and_watch(
+                fake, db, tmp_path, lambda: not [k for k, m in _claims(db) if m is None and ":timeout:" in k],
+                "the timeout's claim recorded sent", lambda: bot_messages(fake, place.guild.id, TIMEOUT), (first,))
         assert len(found) == 1, found
         sent_id = str(sent.held[0].response["id"])
         assert [k for k, m in _claims(db) if ":timeout:" in k and m == sent_id], _claims(db)
@@ -190,18 +181,9 @@ def test_a_message_sent_but_not_recorded_when_the_bot_was_killed_is_sent_once_af
             where = fake.world.messages[sent_id].channel_id
             for i in range(3):
                 await fake.user_says(where, SEAT_OF[ORDER[2]], f"table talk {i}")
-            second = await start_bot(fake, f"sqlite:///{db}", tmp_path, "restarted", None, None)
-            try:
-                await _poll(lambda: not [k for k, m in _claims(db) if m is None and ":timeout:" in k],
-                            "the timeout's claim recorded sent")
-                await asyncio.sleep(2.0)  # time for a duplicate to show, were there one
-                found = bot_messages(fake, place.guild.id, TIMEOUT)
-                second.process.send_signal(signal.SIGTERM)
-                code = await asyncio.wait_for(second.process.wait(), 60)
-            finally:
-                await second.stop(signal.SIGKILL)
-                for bot in (first, second):
-                    print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")  # shown by pytest when the test fails
+            found, code, second = await _restart_and_watch(
+                fake, db, tmp_path, lambda: not [k for k, m in _claims(db) if m is None and ":timeout:" in k],
+                "the timeout's claim recorded sent", lambda: bot_messages(fake, place.guild.id, TIMEOUT), (first,))
             with Session(service.engine) as session:
                 campaign = find_campaign(session, f"camp-{channel.name}")
                 assert campaign is not None

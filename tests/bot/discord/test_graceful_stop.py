@@ -81,6 +81,24 @@ async def _poll(predicate: Any, what: str) -> None:
         await asyncio.sleep(0.05)
 
 
+async def _restart_and_watch(fake: FakeDiscord, db: Path, tmp: Path, settled: Any, what: str, collect: Any,
+                             earlier: tuple[BotProcess, ...], quiet: float = 2.0) -> tuple[Any, int, BotProcess]:
+    """The bot started again on ``db``: once ``settled()`` holds, ``quiet`` seconds for a duplicate to show, then what
+    ``collect()`` finds and the exit code of a SIGTERM. Every process's log is printed (pytest shows it on a failure)."""
+    second = await start_bot(fake, f"sqlite:///{db}", tmp, "restarted", None, None)
+    try:
+        await _poll(settled, what)
+        await asyncio.sleep(quiet)  # time for a duplicate to show, were there one
+        found = collect()
+        second.process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(second.process.wait(), 60)
+    finally:
+        await second.stop(signal.SIGKILL)
+        for bot in (*earlier, second):
+            print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")  # shown by pytest when the test fails
+    return found, code, second
+
+
 def _events(service: Legatus, name: str) -> int:
     """How many events the campaign's stored log holds (read from the file the bot writes)."""
     with Session(service.engine) as session:
@@ -219,18 +237,10 @@ def test_a_message_claimed_and_not_sent_when_the_bot_was_killed_is_sent_once_at_
             assert len(unsent) == 2 and ":timeout:" in unsent[0] and unsent[1].startswith("turn-thread:"), unsent
             assert bot_messages(fake, place.guild.id, TIMEOUT) == []
             fake.server.faults.clear()  # Discord takes messages again
-            second = await start_bot(fake, f"sqlite:///{db}", tmp_path, "restarted", None, None)
-            try:
-                await _poll(lambda: bot_messages(fake, place.guild.id, TIMEOUT),
-                            "the restarted bot to send the claimed timeout")
-                await asyncio.sleep(3.0)  # time for a duplicate to show, were there one
-                found = bot_messages(fake, place.guild.id, TIMEOUT)
-                second.process.send_signal(signal.SIGTERM)
-                code = await asyncio.wait_for(second.process.wait(), 60)
-            finally:
-                await second.stop(signal.SIGKILL)
-                for bot in (first, second):
-                    print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")  # shown by pytest when the test fails
+            found, code, second = await _restart_and_watch(
+                fake, db, tmp_path, lambda: bot_messages(fake, place.guild.id, TIMEOUT),
+                "the restarted bot to send the claimed timeout", lambda: bot_messages(fake, place.guild.id, TIMEOUT),
+                (first,), quiet=3.0)
         assert [home for _, home in found] == [channel.id], found
         assert _unsent(service) == []
         log = second.text()

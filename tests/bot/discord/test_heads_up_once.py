@@ -5,7 +5,6 @@ On a bot that does not finish open claims the first is never sent and the second
 """
 from __future__ import annotations
 
-import asyncio
 import re
 import signal
 from datetime import timedelta
@@ -19,7 +18,7 @@ from bot.devdiscord.rest_messages import NONCE_SECONDS
 from bot.service.heads_up import marker
 from tests.bot.discord.sharded_world import build_world, start_bot
 from tests.bot.discord.test_created_once import _claims
-from tests.bot.discord.test_graceful_stop import ORDER, SEAT_OF, _poll, _run, _seed
+from tests.bot.discord.test_graceful_stop import ORDER, SEAT_OF, _poll, _restart_and_watch, _run, _seed
 
 MESSAGES = re.compile(r"/channels/\d+/messages")
 TOLD = marker(ORDER[2])  # the first seat passes: the second plays, the third's player is told
@@ -57,18 +56,9 @@ def test_a_heads_up_cut_by_a_kill_is_sent_once_after_a_late_restart(tmp_path: Pa
             assert len(_told(fake)) == (0 if made is None else 1)
             open_claims = [k for k, m in _claims(db) if m is None and ":heads-up-" in k]
             assert open_claims == [f"campaign-1:turn-1:heads-up-{ORDER[2]}"]
-            second = await start_bot(fake, f"sqlite:///{db}", tmp_path, "restarted", None, None)
-            try:
-                await _poll(lambda: not [k for k, m in _claims(db) if m is None and ":heads-up-" in k],
-                            "the heads-up's claim recorded")
-                await asyncio.sleep(2.0)  # time for a duplicate to show, were there one
-                told = _told(fake)
-                second.process.send_signal(signal.SIGTERM)
-                code = await asyncio.wait_for(second.process.wait(), 60)
-            finally:
-                await second.stop(signal.SIGKILL)
-                for bot in (first, second):
-                    print(f"--- {bot.label} ---\n{bot.text()[-4000:]}")  # shown by pytest when the test fails
+            told, code, second = await _restart_and_watch(
+                fake, db, tmp_path, lambda: not [k for k, m in _claims(db) if m is None and ":heads-up-" in k],
+                "the heads-up's claim recorded", lambda: _told(fake), (first,))
         assert len(told) == 1, told
         if made is not None:
             assert told == [str(made.held[0].response["id"])]
