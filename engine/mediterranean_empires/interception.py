@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from engine.mediterranean_empires import combat, hand
 from engine.mediterranean_empires.combat import AMBUSH, MILITARY_ADVANTAGE
 from engine.mediterranean_empires.context import Ctx, other
-from engine.mediterranean_empires.parse import kind_word
+from engine.mediterranean_empires.rules_data import kind_word
 from engine.mediterranean_empires.state import Force, Unit
 
 NO = "do not intercept"

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
                                                   Embark, End, EndOperations, Land, Move, Order, Pass, Place, Play,
                                                   Recruit, Redistribute, Return, StandardSetUp, Standing)
-from engine.mediterranean_empires.rules_data import UNIT_KINDS, RulesData
+from engine.mediterranean_empires.rules_data import UNIT_KINDS, RulesData, kind_word
 from engine.names import join_or
 from engine.quote import quote
 
@@ -188,10 +188,6 @@ def _home_power(rules: RulesData, text: str) -> str:
                 return p.name
         raise Unclear(f"{r.name} is nobody's home area: name the power (e.g. {join_or(list(rules.powers)[3:6])})")
     raise Unclear(rules.power_index.resolve(text).error or f"unknown power '{quote(text)}'")
-
-
-def kind_word(kind: str) -> str:
-    return kind.replace("_", " ")
 
 
 assert set(KIND_WORDS.values()) == set(UNIT_KINDS)

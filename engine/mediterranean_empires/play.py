@@ -13,7 +13,7 @@ from engine.mediterranean_empires.control import add_treasury, side_of_power
 from engine.mediterranean_empires.orders import (Activate, Answer, Attack, Attempt, CoastalRaid, Done, Draw, Drop,
                                                   Embark, End, EndOperations, Land, Move, Order, Pass, Place, Play,
                                                   Recruit, Redistribute, Return, StandardSetUp, Standing)
-from engine.mediterranean_empires.parse import kind_word
+from engine.mediterranean_empires.rules_data import kind_word
 from engine.mediterranean_empires.rules_version import SEED_READINGS, SEED_SETUP
 
 def play(ctx: Ctx, side: str, order: Order) -> None:

@@ -15,6 +15,11 @@ STATUSES = ("major", "ally", "vassal", "neutral")
 SIDES = ("A", "B")
 
 
+def kind_word(kind: str) -> str:
+    """A unit kind as a line of text says it (field_army: field army)."""
+    return kind.replace("_", " ")
+
+
 class RulesError(ValueError):
     pass
 

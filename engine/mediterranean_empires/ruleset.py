@@ -5,28 +5,31 @@ import copy
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import secrets
 from engine.chance import book as chance
 from engine.chance import lottery_slots
 from engine.events import Event, Rejection
 from engine import canonical
-from engine.mediterranean_empires import combat, control, fastcopy, hand, options, setup_phase, view
+from engine.later import later
+from engine.mediterranean_empires import control, options, setup_phase, view
 from engine.mediterranean_empires import rules_version as versions
 from engine.mediterranean_empires.context import Ctx
 from engine.mediterranean_empires.oracle import NeedAnswer, NeedMarker, NeedReveal, NeedRoll, NeedSeal, Oracle
-from engine.mediterranean_empires.orders import (Answer, Draw, Order, Place, StandardSetUp, Standing,
-                                                  order_from_dict)
-from engine.mediterranean_empires.parse import Unclear, read_line
-from engine.mediterranean_empires.play import play
 from engine.mediterranean_empires.rules_data import RulesData, load_rules
 from engine.names import NameIndex, Resolution
-from engine.mediterranean_empires import gm_rulings, turn
 from engine.mediterranean_empires.asks import PHASE_ASK, operations_ask
 from engine.mediterranean_empires.state import Action, Pending, State, Waiting, new_state
 from engine.ruleset import (IN_TURN, NEED_REVEAL, NEED_SEAL, CommandSpec, command_as_post, Need, Picture, Prompt,
                             Proposal, Seat, Summary, Transition)
+
+if TYPE_CHECKING:
+    from engine.mediterranean_empires import combat, fastcopy, gm_rulings, hand, orders, parse, play, turn
+    from engine.mediterranean_empires.orders import Order
+else:  # a process that only reads a campaign (a map from its snapshot) plays no order: engine/later.py
+    combat, fastcopy, gm_rulings, hand, orders, parse, play, turn = later(
+        "engine.mediterranean_empires", "combat", "fastcopy", "gm_rulings", "hand", "orders", "parse", "play", "turn")
 
 CHANCE_EVENTS = ("beacon.recorded", "random.recorded", "draw.recorded", "draw.cancelled")
 
@@ -116,13 +119,13 @@ class MediterraneanEmpires:
         if stored and not isinstance(stored, dict):
             raise Rejection("an order event carries its order as a dict (orders.py), or its line as 'text'")
         if stored:
-            order = order_from_dict(stored)
+            order = orders.order_from_dict(stored)
         else:
             try:
-                order = read_line(self.rules, str(event.data.get("text", "")))
-            except Unclear as exc:
+                order = parse.read_line(self.rules, str(event.data.get("text", "")))
+            except parse.Unclear as exc:
                 raise Rejection(str(exc)) from exc
-        if isinstance(order, Draw) and st.pick_key is None and st.phase != setup_phase.PHASE:
+        if isinstance(order, orders.Draw) and st.pick_key is None and st.phase != setup_phase.PHASE:
             self._pick_key(st, event)
         return self._order(st, event, seat, order)
 
@@ -142,7 +145,7 @@ class MediterraneanEmpires:
 
     def _order(self, st: State, event: Event, seat: str, order: Order) -> Transition:
         side = self.rules.seats[seat]
-        if isinstance(order, Standing):
+        if isinstance(order, orders.Standing):
             rules = st.standing.setdefault(seat, [])
             if order.rule == "clear standing orders":
                 rules.clear()
@@ -153,7 +156,7 @@ class MediterraneanEmpires:
             return Transition(st, tuple(self._set_up(st, side, order)))
         if st.action is not None:
             pending = st.action.pending
-            if not isinstance(order, Answer) or pending.kind is not Waiting.ANSWER or pending.seat != seat:
+            if not isinstance(order, orders.Answer) or pending.kind is not Waiting.ANSWER or pending.seat != seat:
                 raise Rejection(f"the game is waiting for {pending.describe()}")
             answer = order.answer
             if answer not in [c.lower() for c in pending.choices]:
@@ -168,11 +171,11 @@ class MediterraneanEmpires:
     def _set_up(self, st: State, side: str, order: Order) -> list[str]:
         """The set-up phase (3.1-3.2) takes placements only: no die, no answer, so it never parks an order, and the
         labels of the game's rolls (``t1.o0``...) are those a campaign that began with the data's placement has."""
-        if isinstance(order, Place):
+        if isinstance(order, orders.Place):
             return setup_phase.place(self.rules, st, side, order.power, order.kind, order.area, order.count)
-        if isinstance(order, StandardSetUp):
+        if isinstance(order, orders.StandardSetUp):
             return setup_phase.standard(self.rules, st, side)
-        written = order.answer if isinstance(order, Answer) else order.name
+        written = order.answer if isinstance(order, orders.Answer) else order.name
         now = (f"now you are asked: {setup_phase.ask(self.rules, st)}" if st.to_move == side else
                f"Player {st.to_move} sets up now (Player A first, then Player B)")
         raise Rejection(f"'{written}' is not a set-up order, and the game begins with the set-up (3.1-3.2); {now}")
@@ -318,7 +321,7 @@ class MediterraneanEmpires:
                         standing=lambda seat, kind, ctx: self._standing(work, seat, kind, ctx))
         ctx = Ctx(self.rules, work, oracle)
         try:
-            play(ctx, action.side, action.order)
+            play.play(ctx, action.side, action.order)
         except Rejection as exc:
             if action.answers or action.pending.kind is not Waiting.NONE:
                 raise Rejection(f"the order can no longer be carried out: {exc.reason}", hidden_of=exc.hidden_of) from exc
@@ -440,17 +443,17 @@ class MediterraneanEmpires:
                 out.append(Proposal(n, line, error="you have no seat in this game"))
                 continue
             try:
-                order = read_line(self.rules, line)
-            except Unclear as exc:
+                order = parse.read_line(self.rules, line)
+            except parse.Unclear as exc:
                 out.append(Proposal(n, line, error=f"'{line.strip()}': {exc}"))
                 continue
-            label = self._sealed_bid(state, seat) if isinstance(order, Answer) else None
-            if isinstance(order, Answer) and label is not None:
+            label = self._sealed_bid(state, seat) if isinstance(order, orders.Answer) else None
+            if isinstance(order, orders.Answer) and label is not None:
                 # The bid goes under seal: the public event carries only its digest (engine/secrets.py).
                 out.append(Proposal(n, line, "order", {"seat": seat, "sealed_answer": label},
                                     understood=f"a sealed initiative bid for {seat}", secret={"answer": order.answer}))
                 continue
-            if isinstance(order, Draw) and state.pick_key is None and state.phase != setup_phase.PHASE:
+            if isinstance(order, orders.Draw) and state.pick_key is None and state.phase != setup_phase.PHASE:
                 # The game's first draw carries the bot's pick key under seal: the shell's salt of this seal (hand.py).
                 out.append(Proposal(n, line, "order", {"seat": seat, "order": order.to_dict()},
                                     understood="draw (with the bot's sealed stratagem pick key)",

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from engine.events import Rejection
 from engine.mediterranean_empires import control
-from engine.mediterranean_empires.parse import kind_word
-from engine.mediterranean_empires.rules_data import RulesData
+from engine.mediterranean_empires.rules_data import RulesData, kind_word
 from engine.mediterranean_empires.state import State, Unit
 
 PHASE = "set-up"

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.chance.book import ChanceBook
-from engine.mediterranean_empires.orders import Order
 from engine.mediterranean_empires.rules_data import RulesData
+
+if TYPE_CHECKING:  # the state names an order's class only in a hint: reading a state imports no orders
+    from engine.mediterranean_empires.orders import Order
 
 PHASES = ("set-up", "stratagems", "political", "recruitment", "operations A", "operations B", "end of turn", "over")
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.chance import book as chance
-from engine.mediterranean_empires import control, hand, options, setup_phase
+from engine.mediterranean_empires import control, options, setup_phase
 from engine.mediterranean_empires.rules_data import RulesData
 from engine.mediterranean_empires.state import State
 from engine.ruleset import Summary
 
 
 def public_view(rules: RulesData, state: State) -> dict[str, Any]:
+    from engine.mediterranean_empires import hand  # here: a map or a summary needs no markers' draws
+
     st = state
     out = {
         "turn": st.turn, "years": options.years(rules, st), "phase": st.phase, "to_move": st.to_move,
@@ -32,6 +34,8 @@ def public_view(rules: RulesData, state: State) -> dict[str, Any]:
     return out
 
 def private_view(rules: RulesData, state: State, seat: str) -> dict[str, Any]:
+    from engine.mediterranean_empires import hand
+
     side = rules.seats.get(seat)
     if side is None:
         return {}
