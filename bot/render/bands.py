@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -29,11 +30,18 @@ class Deferred:
     paint: Callable[[Image.Image, int], None]
 
 
-def text_on_bands(x: int, y: int, line: str, font: ImageFont.FreeTypeFont, colour: RGB, stroke: int) -> Deferred:
+def font_mask(font: ImageFont.FreeTypeFont, line: str, stroke: int) -> tuple[Any, tuple[int, int]]:
+    """The font's mask of a line as ImageDraw renders it at anchor "la", its stroke in its own colour (Pillow's core
+    image, mode L), and where it sits from the anchor."""
+    return font.getmask2(line, "L", None, None, None, stroke, "la", 0, (0.0, 0.0), stroke_filled=True)
+
+
+def text_on_bands(x: int, y: int, line: str, font: ImageFont.FreeTypeFont, colour: RGB, stroke: int,
+                  rendered: tuple[Any, tuple[int, int]] | None = None) -> Deferred:
     """A line of text as ``ImageDraw.text`` draws it at whole pixels (x, y), anchor "la", its stroke in its own
-    colour: the font's mask for it, rendered once as ImageDraw renders it, laid in its colour where ImageDraw lays
-    it (its fill through a mask is what ImageDraw's bitmap is)."""
-    mask, (dx, dy) = font.getmask2(line, "L", None, None, None, stroke, "la", 0, (0.0, 0.0), stroke_filled=True)
+    colour: the font's mask for it (``font_mask``, or ``rendered`` when the caller has it: bot/render/name_masks.py),
+    laid in its colour where ImageDraw lays it (its fill through a mask is what ImageDraw's bitmap is)."""
+    mask, (dx, dy) = font_mask(font, line, stroke) if rendered is None else rendered
     at_x, at_y = x + dx, y + dy
     width, height = mask.size
 

@@ -5,6 +5,7 @@ and halving gives smooth stars, swords and hatching for a fraction of the time a
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -14,6 +15,7 @@ from bot.render.coast_png import coast_canvas, paint_coast, palette_holds
 from bot.render.layout import (
     Box, Label, MapLayout, Shape, build_layout, font, icon_shapes, pattern_lines, stroke,
 )
+from bot.render.name_masks import Line, Mask, masks_of
 from bot.render.palette import (
     ATTACK_RED, BACKGROUND, GRID_FILL, HEADER_FILL, INK, LEGEND_FILL, SEA_FILL, SEA_WAVE, RGB, mix, pattern_ink,
 )
@@ -96,8 +98,10 @@ def draw_shapes(draw: ImageDraw.ImageDraw, shapes: list[Shape]) -> None:
             draw.line(pts, fill=shape.outline or shape.fill, width=max(1, width), joint="curve")
 
 
-def draw_label(draw: ImageDraw.ImageDraw, label: Label, deferred: list[Deferred] | None = None) -> None:
-    """The label's plate and its text (laid on the bands later, in order, when ``deferred`` takes them)."""
+def draw_label(draw: ImageDraw.ImageDraw, label: Label, deferred: list[Deferred] | None = None,
+               masks: Iterator[Mask] | None = None) -> None:
+    """The label's plate and its text (laid on the bands later, in order, when ``deferred`` takes them; the masks of
+    its lines from ``masks`` when given, in the order of ``label_lines``)."""
     if label.plate is not None:
         x0, y0, x1, y1 = _scaled(label.box)
         radius = max(2, (label.box[3] - label.box[1]) // 5) * SS
@@ -112,7 +116,8 @@ def draw_label(draw: ImageDraw.ImageDraw, label: Label, deferred: list[Deferred]
     for line, box in zip(label.lines, label.line_boxes):
         width = round(sw * SS)
         if deferred is not None:
-            deferred.append(text_on_bands(box[0] * SS + width, box[1] * SS, line, f, label.colour, width))
+            deferred.append(text_on_bands(box[0] * SS + width, box[1] * SS, line, f, label.colour, width,
+                                          None if masks is None else next(masks)))
             continue
         draw.text((box[0] * SS + width, box[1] * SS), line, font=f, fill=label.colour, anchor="la",
                   stroke_width=width, stroke_fill=label.colour)
@@ -162,11 +167,18 @@ def paint(layout: MapLayout) -> Image.Image:
     # Icons first: a fleet's badge is the ground its label is written on.
     for icon in layout.icons:
         draw_shapes(draw, icon_shapes(icon, styles, layout.attack_border))
+    masks = None if deferred is None else iter(masks_of(label_lines(layout.labels)))
     for label in layout.labels:
-        draw_label(draw, label, deferred)
+        draw_label(draw, label, deferred, masks)
     if deferred is not None:
         return halved_in_bands(image, deferred, SS)
     return image.reduce(SS)
+
+
+def label_lines(labels: Sequence[Label]) -> list[Line]:
+    """Every line of the labels as ``draw_label`` renders it, in its order: the font's size, the text, the stroke."""
+    return [(label.size * SS, line, round(stroke(label.size, label.bold) * SS)) for label in labels
+            for line, _box in zip(label.lines, label.line_boxes)]
 
 
 def _flat_colours(layout: MapLayout) -> set[RGB]:
