@@ -110,6 +110,7 @@ coast_png.layers_of = coast_layers.layers_of
 timed(map_png, "coast_canvas", "canvas")
 timed(map_png, "paint_coast", "land areas, coast, attacks, overlays")
 timed(map_png, "draw_label", "labels")
+timed(map_png, "masks_of", "labels")  # the names' masks, read from the map cache (bot/render/name_masks.py)
 picture = area_pictures.load("me-setup.json")
 start = time.process_time()
 layout = build_layout(picture, int(sys.argv[2]))
