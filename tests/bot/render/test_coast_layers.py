@@ -99,3 +99,21 @@ def test_the_layers_change_with_the_rules_links_the_colours_and_the_width() -> N
     assert coast_layers.layers_key(closed, SS) != key
     assert coast_layers.layers_key(build_layout(setup, 901), SS) != key
     assert coast_layers.layers_key(layout, SS) == key
+
+
+def test_a_render_works_out_its_layers_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The canvas and then the areas ask for the layers: the key (a repr of every border's points) is the last one's.
+    layout = build_layout(area_pictures.load("me-setup.json"), 900)
+    asked: list[object] = []
+    real = coast_layers.layers_key
+
+    def counted(of: object, ss: int) -> str:
+        asked.append(of)
+        return real(of, ss)  # type: ignore[arg-type]
+    monkeypatch.setattr(coast_layers, "layers_key", counted)
+    monkeypatch.setattr(coast_layers, "_last_key", None)
+    first = map_png.paint(layout).tobytes()
+    assert asked == [layout]
+    other = dataclasses.replace(layout)  # an equal layout, another object: its own key, the same layers
+    assert map_png.paint(other).tobytes() == first
+    assert len(asked) == 2 and asked[1] is other
