@@ -23,6 +23,13 @@ time (0.34-0.47 of its wall time), peak RSS 81-82 MiB against 81 (was 114); the 
 of the branch interleaved, 7 runs each: 493 against 378 ms CPU, peak RSS 113 against 81 MiB. A fresh process's part
 of it, CPU ms: layout 41-48, layers read 21-25, canvas 2-5, land areas with the coast 15-16, names 25, the rest and
 the halving 33-35, encoding 31-32 (on main, by the same measure: layout ~85, painting ~210).
+
+2026-11-26, branch s9-speed3 (a campaign read imports no order-playing module, engine/later.py; the names' masks
+kept in the map cache, bot/render/name_masks.py), load 2-3, ``--runs 7``: ``legatus map`` with the map's files
+295 ms CPU (296 wall), 794 at a map's first draw, against 844 ms CPU for the peer: 0.35 of its CPU time (0.35 of
+its wall time), peak RSS 78 against 81 MiB; main (1ffeea3) and the branch interleaved, 11 fresh processes each:
+327 against 286 ms CPU. A fresh process's part, CPU ms: layout 39, layers read 23, canvas 2, land areas with the
+coast 15, names 5 (were 25: their masks read, not rendered), the rest and the halving 34, encoding 13.
 """
 from __future__ import annotations
 
