@@ -35,3 +35,16 @@ def test_paying_spending_removing_and_picking_by_face_are_checked() -> None:
         hands.of_face(h, "wine", 2)
     with pytest.raises(Rejection, match="'-3' is not an amount of money: write a whole number from 0 to 1000000"):
         hands.amount("-3", "money")
+
+
+@pytest.mark.parametrize("text, value", [("0", 0), ("7", 7), ("1000000", 1000000)])
+def test_an_amount_from_0_to_the_bound_is_read(text: str, value: int) -> None:
+    assert hands.amount(text, "money") == value
+
+
+@pytest.mark.parametrize("text", ["1000001", "grain", "", "2.5", " 3"])
+def test_an_amount_past_the_bound_or_not_a_whole_number_is_refused_quoting_it(text: str) -> None:
+    with pytest.raises(Rejection) as refused:
+        hands.amount(text, "victory points")
+    assert refused.value.reason == (
+        f"'{text}' is not an amount of victory points: write a whole number from 0 to 1000000")
