@@ -48,3 +48,19 @@ def test_an_amount_past_the_bound_or_not_a_whole_number_is_refused_quoting_it(te
         hands.amount(text, "victory points")
     assert refused.value.reason == (
         f"'{text}' is not an amount of victory points: write a whole number from 0 to 1000000")
+
+
+def test_a_seat_spends_all_it_has_of_a_resource_and_none_of_one_it_lacks() -> None:
+    h = holding()
+    hands.spend(h, "North", "oil", 2)
+    assert h.resources == {"oil": 0} and h.public()["resources"] == {}
+    with pytest.raises(Rejection) as lacking:
+        hands.spend(h, "North", "salt", 1)
+    assert lacking.value.reason == "North has 0 salt, not 1"
+    assert h.resources == {"oil": 0}
+
+
+def test_a_seat_with_no_card_is_told_it_holds_none() -> None:
+    with pytest.raises(Rejection) as refused:
+        hands.remove(hands.Holding(3), "East", "goods.1")
+    assert refused.value.reason == "East holds no card 'goods.1': its cards are none"
