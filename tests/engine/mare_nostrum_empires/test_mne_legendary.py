@@ -273,3 +273,31 @@ def test_a_player_names_its_own_face_down_good_by_what_it_is() -> None:
     assert _card_for_refusal(Play(3), [], face_down=True) == (
         "'legendary wine': Romans hold no legendary wine there to name (write 'legendary <resource>' for one you "
         "hold, or its card, e.g. 'legendary.3')")
+
+
+def test_a_row_tile_being_dealt_is_no_legendary_good_being_dealt() -> None:
+    """The row and the legendary goods share one table: a row tile queued, then drawn and waiting for its seal, is
+    neither something Commerce waits for (``dealing``) nor something the legendary deck's ``advance`` moves on."""
+    p = Play(3, rules_version=3)
+    table = p.state.table
+    assert p.state.row is not None and table is not None and (table.queue, table.sealing, table.unbound) == ([], [], [])
+    p.state.row.face_up[2] = None
+    hidden_row.refill(p.state)
+    assert [(d.deck, d.label) for d in table.queue] == [("row", "row.6")] and legendary.dealing(p.state) is False
+    check = Event(99, "check", "gm", {})
+    assert legendary.advance(p.state, check) == []
+    assert ([d.label for d in table.queue], table.sealing) == (["row.6"], [])
+    hidden_row.advance(p.rs.rules, p.state, check, lambda *_: None)
+    assert [(d.label, card) for d, card, _ in table.sealing] == [("row.6", "Lighthouse of Alexandria")]
+    assert table.queue == [] and legendary.dealing(p.state) is False
+
+
+def test_a_good_owed_beyond_the_deck_before_any_is_drawn_is_none() -> None:
+    """Thirteen cards, thirteen goods owed and queued, none drawn yet: the fourteenth finds nothing coming."""
+    data = raw()
+    data["limits"]["reserve"]["legendary_goods"] = 1
+    p = Play(3, rules_version=3, rs=MareNostrumEmpires(rebuild(data)))
+    check = Event(99, "check", "gm", {})
+    assert [legendary.owe(p.state, "Romans", check) for _ in range(13)] == [[]] * 13
+    assert legendary.owe(p.state, "Greeks", check) == ["The reserve has no legendary good left: the Greeks get none."]
+    assert p.state.table is not None and [d.seat for d in p.state.table.queue] == ["Romans"] * 13
