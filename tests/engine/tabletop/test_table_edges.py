@@ -121,3 +121,10 @@ def test_a_sealed_card_is_asked_for_once_and_only_from_its_holder() -> None:
     said = tb.on_revealed(t, event(7, secrets.REVEALED, data={"seq": 2, "content": SEALED_KEY_CONTENT, "salt": KEY}))
     assert said == [f"The deck key is revealed ({KEY}): anyone can now derive every shuffle again."]
     assert (t.key, t.key_revealed, t.due) == (KEY, True, [])
+
+
+def test_the_sealed_events_of_a_table_are_the_key_and_the_sealed_cards_only() -> None:
+    t, _ = dealt(with_secret=False)
+    _seal(t, 5)
+    t.holdings["B"].cards.append(hands.Held("relics.1", "relics", "Cup", card="Cup", revealed=True))  # face up
+    assert tb.sealed_seqs(t) == {2, 5}
