@@ -16,7 +16,8 @@ SEATS = ["North", "South", "East"]
 def holdings() -> dict[str, hands.Holding]:
     return {
         "North": hands.Holding(5, {"oil": 2}, [hands.Held("goods.1", "goods", "wine", 3, "d" * 64, "wine star")]),
-        "South": hands.Holding(1, {}, [hands.Held("goods.2", "goods", "grain", 4, "e" * 64, "grain")]),
+        "South": hands.Holding(1, {}, [hands.Held("goods.2", "goods", "grain", 4, "e" * 64, "grain"),
+                                       hands.Held("goods.4", "goods", "wine", 6, "a" * 64, "wine")]),
         "East": hands.Holding(0),
     }
 
@@ -87,6 +88,8 @@ def test_a_seat_keeps_at_most_fifty_offers_open() -> None:
     (trades.Bundle(cards=["goods.2"], faces={"grain": 1}), ["goods.2"], "each card is given once"),
     (trades.Bundle(money=1), ["goods.2"], "the offer asks for no card by face; the cards picked show 1 grain"),
     (trades.Bundle(faces={"grain": 1}), [], "the offer asks for 1 grain; the cards picked show nothing"),
+    (trades.Bundle(faces={"grain": 1}), ["goods.2", "goods.4"],
+     "the offer asks for 1 grain; the cards picked show 1 grain, 1 wine"),
     (trades.Bundle(faces={"grain": 1}), ["goods.7"], "South holds no card 'goods.7'"),
     (trades.Bundle(resources={"oil": 1}), [], "South has 0 oil, not the 1 of the trade"),
 ])
