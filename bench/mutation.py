@@ -83,11 +83,26 @@ mutants the full run killed stay killed, tests being only added; names are the s
 * 2026-11-26 (seed 32, branch s9-mut4), the tabletop pieces: ``auctions.py`` (Auction's fields extend and minimum
   no longer copy open_auction's defaults, so its sites changed) 59/60 in a full run after the new tests, 126:73
   equivalent (below): 59/59, 100%; ``decks.py`` (new_deck relies on Deck's size 0) 60/60 in a full run;
-  ``votes.py``'s two survivors re-run with ``--only``: 52:101 killed (a lone seat abstaining), 52:82 equivalent.
+  ``votes.py``'s two survivors re-run with ``--only``: 52:101 killed (a lone seat abstaining), 52:82 equivalent;
+  then a full run on today's source (49 sites, all sampled): 48/48, 100%.
   First scores, full runs then survivors re-run with ``--only``: ``clock.py`` 9/9 (with its first tests,
   tests/engine/tabletop/test_clock.py); ``chains.py`` 13/28 (46%), then 14/14 and 41:61 equivalent: 27/27, 100%;
   ``windows.py`` 30/46 (65%), then 16/16: 46/46, 100% (the bound test found a refusal quoting 1.2096e+06 for
   1209601 seconds, fixed); ``hands.py`` 38/48 (79%), then 9/9 and 37:17 equivalent: 47/47, 100%.
+  More first scores the same way (killed / counted; "after" leaves the equivalents below out):
+
+    module                                          full run        after
+    engine/tabletop/shuffle.py                      19/20  95%      19/19  100%  (1 equivalent)
+    engine/tabletop/orders.py                       50/60  83%      58/58  100%  (2 equivalent)
+    engine/tabletop/trades.py                       37/60  62%      60/60  100%
+    engine/tabletop/table.py                        41/60  68%      59/59  100%  (1 equivalent)
+    engine/mare_nostrum_empires/sea_adjacency.py    9/10   90%      10/10  100%
+    engine/mare_nostrum_empires/hidden_row.py       29/32  91%      32/32  100%
+    engine/mare_nostrum_empires/legendary.py        46/60  77%      60/60  100%
+
+  One oddity: orders.py's 57:16 (``out["XXfacesXX"][face]``, a KeyError on any face asked for) was reported as
+  surviving the full run, yet the tests of the time fail on it when it is run alone (checked by hand in a copy of
+  the tree, and killed with ``--only``); not explained. A spurious survivor only lowers a score.
 """
 from __future__ import annotations
 
@@ -154,6 +169,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         # _lottery_values' re-roll: only a refused pair rolls again (die_from_number refuses no number), so per is 2
         # there, and numbers[i * 2:(i + 2) * 2] starts with the same two numbers as numbers[i * 2:(i + 1) * 2].
         "256:41:1->2": "a re-roll reads a pair's first two numbers: a longer slice begins with the same two",
+    },
+    "engine/tabletop/table.py": {
+        # Table.key_first's default: the one Table built (new_table) passes key_first itself.
+        "57:22:False->True": "new_table, the only maker of a Table, always passes key_first",
     },
     "engine/tabletop/orders.py": {
         # bundle(): the word is lower-cased first, so it holds no "X": rstrip("XXsXX") strips what rstrip("s") does.
