@@ -128,3 +128,19 @@ def test_the_sealed_events_of_a_table_are_the_key_and_the_sealed_cards_only() ->
     _seal(t, 5)
     t.holdings["B"].cards.append(hands.Held("relics.1", "relics", "Cup", card="Cup", revealed=True))  # face up
     assert tb.sealed_seqs(t) == {2, 5}
+
+
+def test_the_key_is_sealed_once_and_nothing_sealed_is_revealed_before_it_is_due() -> None:
+    t, _ = dealt()
+    again = event(5, secrets.SEALED, data={"key": "deck-key", "sealed": "b" * 64})
+    assert refusal(lambda: tb.on_sealed(t, again)) == "the deck key is already sealed (event #2); it is sealed once"
+    early = event(5, secrets.REVEALED, data={"seq": 2, "content": SEALED_KEY_CONTENT, "salt": KEY})
+    assert refusal(lambda: tb.on_revealed(t, early)) == "the deck key is revealed at the game's end, not before"
+    need = tb.needs(t)[0]
+    spec = json.loads(need.content)
+    tb.on_sealed(t, event(5, secrets.SEALED, data={"key": need.key, **spec["public"],
+                                                   "sealed": secrets.digest(spec["content"], KEY)},
+                          secret={"content": spec["content"], "salt": KEY}))
+    card = event(6, secrets.REVEALED, data={"seq": 5, "content": spec["content"], "salt": KEY})
+    assert refusal(lambda: tb.on_revealed(t, card)) == (
+        "the card sealed in event #5 is not due to be revealed: it stays with its holder")
