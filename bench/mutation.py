@@ -207,6 +207,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         # reveal_bid: `0 <= amount` -> `0 < amount` differs only for a bid of 0, which counts 0 valid or not.
         "126:70:LtE->Lt": "a revealed bid of 0 counts 0 whether it is read as valid or not",
     },
+    # A source's bind(): whole_wheel's default; book.ask, its one caller, always passes whole_wheel (the lottery's).
+    "engine/chance/sources/drand.py": {
+        "85:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+    },
+    "engine/chance/sources/commit_reveal.py": {
+        "68:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+    },
+    "engine/chance/sources/fixed.py": {
+        "58:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+    },
     "engine/tabletop/votes.py": {
         # cast(): most_common(2)[0] is most_common(1)[0] (both keep the first counted among equals), and the top
         # decides only with more than half the seats, where no other option can equal it.
