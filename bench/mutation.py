@@ -82,7 +82,7 @@ mutants the full run killed stay killed, tests being only added; names are the s
 
 * 2026-11-26 (seed 32, branch s9-mut4), the tabletop pieces: ``auctions.py`` (Auction's fields extend and minimum
   no longer copy open_auction's defaults, so its sites changed) 59/60 in a full run after the new tests, 126:73
-  equivalent (below): 59/59, 100%; ``decks.py`` (new_deck relies on Deck's size 0) 60/60 in a full run;
+  equivalent (126:70 in the rebased source, below): 59/59, 100%; ``decks.py`` (new_deck relies on Deck's size 0) 60/60 in a full run;
   ``votes.py``'s two survivors re-run with ``--only``: 52:101 killed (a lone seat abstaining), 52:82 equivalent;
   then a full run on today's source (49 sites, all sampled): 48/48, 100%.
   First scores, full runs then survivors re-run with ``--only``: ``clock.py`` 9/9 (with its first tests,
@@ -99,6 +99,24 @@ mutants the full run killed stay killed, tests being only added; names are the s
     engine/mare_nostrum_empires/sea_adjacency.py    9/10   90%      10/10  100%
     engine/mare_nostrum_empires/hidden_row.py       29/32  91%      32/32  100%
     engine/mare_nostrum_empires/legendary.py        46/60  77%      60/60  100%
+
+* 2026-11-26 (seed 32), branch s9-mut4 rebased onto main at ec263ac (s9-mnrolls merged: the chance modules,
+  auctions, orders, shuffle and table changed, so their sites, samples and names did): full runs again with every
+  test above, then survivors killed by tests on the new code and re-run with ``--only``; the equivalents listed
+  below are named as in this source:
+
+    module                                      full run        after
+    engine/chance/book.py                       59/60  98%      60/60  100%
+    engine/chance/used_keys.py (two parts)      10/18  56%      16/16  100%  (second full run; 2 equivalent)
+    engine/chance/slot_policy.py                15/15 100%
+    engine/chance/sources/lottery.py            54/59  92%      57/57  100%  (3 equivalent)
+    engine/chance/sources/drand.py              43/43 100%                   (1 equivalent)
+    engine/chance/sources/commit_reveal.py      59/59 100%                   (1 equivalent)
+    engine/chance/sources/fixed.py              58/59  98%      58/58  100%  (1 equivalent)
+    engine/tabletop/auctions.py                 59/59 100%                   (1 equivalent)
+    engine/tabletop/shuffle.py                  26/26 100%                   (1 equivalent)
+    engine/tabletop/orders.py                   58/58 100%                   (2 equivalent)
+    engine/tabletop/table.py                    55/59  93%      59/59  100%  (1 equivalent)
 
   One oddity: orders.py's 57:16 (``out["XXfacesXX"][face]``, a KeyError on any face asked for) was reported as
   surviving the full run, yet the tests of the time fail on it when it is run alone (checked by hand in a copy of
