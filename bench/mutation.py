@@ -4,7 +4,7 @@
     .venv/bin/python bench/mutation.py engine/chance/book.py --mutants 60 --seed 32
     .venv/bin/python bench/mutation.py engine/verify.py --only '77:18:True->False' 212:50:words  # re-check some (quote the '>')
 
-A script, not a CI step: a run of the nine modules takes about half an hour on two shared cores.
+A script, not a CI step: a run of the twelve modules takes about half an hour on two shared cores.
 
 Why a small engine of its own and not mutmut: mutmut 3.8 installs (``pip install mutmut``), but it copies and
 instruments the whole tree and generates every mutant of every file before it runs one; it has no sampling with a
@@ -65,7 +65,62 @@ mutants the full run killed stay killed, tests being only added; names are the s
   killed by three rule cases (event_announcements_in_full, event_words_invasion_pirates,
   victory_then_no_turn_closes_or_opens), 165:38 and 246:12 equivalent (below): 58/58, 100%. Both confirmed by a
   second full run with the new tests: combat.py 49/49, turn.py 58/58.
-* Not scored yet: the chance sources (engine/chance/sources/).
+* 2026-11-26 (seed 32, branch s9-mut4), the chance sources and the book re-scored after UsedKeys and slot policies:
+  "before" is a full run on main at 61572f0 with its tests; "after" the same run's kills plus its survivors re-run
+  with ``--only`` against the tests added (tests/engine/chance/sources/test_drand.py, test_fixed_edges.py,
+  test_lottery_rerolls.py, tests/engine/chance/test_book_refusals.py, test_slot_policy_refusals.py, and
+  test_used_keys.py asserting its refusal whole), or a second full run where it says so:
+
+    module                                      before          after
+    engine/chance/book.py                       55/60  92%      60/60  100%
+    engine/chance/used_keys.py                  1/2    50%      2/2    100%  (second full run)
+    engine/chance/slot_policy.py                10/14  71%      14/14  100%  (second full run)
+    engine/chance/sources/lottery.py            57/60  95%      58/58  100%  (2 equivalent)
+    engine/chance/sources/drand.py              41/42  98%      42/42  100%
+    engine/chance/sources/commit_reveal.py      60/60 100%      (no survivor)
+    engine/chance/sources/fixed.py              48/57  84%      57/57  100%  (second full run)
+
+* 2026-11-26 (seed 32, branch s9-mut4), the tabletop pieces: ``auctions.py`` (Auction's fields extend and minimum
+  no longer copy open_auction's defaults, so its sites changed) 59/60 in a full run after the new tests, 126:73
+  equivalent (126:70 in the rebased source, below): 59/59, 100%; ``decks.py`` (new_deck relies on Deck's size 0) 60/60 in a full run;
+  ``votes.py``'s two survivors re-run with ``--only``: 52:101 killed (a lone seat abstaining), 52:82 equivalent;
+  then a full run on today's source (49 sites, all sampled): 48/48, 100%.
+  First scores, full runs then survivors re-run with ``--only``: ``clock.py`` 9/9 (with its first tests,
+  tests/engine/tabletop/test_clock.py); ``chains.py`` 13/28 (46%), then 14/14 and 41:61 equivalent: 27/27, 100%;
+  ``windows.py`` 30/46 (65%), then 16/16: 46/46, 100% (the bound test found a refusal quoting 1.2096e+06 for
+  1209601 seconds, fixed); ``hands.py`` 38/48 (79%), then 9/9 and 37:17 equivalent: 47/47, 100%.
+  More first scores the same way (killed / counted; "after" leaves the equivalents below out):
+
+    module                                          full run        after
+    engine/tabletop/shuffle.py                      19/20  95%      19/19  100%  (1 equivalent)
+    engine/tabletop/orders.py                       50/60  83%      58/58  100%  (2 equivalent)
+    engine/tabletop/trades.py                       37/60  62%      60/60  100%
+    engine/tabletop/table.py                        41/60  68%      59/59  100%  (1 equivalent)
+    engine/mare_nostrum_empires/sea_adjacency.py    9/10   90%      10/10  100%
+    engine/mare_nostrum_empires/hidden_row.py       29/32  91%      32/32  100%
+    engine/mare_nostrum_empires/legendary.py        46/60  77%      60/60  100%
+
+* 2026-11-26 (seed 32), branch s9-mut4 rebased onto main at ec263ac (s9-mnrolls merged: the chance modules,
+  auctions, orders, shuffle and table changed, so their sites, samples and names did): full runs again with every
+  test above, then survivors killed by tests on the new code and re-run with ``--only``; the equivalents listed
+  below are named as in this source:
+
+    module                                      full run        after
+    engine/chance/book.py                       59/60  98%      60/60  100%
+    engine/chance/used_keys.py (two parts)      10/18  56%      16/16  100%  (second full run; 2 equivalent)
+    engine/chance/slot_policy.py                15/15 100%
+    engine/chance/sources/lottery.py            54/59  92%      57/57  100%  (3 equivalent)
+    engine/chance/sources/drand.py              43/43 100%                   (1 equivalent)
+    engine/chance/sources/commit_reveal.py      59/59 100%                   (1 equivalent)
+    engine/chance/sources/fixed.py              58/59  98%      58/58  100%  (1 equivalent)
+    engine/tabletop/auctions.py                 59/59 100%                   (1 equivalent)
+    engine/tabletop/shuffle.py                  26/26 100%                   (1 equivalent)
+    engine/tabletop/orders.py                   58/58 100%                   (2 equivalent)
+    engine/tabletop/table.py                    55/59  93%      59/59  100%  (1 equivalent)
+
+  One oddity: orders.py's 57:16 (``out["XXfacesXX"][face]``, a KeyError on any face asked for) was reported as
+  surviving the full run, yet the tests of the time fail on it when it is run alone (checked by hand in a copy of
+  the tree, and killed with ``--only``); not explained. A spurious survivor only lowers a score.
 """
 from __future__ import annotations
 
@@ -89,6 +144,9 @@ MODULES = [
     "engine/chance/sources/lottery.py",
     "engine/chance/sources/drand.py",
     "engine/chance/sources/commit_reveal.py",
+    "engine/chance/sources/fixed.py",
+    "engine/chance/used_keys.py",
+    "engine/chance/slot_policy.py",
     "engine/verify.py",
     "engine/commit_reveal.py",
     "engine/dice.py",
@@ -125,7 +183,62 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "engine/chance/sources/lottery.py": {
         # _lottery_values' re-roll: `d > max(s.split("XX|XX")[0] ...)` compares each date with a whole slot
         # ("2023-01-05|BA|1") instead of its date; a date sorts after one exactly when it sorts after the other.
-        "246:68:words": "a date compared with its slot or with the slot's date gives the same order",
+        "268:68:words": "a date compared with its slot or with the slot's date gives the same order",
+        # _lottery_values' re-roll: only a refused pair rolls again (die_from_number refuses no number), so per is 2
+        # there, and numbers[i * 2:(i + 2) * 2] starts with the same two numbers as numbers[i * 2:(i + 1) * 2].
+        "276:41:1->2": "a re-roll reads a pair's first two numbers: a longer slice begins with the same two",
+        # Lottery.bind's whole_wheel default: its one caller, book.ask, always passes whole_wheel.
+        "105:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+        # wanted(): s.split("|", 2)[0] is s.split("|", 1)[0]: the date before the first bar either way.
+        "140:43:1->2": "a slot's date is the part before its first bar however many splits follow",
+    },
+    "engine/chance/used_keys.py": {
+        # TAIL (and `>=` against it) says only where the shared older part ends: every key, its order, every lookup
+        # and comparison are the same wherever it ends; what moves is what a copy costs (bench/fold_steps.py).
+        "20:7:512->513": "where the shared part ends changes no key, order or lookup: only a copy's cost",
+        "65:11:GtE->Gt": "where the shared part ends changes no key, order or lookup: only a copy's cost",
+    },
+    "engine/tabletop/table.py": {
+        # Table.key_first's default: the one Table built (new_table) passes key_first itself.
+        "57:22:False->True": "new_table, the only maker of a Table, always passes key_first",
+    },
+    "engine/tabletop/orders.py": {
+        # bundle(): the word is lower-cased first, so it holds no "X": rstrip("XXsXX") strips what rstrip("s") does.
+        "51:68:words": "a lower-cased word has no 'X' to strip: the plural's 's' goes either way",
+        "55:64:words": "a lower-cased word has no 'X' to strip: the plural's 's' goes either way",
+    },
+    "engine/tabletop/shuffle.py": {
+        # permute(): derive.values(key, label, 2, 0, i)[0]: the first value of a stream does not depend on how many
+        # follow (engine/chance/derive.py), as commit_reveal.py's 78:32.
+        "62:47:1->2": "the first of two values of a stream is the first of one",
+    },
+    "engine/tabletop/hands.py": {
+        # Holding.money's default: every Holding is built with its money (table.new_table, the tests' own).
+        "37:17:0->1": "no Holding is built without its money: the default is never read",
+    },
+    "engine/tabletop/chains.py": {
+        # pick(): the seat told it has already picked from a target is the chain's next, and a seat becomes next
+        # only with someone left to pick from (start's first, picks still empty, or `target if targets(target)`).
+        "41:61:words": "a seat refused a second pick from one target always has another to pick from",
+    },
+    "engine/tabletop/auctions.py": {
+        # reveal_bid: `0 <= amount` -> `0 < amount` differs only for a bid of 0, which counts 0 valid or not.
+        "126:70:LtE->Lt": "a revealed bid of 0 counts 0 whether it is read as valid or not",
+    },
+    # A source's bind(): whole_wheel's default; book.ask, its one caller, always passes whole_wheel (the lottery's).
+    "engine/chance/sources/drand.py": {
+        "85:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+    },
+    "engine/chance/sources/commit_reveal.py": {
+        "68:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+    },
+    "engine/chance/sources/fixed.py": {
+        "58:60:False->True": "book.ask, the one caller of a source's bind, always passes whole_wheel",
+    },
+    "engine/tabletop/votes.py": {
+        # cast(): most_common(2)[0] is most_common(1)[0] (both keep the first counted among equals), and the top
+        # decides only with more than half the seats, where no other option can equal it.
+        "52:82:1->2": "the first of the two most common ballots is the most common one",
     },
     "engine/verify.py": {
         # _trace: getattr(ruleset, "XXledger_markXX", None) finds no mark, so the ledger is read after every event:

@@ -16,13 +16,15 @@ as a pip install leaves them and as the peer's are in its site-packages; once mo
 module compiled from source on each start, as in an editable install under PYTHONDONTWRITEBYTECODE=1), which is not
 the peer's footing and is printed apart.
 
-2026-11-26, branch s9-paint (the map's layers painted once and kept, the palette canvas halved in bands), 2-core
-machine shared by eight sessions, load 5-7, ``--runs 5``: ``legatus map`` with the map's files 379-397 ms CPU
-(490-805 ms wall), 853-874 ms CPU at a map's first draw, against 892-894 ms CPU for the peer: 0.42-0.45 of its CPU
-time (0.34-0.47 of its wall time), peak RSS 81-82 MiB against 81 (was 114); the same process of main (61572f0) and
-of the branch interleaved, 7 runs each: 493 against 378 ms CPU, peak RSS 113 against 81 MiB. A fresh process's part
-of it, CPU ms: layout 41-48, layers read 21-25, canvas 2-5, land areas with the coast 15-16, names 25, the rest and
-the halving 33-35, encoding 31-32 (on main, by the same measure: layout ~85, painting ~210).
+2026-11-26, main after the paint and startup merges (2efbe1f, and the cache's key read once), 2-core machine shared
+by eight sessions, load average 2.0-4.5, ``--runs 5`` three times (ranges of the medians): ``legatus map`` with the
+map's files 331-344 ms CPU (333-386 ms wall), 455-469 ms CPU without bytecode, 798-813 ms CPU at a map's first draw,
+against 825-845 ms CPU (840-1,023 ms wall) for the peer: 0.40-0.41 of its CPU time and 0.38-0.40 of its wall time
+from a map's second draw on (the issue's 0.4 met at the line, not reliably by CPU), 0.95-0.98 at its first, 0.55-0.56
+without bytecode; peak RSS 79 MiB with the files, 103 MiB at a first draw, against 81. In process, CPU: layout 10 ms,
+PNG 87-103 ms, SVG 20-21 ms. A fresh process's part of it, CPU ms: layout 39-41, layers read 23, canvas 2-3, land
+areas with the coast 15-16, names 25-26, the rest and the halving 34, encoding 13 (the other ~190 ms: the
+interpreter's start, the imports, reading the campaign).
 
 2026-11-26, branch s9-speed3 (a campaign read imports no order-playing module, engine/later.py; the names' masks
 kept in the map cache, bot/render/name_masks.py), load 2-3, ``--runs 7``: ``legatus map`` with the map's files

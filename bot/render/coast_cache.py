@@ -106,13 +106,17 @@ def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
 
 
 def _code_version() -> bytes:
-    from bot.render import area_geometry, area_layout, coast_layout, layout_parts, text
-
+    """The format, Pillow's and FreeType's versions and the code of the layout (its siblings, read by path: they
+    import this module)."""
     freetype = str(getattr(ImageFont.core, "freetype2_version", ""))
     digest = hashlib.sha256(FORMAT + PIL.__version__.encode() + freetype.encode())
-    for module in (area_geometry, area_layout, coast_layout, layout_parts, text):
-        digest.update(Path(module.__file__ or "").read_bytes())
+    for name in ("area_geometry", "area_layout", "coast_layout", "layout_parts", "text"):
+        digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
     return digest.digest()
+
+
+# Read once, as the process loads its code: a source replaced under a running bot must not name what this code computes.
+_CODE_VERSION = _code_version()
 
 
 def _rings_bytes(rings: Sequence[Sequence[Sequence[float]]]) -> bytes:
@@ -126,7 +130,7 @@ def _rings_bytes(rings: Sequence[Sequence[Sequence[float]]]) -> bytes:
 
 def frame_key(drawing_fields: object, rings: Sequence[Sequence[Sequence[float]]], frame: object) -> str:
     """The name of one map's file at one frame: a hash of what its contents depend on."""
-    digest = hashlib.sha256(_code_version())
+    digest = hashlib.sha256(_CODE_VERSION)
     digest.update(repr(drawing_fields).encode())
     digest.update(_rings_bytes(rings))
     digest.update(repr(frame).encode())

@@ -60,19 +60,22 @@ def moved(points: tuple[Point, ...] | list[Point], dx: float, dy: float) -> tupl
 
 
 def _version() -> bytes:
-    from bot.render import map_png, palette  # its shape drawer paints the borders; the colours
-
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    for module in (map_png, palette):
-        digest.update(Path(module.__file__ or "").read_bytes())
+    """This module's code, map_png's (its shape drawer paints the borders) and the colours (palette.py)."""
+    digest = hashlib.sha256()
+    for name in ("coast_layers", "map_png", "palette"):
+        digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
     return digest.digest()
+
+
+# Read once, as the process loads its code: a source replaced under a running bot must not name what this code paints.
+_VERSION = _version()
 
 
 def layers_key(layout: MapLayout, ss: int) -> str:
     """What the layers are painted from besides the ground (whose key holds Pillow's version and the layout's code):
     the borders, whose colour and width follow the rules' links, the sizes, and this code."""
     digest = hashlib.sha256(layout.ground_key.encode())
-    digest.update(_version())
+    digest.update(_VERSION)
     digest.update(repr((ss, layout.width, layout.grid, layout.pattern_step, layout.sea_borders,
                         layout.land_borders)).encode())
     return digest.hexdigest()

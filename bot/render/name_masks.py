@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import PIL
-from PIL import Image, ImageFont, features
+from PIL import Image, features
 
 from bot.render import bands
 from bot.render.coast_cache import UNREADABLE, _opened, _sealed, _write, cache_dir, inflate
@@ -38,10 +38,22 @@ def _bytes(mask: Any) -> bytes:
     return image.tobytes()
 
 
-def _key(lines: Sequence[Line]) -> str:
-    digest = hashlib.sha256(FORMAT + Path(__file__).read_bytes() + Path(bands.__file__).read_bytes())
+def _code_version() -> bytes:
+    """The format, this module's code and bands.py's (which renders a mask), Pillow's, FreeType's and Raqm's versions."""
+    digest = hashlib.sha256(FORMAT)
+    for name in ("name_masks", "bands"):
+        digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
     for part in (PIL.__version__, features.version("freetype2"), features.version("raqm")):
         digest.update(str(part).encode() + b"\0")
+    return digest.digest()
+
+
+# Read once, as the process loads its code: a source replaced under a running bot must not name what this code renders.
+_CODE_VERSION = _code_version()
+
+
+def _key(lines: Sequence[Line]) -> str:
+    digest = hashlib.sha256(_CODE_VERSION)
     for size, text, stroke in lines:
         digest.update(f"{size}\0{stroke}\0{len(text)}\0{text}\0".encode())
     return digest.hexdigest()[:40]

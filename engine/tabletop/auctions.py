@@ -17,8 +17,8 @@ class Auction:
     lot: str
     seats: tuple[str, ...]
     ends_at: str
-    extend: int = 60
-    minimum: int = 1
+    extend: int  # seconds; its default is open_auction's, the one way an auction is opened
+    minimum: int
     high: int = 0
     leader: str | None = None
     passed: list[str] = field(default_factory=list)

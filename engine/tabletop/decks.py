@@ -103,7 +103,7 @@ class Deck:
 
 
 def new_deck(spec: DeckSpec) -> Deck:
-    return Deck(spec, [] , 0)
+    return Deck(spec, [])
 
 
 def place(deck: Deck, shuffle: Shuffle, ordered: list[list[str]] | None) -> None:

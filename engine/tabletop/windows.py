@@ -30,7 +30,7 @@ class Window:
 
 def open_window(name: str, seats: list[str], event: Event, seconds: float) -> Window:
     if not MIN_SECONDS <= seconds <= MAX_SECONDS:
-        raise Rejection(f"a window lasts {MIN_SECONDS} seconds to {MAX_SECONDS // 86400} days, not {seconds:g} seconds")
+        raise Rejection(f"a window lasts {MIN_SECONDS} seconds to {MAX_SECONDS // 86400} days, not {seconds:.15g} seconds")
     return Window(name, tuple(seats), clock.later(clock.moment(event), seconds))
 
 

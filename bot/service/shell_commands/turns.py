@@ -50,10 +50,9 @@ def turn_draw(reading: PostReading, posting: _Posting, args: list[str]) -> tuple
     first = posting.batch.first_draws[requested]
     if first is None:
         latest = posting.store.latest_draw_date()
-        raise Rejection(
-            f"no stored lottery draw on or after {requested.isoformat()} (the latest stored is "
-            f"{latest.isoformat() if latest else 'none'}): import the draws first (legatus lotto import)"
-        )
+        stored = f"the latest stored is {latest.isoformat()}" if latest else "no draw is stored yet"
+        raise Rejection(f"no stored lottery draw on or after {requested.isoformat()} ({stored}): import the draws "
+                        f"first (legatus lotto import)")
     return first.isoformat(), requested.isoformat()
 
 

@@ -104,6 +104,9 @@ def test_the_name_changes_with_the_drawing_the_frame_and_the_code(monkeypatch: p
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.1),), (1000, 24, 80)) != key
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1001, 24, 80)) != key
     monkeypatch.setattr(coast_cache, "FORMAT", b"legatus-map-cache 99\n")
+    # The code is read once, as the process loads it (the test below): a process of other code has another version.
+    assert coast_cache._code_version() != coast_cache._CODE_VERSION
+    monkeypatch.setattr(coast_cache, "_CODE_VERSION", coast_cache._code_version())
     assert coast_cache.frame_key(("land.json", (0.0, 1.0, 2.0, 3.0)), ((0.0, 0.0),), (1000, 24, 80)) != key
 
 
@@ -174,6 +177,25 @@ def test_the_layers_of_a_gm_edited_map_are_its_own(cache: Path, tmp_path: Path) 
     coast_layers._KEPT.clear()
     coast_layout._GROUNDS.clear()
     assert render_png(edited, 1000) == cold_edited
+
+
+def test_a_source_changed_on_disk_under_a_running_process_names_no_new_file(cache: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # An upgrade in place under a running bot: the files are named by the code the process runs, not by what is on
+    # disk now. Read on every render, the new source named the old code's paintings (which the upgraded process
+    # would then read as its own), and a change between a render's two reads of the layers' name painted them twice.
+    setup = area_pictures.load("me-setup.json")
+    cold = render_png(setup, 1000)
+    read_bytes = Path.read_bytes
+
+    def upgraded(path: Path) -> bytes:
+        data = read_bytes(path)
+        return data + b"\n# upgraded\n" if path.suffix == ".py" else data
+    monkeypatch.setattr(Path, "read_bytes", upgraded)
+    coast_layout._GROUNDS.clear()
+    coast_layers._KEPT.clear()
+    assert render_png(setup, 1000) == cold
+    assert (len(list(cache.glob("*.bin"))), len(list(cache.glob("*.layer")))) == (1, 1)
 
 
 def test_a_file_whose_hash_matches_but_whose_body_does_not_inflate_is_ignored(cache: Path) -> None:

@@ -167,3 +167,26 @@ def test_an_operator_who_turns_up_a_chosen_tile_is_caught_once_the_key_is_reveal
     for e in _with_revealed_contents(honest):
         game = ruleset().apply(game, e).state
     assert p.rs.public_view(game) == p.rs.public_view(p.state)
+
+
+def test_a_refill_turns_up_gaps_in_slot_order_only_while_a_tile_is_face_down() -> None:
+    """One tile left face down and two gaps: the first gap gets it; the second stays empty, now and at the next refill."""
+    p = Play(3, rules_version=NEW)
+    row = p.state.row
+    assert row is not None and row.turning == {}
+    row.face_up[1] = row.face_up[3] = None
+    row.unseen = 1
+    hidden_row.refill(p.state)
+    assert (row.turning, row.unseen) == ({"row.6": 1}, 0)
+    hidden_row.refill(p.state)
+    assert (row.turning, row.unseen, row.face_up[3]) == ({"row.6": 1}, 0, None)
+
+
+def test_each_tile_turned_up_is_sealed_to_the_rows_own_seat() -> None:
+    """The seat's name is written into every seal of a rules-version-2 log: a log's seals must keep naming it."""
+    p = Play(3, rules_version=NEW)
+    first = p.events[1]
+    assert first.kind == secrets.SEALED
+    assert {k: v for k, v in first.data.items() if k != "sealed"} == {
+        "key": "row.1", "deck": "row", "face": "row", "from": "top", "seat": "row"}
+    assert p.state.table is not None and list(p.state.table.holdings) == ["Romans", "Greeks", "Carthaginians", "row"]

@@ -7,7 +7,7 @@ import pytest
 
 from engine import canonical
 from engine.events import Event, Rejection
-from engine.mare_nostrum_empires import legendary, purchase
+from engine.mare_nostrum_empires import hidden_row, legendary, purchase
 from engine.mare_nostrum_empires.ruleset import MareNostrumEmpires
 from engine.mare_nostrum_empires.state import Screen
 from engine.tabletop import shuffle
@@ -223,3 +223,81 @@ def test_a_reserve_run_short_shuffles_its_discard_pile_in_and_with_none_left_dea
     legendary.advance(p.state, check)
     assert [(d.seat, card) for d, card, _ in table.sealing[-1:]] == [("Greeks", GOOD)]
     assert table.decks["legendary"].discard == []
+
+
+@pytest.mark.parametrize("token, card", [("legendary.3", True), ("legendary.12", True), ("legendary.", False),
+                                         ("legendary.x", False), ("legendary 3", False), ("legendary wine", False),
+                                         ("relic.3", False)])
+def test_a_card_is_named_legendary_dot_and_its_number(token: str, card: bool) -> None:
+    assert legendary.is_card(token) is card
+
+
+def test_a_good_of_the_first_rules_is_named_by_its_resource() -> None:
+    """Version 1 named a legendary good "legendary <resource>": its resource is the word after, no table read."""
+    p = Play(3)
+    assert p.state.table is None
+    assert (legendary.resource(p.state, "legendary wine"), legendary.label(p.state, "legendary wine")) == (
+        "wine", "legendary wine")
+
+
+def test_a_ruleset_without_its_count_of_legendary_goods_deals_three_of_each_resource() -> None:
+    """The seed's count, three of each resource, stands when an edited ruleset leaves the reserve limit out."""
+    data = raw()
+    del data["limits"]["reserve"]["legendary_goods"]
+    edited = rebuild(data)
+    table = hidden_row.new_table(edited, ("Romans", "Greeks", "Carthaginians"))
+    legendary.add_deck(edited, table)
+    assert table.decks[legendary.DECK].spec.piles == (tuple(sorted(r for r in edited.resources for _ in range(3))),)
+    assert len(table.decks[legendary.DECK].spec.piles[0]) == 39
+
+
+def _card_for_refusal(p: Play, pool: list[str], **face: bool) -> str:
+    with pytest.raises(Rejection) as refused:
+        legendary.card_for(p.state, "Romans", "legendary wine", pool, [], **face)
+    return refused.value.reason
+
+
+def test_whoever_orders_for_a_seat_names_its_face_down_cards_by_id_and_is_told_which() -> None:
+    p = Play(3)
+    assert _card_for_refusal(p, ["legendary.4", "tax", "legendary.9"], face_down=True, own=False) == (
+        "'legendary wine': the Romans' legendary goods are face down, and only their player names one by what it is; "
+        "to order for the Romans, name the card (legendary.4, legendary.9)")
+    assert _card_for_refusal(p, ["tax"], face_down=True, own=False) == (
+        "'legendary wine': the Romans' legendary goods are face down, and only their player names one by what it is; "
+        "to order for the Romans, name the card (they hold none)")
+
+
+def test_a_player_names_its_own_face_down_good_by_what_it_is() -> None:
+    """``own`` is the player's own order unless the caller says otherwise: no card of wine in the pool, so the
+    refusal is that it holds none, never that it must name the card."""
+    assert _card_for_refusal(Play(3), [], face_down=True) == (
+        "'legendary wine': Romans hold no legendary wine there to name (write 'legendary <resource>' for one you "
+        "hold, or its card, e.g. 'legendary.3')")
+
+
+def test_a_row_tile_being_dealt_is_no_legendary_good_being_dealt() -> None:
+    """The row and the legendary goods share one table: a row tile queued, then drawn and waiting for its seal, is
+    neither something Commerce waits for (``dealing``) nor something the legendary deck's ``advance`` moves on."""
+    p = Play(3, rules_version=3)
+    table = p.state.table
+    assert p.state.row is not None and table is not None and (table.queue, table.sealing, table.unbound) == ([], [], [])
+    p.state.row.face_up[2] = None
+    hidden_row.refill(p.state)
+    assert [(d.deck, d.label) for d in table.queue] == [("row", "row.6")] and legendary.dealing(p.state) is False
+    check = Event(99, "check", "gm", {})
+    assert legendary.advance(p.state, check) == []
+    assert ([d.label for d in table.queue], table.sealing) == (["row.6"], [])
+    hidden_row.advance(p.rs.rules, p.state, check, lambda *_: None)
+    assert [(d.label, card) for d, card, _ in table.sealing] == [("row.6", "Lighthouse of Alexandria")]
+    assert table.queue == [] and legendary.dealing(p.state) is False
+
+
+def test_a_good_owed_beyond_the_deck_before_any_is_drawn_is_none() -> None:
+    """Thirteen cards, thirteen goods owed and queued, none drawn yet: the fourteenth finds nothing coming."""
+    data = raw()
+    data["limits"]["reserve"]["legendary_goods"] = 1
+    p = Play(3, rules_version=3, rs=MareNostrumEmpires(rebuild(data)))
+    check = Event(99, "check", "gm", {})
+    assert [legendary.owe(p.state, "Romans", check) for _ in range(13)] == [[]] * 13
+    assert legendary.owe(p.state, "Greeks", check) == ["The reserve has no legendary good left: the Greeks get none."]
+    assert p.state.table is not None and [d.seat for d in p.state.table.queue] == ["Romans"] * 13

@@ -158,3 +158,12 @@ def test_an_island_is_converted_in_a_game_after_a_conquest_by_sea() -> None:
     assert p.said[-1] == "The Romans convert the influence marker of Sicilia: the province is now theirs."
     assert p.state.board.provinces["Sicilia"].influence == "Romans"
     assert p.rs.public_view(p.replay()) == p.rs.public_view(p.state)
+
+
+def test_by_land_a_province_is_adjacent_when_one_neighbour_is_the_empires() -> None:
+    """Version 1, land only: Gallia Cisalpina borders Roman Etruria; Latium borders only Roman provinces; Epirus
+    borders Illyria (neutral) and Greek Macedonia and Attica, none of them Roman."""
+    b = at(1)
+    assert [sea_adjacency.adjacent(rules(), b, "Romans", p) for p in ("Gallia Cisalpina", "Latium", "Epirus")] == [
+        True, True, False]
+    assert sea_adjacency.adjacent(rules(), b, "Greeks", "Epirus") is True

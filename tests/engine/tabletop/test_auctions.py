@@ -168,3 +168,24 @@ def test_a_sealed_auction_of_one_bid_of_one_goes_to_it_and_ties_to_the_earliest_
     assert auctions.sealed_winner([("North", 1, 9)]) == ("North", 1)
     assert auctions.sealed_winner([("North", 0, 9), ("South", 0, 2)]) is None
     assert auctions.sealed_winner([("South", 7, 12), ("North", 7, 9), ("East", 6, 1)]) == ("North", 7)
+
+
+def test_an_auction_opened_without_an_extension_extends_by_a_minute() -> None:
+    """The end at 12:10:00: a bid at 12:09:00 leaves it (60 s left, not fewer); one at 12:09:10 moves it to 12:10:10."""
+    a = auctions.open_auction("Cup", ["North", "South"], at(0), 600)
+    assert (a.extend, a.minimum) == (60, 1)
+    assert auctions.bid(a, "North", 1, at(540), 10) == "North bids 1 for Cup."
+    assert auctions.bid(a, "South", 2, at(550), 10) == (
+        "South bids 2 for Cup; a late bid: the auction now ends at 2026-11-01T12:10:10+00:00.")
+
+
+def test_a_bid_above_the_bound_after_the_bound_is_refused_as_beyond_it_not_as_too_low() -> None:
+    """The high bid at the bound makes the floor one past it: a bid of the floor is refused for the bound."""
+    a = auctions.open_auction("Cup", ["North", "South"], at(0), 600)
+    auctions.bid(a, "North", auctions.MAX_AMOUNT, at(10), 10 ** 9)
+    with pytest.raises(Rejection) as beyond:
+        auctions.bid(a, "South", auctions.MAX_AMOUNT + 1, at(20), 10 ** 9)
+    assert beyond.value.reason == "a bid is at most 1000000"
+    with pytest.raises(Rejection) as low:
+        auctions.bid(a, "South", auctions.MAX_AMOUNT, at(20), 10 ** 9)
+    assert low.value.reason == "a bid of 1000000 is too low: bid at least 1000001"

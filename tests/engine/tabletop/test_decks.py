@@ -1,6 +1,8 @@
 """Decks as data, and the moves on a deck's piles."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.events import Rejection
@@ -127,3 +129,21 @@ def test_a_reshuffle_takes_up_the_discard_pile_sorted() -> None:
     for card in ["c", "a", "b"]:
         decks.discard(deck, card)
     assert decks.reshuffle_pile(deck) == ["a", "b", "c"] and deck.discard == []
+
+
+def test_a_deck_spec_cannot_be_changed_once_read() -> None:
+    """One spec serves every fold of a campaign (the bot's and the export's tables are built from the ruleset's):
+    a fold that changed it would change the other's deck."""
+    spec = decks.spec_from_data("relics", {"cards": {"Cup": 1}, "hidden": False})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(spec, "hidden", True)
+    same = decks.DeckSpec("relics", (("Cup",),), False)
+    assert spec == same and hash(spec) == hash(same)
+
+
+def test_a_new_deck_is_empty_until_its_first_shuffle_is_placed() -> None:
+    deck = decks.new_deck(decks.spec_from_data("d", {"cards": {"a": 1}}))
+    assert (deck.pile, deck.size, deck.discard, deck.shuffles, deck.drawn, deck.ready()) == ([], 0, [], [], 0, True)
+    with pytest.raises(Rejection) as empty:
+        decks.take(deck)
+    assert empty.value.reason == "the d deck is empty"

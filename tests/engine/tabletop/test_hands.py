@@ -35,3 +35,32 @@ def test_paying_spending_removing_and_picking_by_face_are_checked() -> None:
         hands.of_face(h, "wine", 2)
     with pytest.raises(Rejection, match="'-3' is not an amount of money: write a whole number from 0 to 1000000"):
         hands.amount("-3", "money")
+
+
+@pytest.mark.parametrize("text, value", [("0", 0), ("7", 7), ("1000000", 1000000)])
+def test_an_amount_from_0_to_the_bound_is_read(text: str, value: int) -> None:
+    assert hands.amount(text, "money") == value
+
+
+@pytest.mark.parametrize("text", ["1000001", "grain", "", "2.5", " 3"])
+def test_an_amount_past_the_bound_or_not_a_whole_number_is_refused_quoting_it(text: str) -> None:
+    with pytest.raises(Rejection) as refused:
+        hands.amount(text, "victory points")
+    assert refused.value.reason == (
+        f"'{text}' is not an amount of victory points: write a whole number from 0 to 1000000")
+
+
+def test_a_seat_spends_all_it_has_of_a_resource_and_none_of_one_it_lacks() -> None:
+    h = holding()
+    hands.spend(h, "North", "oil", 2)
+    assert h.resources == {"oil": 0} and h.public()["resources"] == {}
+    with pytest.raises(Rejection) as lacking:
+        hands.spend(h, "North", "salt", 1)
+    assert lacking.value.reason == "North has 0 salt, not 1"
+    assert h.resources == {"oil": 0}
+
+
+def test_a_seat_with_no_card_is_told_it_holds_none() -> None:
+    with pytest.raises(Rejection) as refused:
+        hands.remove(hands.Holding(3), "East", "goods.1")
+    assert refused.value.reason == "East holds no card 'goods.1': its cards are none"

@@ -66,3 +66,10 @@ def test_every_seat_voting_without_a_majority_gives_the_default_at_once() -> Non
     votes.cast(half, "N", "a")
     assert votes.cast(half, "S", "a") is None  # 2 of 4 is half, not more than half
     assert votes.cast(half, "E", "a") == "a" and half.how == "3 of 4 seats"
+
+
+def test_a_lone_seat_that_abstains_leaves_the_default_with_no_majority() -> None:
+    """Nobody chose an option, so no option has a single vote: the one seat asked is all the seats, the default."""
+    v = votes.ask("?", ["a", "b"], ["N"], "b")
+    assert votes.cast(v, "N", None) == "b"
+    assert (v.result, v.how, v.ballots) == ("b", "no majority: the default", {"N": None})
