@@ -20,6 +20,10 @@ def fill(state: State, area: str, side: str | None) -> str | None:
     return holder
 
 
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def picture(rules: RulesData, title: str, state: State) -> Picture:
     m = rules.map
     spaces = []
@@ -27,10 +31,10 @@ def picture(rules: RulesData, title: str, state: State) -> Picture:
         side = control.controller(state, name)
         here = state.units_in(name)
         spaces.append(Space(name, "land", at=land.at, fill=fill(state, name, side),
-                            marks=(f"{len(here)} units",) if here else (), highlight=control.partial(state, name)))
+                            marks=(_counted(len(here), "unit"),) if here else (), highlight=control.partial(state, name)))
     for name, sea in m.seas.items():
         fleets = state.units_in(name)
-        spaces.append(Space(name, "sea", at=sea.at, marks=(f"{len(fleets)} fleets",) if fleets else ()))
+        spaces.append(Space(name, "sea", at=sea.at, marks=(_counted(len(fleets), "fleet"),) if fleets else ()))
     standings = _standings(rules, state, spaces)
     return Picture(title, f"Game turn {state.turn} ({options.years(rules, state)})", None, tuple(spaces),
                    tuple(m.links()), tuple((s.power or "Independent", s.text) for s in standings),
