@@ -53,6 +53,11 @@ def join_or(items: Sequence[str]) -> str:
     return f"{', '.join(items[:-1])} or {items[-1]}"
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """'1 legion', '3 legions', '0 legions': a count with its noun (``plural`` where adding "s" is wrong)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 @dataclass(frozen=True)
 class Resolution:
     """The outcome of resolving a typed name: exactly one of ``name`` and ``error`` is set."""

@@ -273,6 +273,8 @@ class Console:
             else:
                 print(f"'{item}': write SEAT=USER (e.g. Romans=alice)")
                 return
-        print(self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness,
-                                           options=options).render())
-        self.campaign = name
+        created = self.service.create_campaign(name, ruleset, gm, players, clock=clock, randomness=randomness,
+                                               options=options)
+        print(created.render())
+        if created.changed:  # a refused creation leaves the console on the campaign it was on
+            self.campaign = name

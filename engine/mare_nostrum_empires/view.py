@@ -7,6 +7,7 @@ from typing import Any
 from engine.mare_nostrum_empires import abilities, commerce, defaults, legendary, production, titles
 from engine.mare_nostrum_empires.game import CLAIMS, COMMERCE, MILITARY, OVER, PHASE_NAMES, PRODUCTION, PURCHASE, Game
 from engine.mare_nostrum_empires.rules_data import RulesData
+from engine.names import counted
 from engine.ruleset import IN_TURN, SEALED, Prompt
 
 
@@ -116,10 +117,12 @@ def status(rules: RulesData, game: Game, waiting: list[str]) -> str:
         s = board.screens[empire]
         held = titles.counts(board, empire)
         levels = "/".join(titles.marker(board.levels[t][empire], rules.track_top) for t in rules.titles)
-        lines.append(f"{empire} ({game.players.get(empire) or 'nobody'}): {held['influence']} provinces, "
-                     f"{held['legion']} legions, {held['trireme']} triremes; {s.token_count()} tokens; tiles "
+        lines.append(f"{empire} ({game.players.get(empire) or 'nobody'}): {counted(held['influence'], 'province')}, "
+                     f"{counted(held['legion'], 'legion')}, {counted(held['trireme'], 'trireme')}; "
+                     f"{counted(s.token_count(), 'token')}; tiles "
                      f"{', '.join(s.tiles)}{', Pyramids' if s.pyramids else ''}; levels {levels}")
     if game.row:
-        lines.append("Row: " + ", ".join(t for t in game.row.face_up if t) + f" (+{len(game.row.face_down)} face down)")
+        shown = ", ".join(t for t in game.row.face_up if t) or "no tile face up"
+        lines.append(f"Row: {shown} (+{len(game.row.face_down)} face down)")
     lines.append(f"Waiting for: {', '.join(waiting) or 'nothing'}")
     return "\n".join(lines)

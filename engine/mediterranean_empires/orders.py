@@ -188,6 +188,9 @@ class Answer(Order):
     name: ClassVar[str] = "answer"
     answer: str
 
+    def describe(self) -> str:
+        return f"the answer '{self.answer}'"  # not "answer: answer yes", the field named after the order
+
 
 ORDER_TYPES: dict[str, type[Order]] = {
     t.name: t for t in (Draw, Attempt, Pass, Recruit, Return, Done, Activate, Move, Attack, Embark, Land, CoastalRaid,

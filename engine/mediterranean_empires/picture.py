@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.mediterranean_empires import control, options
 from engine.mediterranean_empires.rules_data import RulesData
 from engine.mediterranean_empires.state import State
+from engine.names import counted
 from engine.ruleset import Picture, Space, Standing
 
 # The colour each side's areas are painted in, and its camp's words.
@@ -27,10 +28,10 @@ def picture(rules: RulesData, title: str, state: State) -> Picture:
         side = control.controller(state, name)
         here = state.units_in(name)
         spaces.append(Space(name, "land", at=land.at, fill=fill(state, name, side),
-                            marks=(f"{len(here)} units",) if here else (), highlight=control.partial(state, name)))
+                            marks=(counted(len(here), "unit"),) if here else (), highlight=control.partial(state, name)))
     for name, sea in m.seas.items():
         fleets = state.units_in(name)
-        spaces.append(Space(name, "sea", at=sea.at, marks=(f"{len(fleets)} fleets",) if fleets else ()))
+        spaces.append(Space(name, "sea", at=sea.at, marks=(counted(len(fleets), "fleet"),) if fleets else ()))
     standings = _standings(rules, state, spaces)
     return Picture(title, f"Game turn {state.turn} ({options.years(rules, state)})", None, tuple(spaces),
                    tuple(m.links()), tuple((s.power or "Independent", s.text) for s in standings),

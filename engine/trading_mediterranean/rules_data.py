@@ -146,19 +146,20 @@ class Rules:
         for d in self.developments:
             if d.name.lower() == name.strip().lower():
                 return d
-        raise RulesError(f"there is no development '{name}'")
+        raise RulesError(f"there is no development '{name}': the developments are "
+                         f"{', '.join(d.name for d in self.developments)}")
 
     def calamity(self, name: str) -> Calamity:
         for c in self.calamities:
             if c.name == name:
                 return c
-        raise RulesError(f"there is no calamity '{name}'")
+        raise RulesError(f"there is no calamity '{name}': the calamities are {', '.join(c.name for c in self.calamities)}")
 
     def building(self, name: str) -> Building:
         for b in self.buildings:
             if b.name.lower() == name.strip().lower():
                 return b
-        raise RulesError(f"there is no building '{name}'")
+        raise RulesError(f"there is no building '{name}': the buildings are {', '.join(b.name for b in self.buildings)}")
 
     def deck_specs(self) -> list[dk.DeckSpec]:
         """The seven goods decks as tabletop decks, hidden (a card's bottom is sealed to its holder). A card is

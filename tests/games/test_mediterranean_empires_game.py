@@ -298,3 +298,14 @@ def test_verify_reads_the_ledger_only_when_it_changed_and_learns_the_same(checke
     from tests.log_tools import assert_trace_as_without_marks
 
     assert_trace_as_without_marks(checked.ruleset, checked.events)
+
+
+def test_the_render_tests_draw_the_end_of_this_very_game(played: Table) -> None:
+    """tests/bot/render/reference/me-late.json is the picture of this game's end: a change of the game's play that
+    leaves it stale shows here (bench/regenerate_reference_images.py writes it again; look at the image first)."""
+    from engine import canonical
+    from tests.bot.render.area_pictures import REFERENCE, to_json
+
+    picture = played.service.ruleset_of(None).picture(played.state)
+    stored = (REFERENCE / "me-late.json").read_text(encoding="utf-8")
+    assert canonical.dumps(to_json(picture), indent=2) + "\n" == stored

@@ -18,3 +18,12 @@ def test_the_legend_names_each_sides_colour_player_and_areas_and_who_acts() -> N
     assert picture.legend[:2] == (("France", france.text), ("Aragon", aragon.text))
     assert {"France", "Aragon"} <= set(picture.powers)  # painted in the powers' own colours, not a grey "Independent"
     assert picture.info == (("phase", "Stratagems phase: Player A (ann) to act"),)
+
+
+def test_an_area_s_count_is_singular_for_one_unit_or_fleet() -> None:
+    ruleset = game()
+    picture = ruleset.picture(ruleset.initial_state({"players": {"Player A": "ann", "Player B": "bob"}}))
+    marks = {s.name: s.marks for s in picture.spaces}
+    assert marks["Istria"] == ("1 unit",) and marks["Venice"] == ("2 units",)
+    assert marks["Sea of Sardinia"] == ("1 fleet",) and marks["Upper Adriatic"] == ("4 fleets",)
+    assert marks["Alboran Sea"] == ()  # no fleet: no count

@@ -201,3 +201,9 @@ def test_markers_for_the_op_roll_are_checked_at_once_then_revealed_one_by_one(ga
         p.event("secret.revealed", next(m for m in ma if str(m["seq"]) == need[0].key))
     p.roll(3, 4)
     assert p.state.force.ops == 9 and p.state.sides["A"].hand == []
+
+
+def test_a_line_read_as_an_answer_is_understood_as_the_answer_it_is(game: MediterraneanEmpires) -> None:
+    state = game.initial_state({"players": {"Player A": "ann", "Player B": "bob"}})
+    [proposal] = game.read_post(state, "ann", "bid 3")
+    assert proposal.understood == "the answer 'bid 3'"  # it read "answer: answer bid 3"

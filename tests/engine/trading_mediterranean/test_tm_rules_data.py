@@ -89,3 +89,19 @@ def test_bronze_prices_vary_by_turn() -> None:
     city = RULES.development("City")
     assert (city.price(4), city.price(5)) == (8, 7)
     assert RULES.development("Town").price(5) == 5
+
+
+def test_an_unknown_building_development_or_calamity_is_refused_with_the_list_of_known_ones() -> None:
+    with pytest.raises(RulesError) as building:
+        RULES.building("city")
+    assert str(building.value) == "there is no building 'city': the buildings are " + ", ".join(
+        b.name for b in RULES.buildings)
+    assert "Forum" in str(building.value) and RULES.building(" forum ").name == "Forum"
+    with pytest.raises(RulesError) as development:
+        RULES.development("99 grain")
+    assert str(development.value).startswith("there is no development '99 grain': the developments are Settlement, ")
+    assert str(development.value).endswith(", Lighthouse")
+    with pytest.raises(RulesError) as calamity:
+        RULES.calamity("Flood")
+    assert str(calamity.value) == ("there is no calamity 'Flood': the calamities are Riots, Famine, Plague, Rebellion, "
+                                   "Exodus, Raid, Sack, Invasion, Burning, Pillage")
