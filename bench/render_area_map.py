@@ -27,11 +27,12 @@ areas with the coast 15-16, names 25-26, the rest and the halving 34, encoding 1
 interpreter's start, the imports, reading the campaign).
 
 2026-11-26, branch s9-speed3 (a campaign read imports no order-playing module, engine/later.py; the names' masks
-kept in the map cache, bot/render/name_masks.py), load 2-3, ``--runs 7``: ``legatus map`` with the map's files
-295 ms CPU (296 wall), 794 at a map's first draw, against 844 ms CPU for the peer: 0.35 of its CPU time (0.35 of
-its wall time), peak RSS 78 against 81 MiB; main and the branch interleaved, 11 fresh processes each: 327 against
-286 ms CPU (main 1ffeea3), 338 against 297 (main dbb3f15, merged in; the same PNG and SVG bytes at 480-2400 px). A fresh process's part, CPU ms: layout 39, layers read 23, canvas 2, land areas with the
-coast 15, names 5 (were 25: their masks read, not rendered), the rest and the halving 34, encoding 13.
+kept in the map cache, bot/render/name_masks.py), load 2-3, ``--runs 7``: ``legatus map`` with the map's files 295
+ms CPU (296 wall), 794 at a map's first draw, against 844 ms CPU for the peer: 0.35 of its CPU time (0.35 of its
+wall time), peak RSS 78 against 81 MiB; main and the branch interleaved, 11 fresh processes each: 327 against 286 ms
+CPU (main 1ffeea3), 338 against 297 (main dbb3f15, merged in; the same PNG and SVG bytes at 480-2400 px). A fresh
+process's part, CPU ms: layout 39, layers read 23, canvas 2, land areas with the coast 15, names 5 (were 25: their
+masks read, not rendered), the rest and the halving 34, encoding 13.
 """
 from __future__ import annotations
 
