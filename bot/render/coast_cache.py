@@ -110,7 +110,7 @@ def _code_version() -> bytes:
     import this module)."""
     freetype = str(getattr(ImageFont.core, "freetype2_version", ""))
     digest = hashlib.sha256(FORMAT + PIL.__version__.encode() + freetype.encode())
-    for name in ("area_geometry", "area_layout", "coast_layout", "layout_parts", "text"):
+    for name in ("area_geometry", "area_layout", "coast_layout", "coast_names", "layout_parts", "text"):
         digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
     return digest.digest()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import coast_cache, coast_layers, coast_layout
+from bot.render import coast_cache, coast_layers, coast_layout, coast_names
 from bot.render.map_png import render_png
 from engine.rulesets import load_ruleset
 from tests.bot.render import area_pictures
@@ -33,8 +33,8 @@ def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(coast_layout, "cells", refused)
     monkeypatch.setattr(coast_layout, "clip_ring", refused)
     monkeypatch.setattr(coast_layout, "coast_lines", refused)
-    monkeypatch.setattr(coast_layout.ImageFilter, "BoxBlur", refused)
-    monkeypatch.setattr(coast_layout, "_name_inside", refused)
+    monkeypatch.setattr(coast_names.ImageFilter, "BoxBlur", refused)
+    monkeypatch.setattr(coast_layout, "name_inside", refused)
     monkeypatch.setattr(coast_layers, "paint_layers", refused)
 
 
