@@ -278,6 +278,19 @@ def _sealed(form: bytes, head: dict[str, object], body: bytes) -> bytes:
     return form + check + b"\n" + str(len(encoded)).encode() + b"\n" + encoded + body
 
 
+def read_sealed(folder: Path, key: str, suffix: str, form: bytes) -> tuple[dict[str, object], bytes] | None:
+    """The header and body of ``key``+``suffix`` in ``folder``, written in ``form`` for ``key``; None when there is no
+    such file, or it is not exactly what was written (what its body holds, the caller checks)."""
+    try:
+        data = (folder / f"{key}{suffix}").read_bytes()
+    except OSError:
+        return None
+    try:
+        return _opened(data, form, key)
+    except UNREADABLE:
+        return None
+
+
 def _opened(data: bytes, form: bytes, key: str) -> tuple[dict[str, object], bytes] | None:
     """The header and body of a file of ``form`` written for ``key``; None unless it is exactly what was written."""
     if not data.startswith(form):
@@ -314,15 +327,11 @@ def save_layers(folder: Path, key: str, under: Image.Image, corner: Corner,
 def load_layers(folder: Path, key: str
                 ) -> tuple[Image.Image, Corner, dict[str, tuple[Corner, Image.Image]]] | None:
     """What ``save_layers`` wrote for ``key``; None when there is no such file or it is not exactly what was written."""
-    try:
-        data = (folder / f"{key}.layer").read_bytes()
-    except OSError:
+    opened = read_sealed(folder, key, ".layer", LAYERS_FORMAT)
+    if opened is None:
         return None
+    head, body = opened
     try:
-        opened = _opened(data, LAYERS_FORMAT, key)
-        if opened is None:
-            return None
-        head, body = opened
         raw = inflate(body)
         w, h = _ints(head["size"], 2)
         palette, places, rawmode = head["palette"], head["masks"], head["rawmode"]
@@ -347,15 +356,11 @@ def load_layers(folder: Path, key: str
 
 def load(folder: Path, key: str) -> StoredFrame:
     """What is stored for ``key``; empty when there is no such file or it is not exactly what was written."""
-    try:
-        data = (folder / f"{key}.bin").read_bytes()
-    except OSError:
+    opened = read_sealed(folder, key, ".bin", FORMAT)
+    if opened is None:
         return StoredFrame()
+    header, body = opened
     try:
-        opened = _opened(data, FORMAT, key)
-        if opened is None:
-            return StoredFrame()
-        header, body = opened
         groups = header["groups"]
         if not isinstance(groups, dict):
             return StoredFrame()

@@ -21,7 +21,7 @@ import PIL
 from PIL import Image, features
 
 from bot.render import bands
-from bot.render.coast_cache import UNREADABLE, _opened, _sealed, _write, cache_dir, inflate
+from bot.render.coast_cache import UNREADABLE, _sealed, _write, cache_dir, inflate, read_sealed
 from bot.render.text import font
 
 FORMAT = b"legatus-map-names 1\n"
@@ -60,15 +60,11 @@ def _key(lines: Sequence[Line]) -> str:
 
 
 def _read(folder: Path, key: str, count: int) -> list[Mask] | None:
-    try:
-        data = (folder / f"{key}{SUFFIX}").read_bytes()
-    except OSError:
+    opened = read_sealed(folder, key, SUFFIX, FORMAT)
+    if opened is None:
         return None
+    head, body = opened
     try:
-        opened = _opened(data, FORMAT, key)
-        if opened is None:
-            return None
-        head, body = opened
         places = head["masks"]
         if not isinstance(places, list) or len(places) != count:
             return None
