@@ -105,13 +105,17 @@ def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "legatus" / "maps"
 
 
+def sources(*names: str) -> bytes:
+    """The code of the modules ``names`` of bot/render, read by path (they import this module), for a cache file's
+    name to change with the code that computes its contents."""
+    return b"".join(Path(__file__).with_name(f"{name}.py").read_bytes() for name in names)
+
+
 def _code_version() -> bytes:
-    """The format, Pillow's and FreeType's versions and the code of the layout (its siblings, read by path: they
-    import this module)."""
+    """The format, Pillow's and FreeType's versions and the code of the layout."""
     freetype = str(getattr(ImageFont.core, "freetype2_version", ""))
     digest = hashlib.sha256(FORMAT + PIL.__version__.encode() + freetype.encode())
-    for name in ("area_geometry", "area_layout", "coast_layout", "coast_names", "layout_parts", "text"):
-        digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
+    digest.update(sources("area_geometry", "area_layout", "coast_layout", "coast_names", "layout_parts", "text"))
     return digest.digest()
 
 

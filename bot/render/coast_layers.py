@@ -18,7 +18,6 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -61,10 +60,7 @@ def moved(points: tuple[Point, ...] | list[Point], dx: float, dy: float) -> tupl
 
 def _version() -> bytes:
     """This module's code, map_png's (its shape drawer paints the borders) and the colours (palette.py)."""
-    digest = hashlib.sha256()
-    for name in ("coast_layers", "map_png", "palette"):
-        digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
-    return digest.digest()
+    return hashlib.sha256(coast_cache.sources("coast_layers", "map_png", "palette")).digest()
 
 
 # Read once, as the process loads its code: a source replaced under a running bot must not name what this code paints.

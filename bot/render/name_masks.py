@@ -21,7 +21,7 @@ import PIL
 from PIL import Image, features
 
 from bot.render import bands
-from bot.render.coast_cache import UNREADABLE, _sealed, _write, cache_dir, inflate, read_sealed
+from bot.render.coast_cache import UNREADABLE, _sealed, _write, cache_dir, inflate, read_sealed, sources
 from bot.render.text import font
 
 FORMAT = b"legatus-map-names 1\n"
@@ -40,9 +40,7 @@ def _bytes(mask: Any) -> bytes:
 
 def _code_version() -> bytes:
     """The format, this module's code and bands.py's (which renders a mask), Pillow's, FreeType's and Raqm's versions."""
-    digest = hashlib.sha256(FORMAT)
-    for name in ("name_masks", "bands"):
-        digest.update(Path(__file__).with_name(f"{name}.py").read_bytes())
+    digest = hashlib.sha256(FORMAT + sources("name_masks", "bands"))
     for part in (PIL.__version__, features.version("freetype2"), features.version("raqm")):
         digest.update(str(part).encode() + b"\0")
     return digest.digest()
