@@ -101,7 +101,7 @@ def first_layouts(runs: int, width: int, cache: Path) -> None:
 BREAKDOWN = """
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
-from bot.render import coast_layers, coast_png, map_png
+from bot.render import map_png
 from bot.render.layout import build_layout
 from bot.render.png_file import encode_png
 from tests.bot.render import area_pictures
@@ -115,8 +115,7 @@ def timed(module, name, label):
         finally:
             spent[label] = spent.get(label, 0.0) + time.process_time() - start
     setattr(module, name, wrapper)
-timed(coast_layers, "layers_of", "layers read")
-coast_png.layers_of = coast_layers.layers_of
+timed(map_png, "layers_of", "layers read")
 timed(map_png, "coast_canvas", "canvas")
 timed(map_png, "paint_coast", "land areas, coast, attacks, overlays")
 timed(map_png, "draw_label", "labels")
@@ -128,7 +127,6 @@ spent["layout"] = time.process_time() - start
 start = time.process_time()
 image = map_png.paint(layout)
 painting = time.process_time() - start
-spent["canvas"] -= spent["layers read"]
 spent["icons, legend, header, halving"] = painting - spent["canvas"] - spent["layers read"] - spent["labels"] - \
     spent["land areas, coast, attacks, overlays"]
 start = time.process_time()

@@ -45,9 +45,6 @@ class Layers:
 
 
 _KEPT: OrderedDict[str, Layers] = OrderedDict()
-# The last layout's key: a render asks for its layers twice (the canvas, then the areas), and the key's repr of the
-# borders' points is 3.5 ms of CPU. One tuple, swapped whole: a thread reads a layout's key or none, never another's.
-_last_key: tuple[MapLayout, int, str] | None = None
 
 
 def frame_pad(ss: int) -> int:
@@ -81,13 +78,7 @@ def layers_of(layout: MapLayout, ss: int, draw_shapes: ShapeDrawer) -> Layers:
     """The map's layers: from memory, else from the disk, else painted (and kept in both)."""
     if not layout.ground_key:  # nothing names this ground: painted for this render alone
         return paint_layers(layout, ss, draw_shapes)
-    global _last_key
-    last = _last_key
-    if last is not None and last[0] is layout and last[1] == ss:
-        key = last[2]
-    else:
-        key = layers_key(layout, ss)
-        _last_key = (layout, ss, key)
+    key = layers_key(layout, ss)  # a repr of every border's points: asked once a render (bot/render/map_png.py)
     found = _KEPT.get(key)
     if found is None:
         folder = coast_cache.cache_dir()

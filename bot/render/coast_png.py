@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from bot.render.coast_layers import COAST, OFF_LAND, OFF_SEA, SHORE, Corner, ShapeDrawer, cell_mask, layers_of, moved
+from bot.render.coast_layers import COAST, OFF_LAND, OFF_SEA, SHORE, Corner, Layers, ShapeDrawer, cell_mask, moved
 from bot.render.coast_layout import land_mask
 from bot.render.layout_parts import MapLayout
 from bot.render.palette import ATTACK_RED, GRID_FILL, INK, RGB, SeatStyle, pattern_ink
@@ -26,24 +26,24 @@ PERIOD = 4  # steps: every hatching repeats after four steps each way (checks: d
 OWN_PERIOD = {"dots": 2, "checks": 4}  # steps after which a pattern repeats each way; the others after one
 
 
-def coast_canvas(layout: MapLayout, ss: int, draw_shapes: ShapeDrawer) -> Image.Image:
-    """The canvas, ``ss`` times the picture's size, with what the map alone decides on it: the frame's ground, the
-    seas, the land beyond the areas and the borders between the areas. A palette image of the map's few colours, a
-    quarter of the bytes of a picture to lay, until ``paint_coast`` has laid every flat colour on it."""
-    layers = layers_of(layout, ss, draw_shapes)
+def coast_canvas(layout: MapLayout, ss: int, layers: Layers) -> Image.Image:
+    """The canvas, ``ss`` times the picture's size, with what the map alone decides on it (its ``layers``, from
+    ``layers_of``): the frame's ground, the seas, the land beyond the areas and the borders between the areas. A
+    palette image of the map's few colours, a quarter of the bytes of a picture to lay, until ``paint_coast`` has
+    laid every flat colour on it."""
     canvas = Image.new("P", (layout.width * ss, layout.height * ss), 0)  # 0: the background, as layers paint it
     canvas.putpalette(layers.under.getpalette() or [])
     canvas.paste(layers.under, layers.corner)
     return canvas
 
 
-def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker, draw_shapes: ShapeDrawer
-                ) -> Image.Image:
-    """The land areas in their holders' fills and hatching over the canvas ``coast_canvas`` made, the coast, and
-    what is drawn over the areas: the layout cut the coast to the frame. Returns the canvas (a picture instead of a
-    palette image only when the palette has no room for the powers' colours)."""
+def paint_coast(image: Image.Image, layout: MapLayout, ss: int, tile: TileMaker, draw_shapes: ShapeDrawer,
+                layers: Layers) -> Image.Image:
+    """The land areas in their holders' fills and hatching (through the ``layers``' masks) over the canvas
+    ``coast_canvas`` made, the coast, and what is drawn over the areas: the layout cut the coast to the frame.
+    Returns the canvas (a picture instead of a palette image only when the palette has no room for the powers'
+    colours)."""
     gx, gy, gx1, gy1 = layout.grid
-    layers = layers_of(layout, ss, draw_shapes)
     anchor = (gx * ss, gy * ss)
     step = layout.pattern_step * ss
     areas = [(area, placed) for area in layout.areas if area.clip == "land"

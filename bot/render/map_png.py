@@ -11,6 +11,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render.bands import Deferred, halved_in_bands, pasted_on_bands, plate_on_bands, text_on_bands
+from bot.render.coast_layers import layers_of
 from bot.render.coast_png import coast_canvas, paint_coast, palette_holds
 from bot.render.layout import (
     Box, Label, MapLayout, Shape, build_layout, font, icon_shapes, pattern_lines, stroke,
@@ -126,7 +127,8 @@ def draw_label(draw: ImageDraw.ImageDraw, label: Label, deferred: list[Deferred]
 def paint(layout: MapLayout) -> Image.Image:
     over_coast = bool(layout.land or layout.areas)
     if over_coast:  # the ground, the seas and the borders come painted (bot/render/coast_layers.py)
-        image = coast_canvas(layout, SS, draw_shapes)
+        layers = layers_of(layout, SS, draw_shapes)
+        image = coast_canvas(layout, SS, layers)
     else:
         image = Image.new("RGB", (layout.width * SS, layout.height * SS), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -143,7 +145,7 @@ def paint(layout: MapLayout) -> Image.Image:
     styles = layout.styles
     if over_coast:
         # Each power's hatching is one period of it, kept; the areas' tiles are laid from it.
-        image = paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes)
+        image = paint_coast(image, layout, SS, _tile.__wrapped__, draw_shapes, layers)
         if image.mode == "P" and not palette_holds(image, _flat_colours(layout)):
             image = image.convert("RGB")
         draw = ImageDraw.Draw(image)

@@ -102,7 +102,7 @@ def test_the_layers_change_with_the_rules_links_the_colours_and_the_width() -> N
 
 
 def test_a_render_works_out_its_layers_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The canvas and then the areas ask for the layers: the key (a repr of every border's points) is the last one's.
+    # The canvas and then the areas use the layers: asked once, so the key (a repr of every border's points) is too.
     layout = build_layout(area_pictures.load("me-setup.json"), 900)
     asked: list[object] = []
     real = coast_layers.layers_key
@@ -111,7 +111,6 @@ def test_a_render_works_out_its_layers_key_once(monkeypatch: pytest.MonkeyPatch)
         asked.append(of)
         return real(of, ss)  # type: ignore[arg-type]
     monkeypatch.setattr(coast_layers, "layers_key", counted)
-    monkeypatch.setattr(coast_layers, "_last_key", None)
     first = map_png.paint(layout).tobytes()
     assert asked == [layout]
     other = dataclasses.replace(layout)  # an equal layout, another object: its own key, the same layers
