@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.geography import GameMap, Province, Sea
-from engine.names import normalise
+from engine.names import counted, normalise
 
 ROLES = ("capital", "home", "border", "independent")
 NO_NATION = "-"
@@ -149,7 +149,7 @@ def _fields(line: str, number: int, fail: _Fail, shape: str, required: int) -> l
     fields = [f.strip() for f in line.split("|")]
     full = shape.count("|") + 1
     if len(fields) not in (required, full):
-        raise fail(number, f"'{line}' has {len(fields)} field{'s' if len(fields) != 1 else ''}: "
+        raise fail(number, f"'{line}' has {counted(len(fields), 'field')}: "
                            f"write '{shape}' ({full} fields separated by '|'; the aliases may be left out)")
     return fields + [""] * (full - len(fields))
 

@@ -12,6 +12,7 @@ from engine.geography import GameMap
 from engine.mare_nostrum.rules_data import RulesData
 from engine.mare_nostrum.state import State
 from engine.mare_nostrum.view import public_view
+from engine.names import counted
 from engine.ruleset import HIGHLIGHT, ChartSeries, Glyph, Picture, Space, Standing
 
 # A battle still to be settled unless its status says it was: the battles module adds open states of its own
@@ -127,12 +128,12 @@ def _standings(view: Mapping[str, Any], powers: tuple[str, ...]) -> tuple[Standi
         count = len(nv.get("provinces", [])) if nv else sum(1 for p in provinces.values() if p.get("owner") == name)
         alive = bool(nv.get("alive", True)) if nv else True
         player = nv.get("player") if nv else None
-        text = f"{player or 'no player'} · {count} province{'s' if count != 1 else ''}"
+        text = f"{player or 'no player'} · {counted(count, 'province')}"
         if not alive:
             text += " · fallen"
         rows.append(Standing(name, text, player, count, alive))
     independent = sum(1 for p in provinces.values() if p.get("owner") is None or p.get("owner") not in powers)
-    rows.append(Standing(None, f"{independent} province{'s' if independent != 1 else ''}", None, independent, True))
+    rows.append(Standing(None, counted(independent, "province"), None, independent, True))
     return tuple(rows)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from engine.events import Rejection
 from engine.mare_nostrum_empires import legendary
 from engine.mare_nostrum_empires.state import Screen
+from engine.names import counted
 from engine.tabletop import chains
 
 
@@ -70,10 +71,10 @@ def token_list(screen: Screen) -> Counter[str]:
 def check_offer(screen: Screen, seat: str, offer: list[str], count: int, least: int | None = None) -> None:
     """``least``: the fewest tokens ``seat`` may put forward, when a tile lets it offer fewer than ``count``."""
     if least is not None and least < count and not least <= len(offer) <= count:
-        raise Rejection(f"{seat} puts forward {len(offer)} token{'s' if len(offer) != 1 else ''}: the commerce "
+        raise Rejection(f"{seat} puts forward {counted(len(offer), 'token')}: the commerce "
                         f"token shows {count}, and {seat} may put forward {least} to {count}")
     if (least is None or least >= count) and len(offer) != count:
-        raise Rejection(f"{seat} puts forward {len(offer)} token{'s' if len(offer) != 1 else ''}, not the "
+        raise Rejection(f"{seat} puts forward {counted(len(offer), 'token')}, not the "
                         f"{count} the commerce token shows")
     have = token_list(screen)
     for name, n in Counter(offer).items():

@@ -20,6 +20,7 @@ from engine.mare_nostrum_empires.game import (
 from engine.mare_nostrum_empires.rules_data import RulesData
 from engine.mare_nostrum_empires.rules_version import FORTRESS_FALLS
 from engine.mare_nostrum_empires.state import Screen
+from engine.names import counted
 from engine.tabletop import shuffle
 
 Say = Callable[..., None]
@@ -241,8 +242,8 @@ def _step(rules: RulesData, game: Game, say: Say) -> bool:
             screen.taxes += made.taxes
             game.legendary_rolls.extend((empire, -1) for _ in range(made.legendary))
             say(f"Production: the {empire} collect " + (", ".join(f"{n} {g}" for g, n in made.goods.items()) or
-                "no goods") + f", {made.taxes} tax{'es' if made.taxes != 1 else ''}"
-                + (f" and {made.legendary} legendary good{'s' if made.legendary != 1 else ''}." if made.legendary
+                "no goods") + f", {counted(made.taxes, 'tax', 'taxes')}"
+                + (f" and {counted(made.legendary, 'legendary good')}." if made.legendary
                    else "."))
         game.extra_choices = {}
         start_phase(rules, game, COMMERCE, say)

@@ -44,11 +44,11 @@ def _standings(rules: RulesData, state: State, spaces: list[Space]) -> tuple[Sta
         power = SIDE_POWER[side]
         player = state.players.get(seat) or None
         count = sum(1 for s in spaces if s.fill == power)
-        rows.append(Standing(power, f"{seat} ({player or 'no player'}) · {CAMP[side]} · {count} "
-                                    f"area{'s' if count != 1 else ''}", player, count))
+        rows.append(Standing(power, f"{seat} ({player or 'no player'}) · {CAMP[side]} · {counted(count, 'area')}",
+                             player, count))
     others = sum(1 for s in spaces if s.kind == "land" and s.fill not in SIDE_POWER.values())
-    rows.append(Standing(None, f"other colours: the independent powers, named on their areas · {others} "
-                               f"area{'s' if others != 1 else ''}", None, others))
+    rows.append(Standing(None, "other colours: the independent powers, named on their areas · "
+                               + counted(others, "area"), None, others))
     return tuple(rows)
 
 
