@@ -105,6 +105,7 @@ def cmd_chart(args: argparse.Namespace) -> int:
     from bot.cli.reading import folded
     from bot.render.charts import chart_of, render_chart
     from bot.store.campaign_names import CampaignNotFound
+    from engine.names import counted
 
     if not 400 <= args.width <= MAX_WIDTH:
         return fail(f"--width {args.width}: give a width between 400 and {MAX_WIDTH} pixels")
@@ -122,5 +123,5 @@ def cmd_chart(args: argparse.Namespace) -> int:
     except OSError as exc:
         return fail(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}", EXIT_FAILED)
     steps = len(chart.steps)
-    print(f"Chart of {args.kind} over {steps} closed {chart.x_name}{'s' if steps != 1 else ''} written to {args.out}")
+    print(f"Chart of {args.kind} over {counted(steps, f'closed {chart.x_name}')} written to {args.out}")
     return 0

@@ -42,6 +42,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     from bot.site.record import NotAPublicLog
     from bot.site.source import exports_of
     from bot.store.db import open_engine
+    from engine.names import counted
 
     out: Path = args.out
     if out.exists() and not out.is_dir():
@@ -59,7 +60,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"cannot write the site to {out}: {exc.strerror or exc}", EXIT_FAILED)
     count = len(written)
-    print(f"Site of {count} campaign{'s' if count != 1 else ''} written to {out} (open {out / 'index.html'})")
+    print(f"Site of {counted(count, 'campaign')} written to {out} (open {out / 'index.html'})")
     return 0
 
 
